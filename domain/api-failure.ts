@@ -1,0 +1,61 @@
+import { TEXT, fill } from "./texts.ts";
+
+/**
+ * How a call failed, as the machines see it. The app's HTTP adapter turns
+ * every outcome into one of these (src/api/failure.ts); machines pick the
+ * spec §8 text from the kind, never from raw HTTP.
+ */
+export type ApiFailureKind =
+  /** No response: the device is offline or the request never arrived. */
+  | "network"
+  /** 503, or the payment gateway could not be reached. */
+  | "unavailable"
+  /** 500 and other 5xx. */
+  | "server"
+  /** 403: authorization (CSRF, card authorization). */
+  | "forbidden"
+  /** 401: the session is gone. */
+  | "unauthenticated"
+  /** Any other non-2xx: the server refused with a message of its own. */
+  | "refused"
+  /** Something failed without a response for another reason. */
+  | "other";
+
+export interface ApiFailure {
+  kind: ApiFailureKind;
+  status: number | null;
+  /** The server's own message (refusals) or the error's message. */
+  message: string;
+  /** The server's stable error code, when it sent one. */
+  code: string | null;
+}
+
+export function isApiFailure(value: unknown): value is ApiFailure {
+  return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
+}
+
+/** Anything thrown → an ApiFailure (an actor may reject with a plain Error). */
+export function toApiFailure(error: unknown): ApiFailure {
+  if (isApiFailure(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: "other", status: null, message, code: null };
+}
+
+/** Spec §8: the alert text for a failed call in general. */
+export function failureText(failure: ApiFailure): string {
+  switch (failure.kind) {
+    case "forbidden":
+      return TEXT.authorizationError;
+    case "server":
+      return TEXT.serverError;
+    case "unavailable":
+    case "network":
+      return TEXT.noInternet;
+    case "unauthenticated":
+      return failure.message || TEXT.serverError;
+    case "refused":
+      return failure.message || TEXT.serverError;
+    case "other":
+      return fill(TEXT.otherError, { message: failure.message });
+  }
+}

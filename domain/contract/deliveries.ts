@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { FAILURE_REASON_NAMES, ID_TYPES } from "../vocabulary.ts";
+import { Money } from "./common.ts";
+import { RecordId } from "./pickup.ts";
+import {
+  MAX_ORDERS_PER_DELIVERY,
+  NOTES_MAX_LENGTH,
+  WIRE_PAYMENT_TYPES,
+} from "./delivery-submissions.ts";
+
+/** What the app sends is zod-free (delivery-submissions.ts) so the delivery screens do not load zod. */
+export * from "./delivery-submissions.ts";
+
+// ---------------------------------------------------------------- what the server accepts
+
+/** Form fields arrive as text: "true"/"false" and "1"/"0" are booleans. */
+const Bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
+const Text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+const Instant = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time with its offset" });
+const FormId = z.union([RecordId, z.string().regex(/^\d{1,10}$/, "must be an id").transform(Number).pipe(RecordId)]);
+const Coordinate = (limit: number) => z.union([z.number(), z.string().trim().regex(/^-?\d{1,3}(\.\d+)?$/).transform(Number)]).pipe(z.number().min(-limit).max(limit));
+
+export const SignatureFilePart = z.object({
+  filename: z.string().max(255),
+  type: z.string().max(255),
+  content: z.string(),
+});
+
+export const DeliveryFields = z.object({
+  order_ids: z
+    .array(FormId)
+    .min(1, "name at least one order")
+    .max(MAX_ORDERS_PER_DELIVERY, `at most ${MAX_ORDERS_PER_DELIVERY} orders`)
+    .refine((ids) => new Set(ids).size === ids.length, "each order may appear once"),
+  client_occurred_at: Instant,
+  failure_reason: z.enum(FAILURE_REASON_NAMES, { error: "must be one of the failure reasons" }).optional(),
+  relationship: Text(64).optional(),
+  relationship_id: FormId.optional(),
+  recipient_called_at: Instant.nullish(),
+  body: Text(NOTES_MAX_LENGTH).nullish(),
+  signature: z.object({ attachment: z.object({ file: SignatureFilePart }) }).optional(),
+  latitude: Coordinate(90).optional(),
+  longitude: Coordinate(180).optional(),
+  signed_by: Text(80).optional(),
+  dob_verified: Bool.optional(),
+  other_relationship_description: Text(64).optional(),
+  recipient_first_name: Text(64).optional(),
+  recipient_last_name: Text(64).optional(),
+  survey: z
+    .object({
+      have_you_left_prescription_at_pharmacy: Bool.nullish(),
+      use_delivery_service_again: Bool.nullish(),
+      refill_reminder_opt_in: Bool.nullish(),
+    })
+    .optional(),
+  order_payment: z
+    .object({
+      payment_type: z.enum(WIRE_PAYMENT_TYPES, { error: "must be cash, check or credit_card" }),
+      amount: Money,
+      new_copay: Text(16).nullish(),
+      transaction_id: Text(128).nullish(),
+    })
+    .optional(),
+  identification_state: Text(8).optional(),
+  identification_type: z.enum(ID_TYPES.map((t) => t.key) as [string, ...string[]], { error: "must be driver, military, passport or state" }).optional(),
+  identification_number: Text(64).optional(),
+  /** YYYY-MM-DD, or MM/DD/YYYY as typed. */
+  identification_expiration: Text(10).optional(),
+  signature_refusal_reason: Text(64).optional(),
+});
+export type DeliveryFields = z.infer<typeof DeliveryFields>;
+
+export const DeliveryRequest = z.object({
+  /** The CSRF token travels here in a multipart form (read before validation). */
+  _csrf_token: z.string().optional(),
+  delivery: DeliveryFields,
+});
+export type DeliveryRequest = z.infer<typeof DeliveryRequest>;
+
+/** The JSON failure body alone, for clients and docs. */
+export const FailedDeliveryRequest = z.object({
+  delivery: z.object({
+    failure_reason: z.enum(FAILURE_REASON_NAMES),
+    client_occurred_at: Instant,
+    order_ids: z.array(RecordId).min(1).max(MAX_ORDERS_PER_DELIVERY),
+    body: Text(NOTES_MAX_LENGTH).nullish(),
+  }),
+});
+export type FailedDeliveryRequest = z.infer<typeof FailedDeliveryRequest>;
+
+export const DeliveryResponse = z.object({
+  delivery: z.object({
+    id: z.number().int(),
+    status: z.enum(["delivered", "delivery_attempted"]),
+    order_ids: z.array(z.number().int()),
+  }),
+});
+export type DeliveryResponse = z.infer<typeof DeliveryResponse>;

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { centsToDecimal } from "../money.ts";
+import { RETURN_LINE_TYPES, STAFF_NAME_MAX_LENGTH, type ReturnLine, type ReturnLineType } from "../returns.ts";
+import { Money } from "./common.ts";
+import { signatureFile, SignatureFilePart } from "./deliveries.ts";
+import { flattenFormFields, type FormValue } from "./form-fields.ts";
+import { RecordId } from "./pickup.ts";
+
+/**
+ * POST /api/courier/pharmacies/{id}/returns (spec §7 "Reconcile signature"):
+ * a multipart form with recipient_first_name, recipient_last_name,
+ * signature[attachment][file] (signature.svg), courier_id, pharmacy_id,
+ * cash_collected, check_collected, latitude, longitude and returns (a JSON
+ * list of return lines). The CSRF token may travel as the `_csrf_token` field.
+ */
+
+/** More lines than any courier's day holds at one pharmacy. */
+export const MAX_RETURN_LINES = 500;
+/** The returns field is JSON text inside the form. */
+export const RETURNS_FIELD_MAX_LENGTH = 48 * 1024;
+
+/** A return line on the wire: its amount as a decimal string. */
+export interface WireReturnLine {
+  type: ReturnLineType;
+  amount: string;
+  order_id: number;
+}
+
+/** What the app sends. latitude/longitude only where geolocation was granted (never on the local host). */
+export interface ReturnSubmission {
+  recipient_first_name: string;
+  recipient_last_name: string;
+  /** The pad's SVG, sent as signature.svg. */
+  signature_svg: string;
+  courier_id: number;
+  pharmacy_id: number;
+  cash_collected: string;
+  check_collected: string;
+  latitude: number | null;
+  longitude: number | null;
+  returns: WireReturnLine[];
+}
+
+export function toWireReturnLine(line: ReturnLine): WireReturnLine {
+  return { type: line.type, amount: centsToDecimal(line.amount)!, order_id: line.order_id };
+}
+
+/** The multipart entries of a return (spec §7 field names). */
+export function returnFormEntries(submission: ReturnSubmission, csrfToken?: string): [string, FormValue][] {
+  const { signature_svg, returns, ...fields } = submission;
+  const entries = flattenFormFields({
+    ...fields,
+    signature: { attachment: { file: signatureFile(signature_svg) } },
+    returns: JSON.stringify(returns),
+  });
+  return csrfToken ? [["_csrf_token", csrfToken], ...entries] : entries;
+}
+
+// ---------------------------------------------------------------- what the server accepts
+
+const required = (issue: { input: unknown }) => (issue.input === undefined ? "is required" : "must be text");
+
+const StaffName = z
+  .string({ error: required })
+  .trim()
+  .min(1, "is required")
+  .max(STAFF_NAME_MAX_LENGTH, `must be at most ${STAFF_NAME_MAX_LENGTH} characters`);
+
+/** Form fields arrive as text. */
+const FormId = z.union([RecordId, z.string().regex(/^\d{1,10}$/, "must be an id").transform(Number).pipe(RecordId)], {
+  error: (issue) => (issue.input === undefined ? "is required" : "must be an id"),
+});
+const Coordinate = (limit: number) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^-?\d{1,3}(\.\d+)?$/, "must be a number").transform(Number)])
+    .pipe(z.number().min(-limit).max(limit));
+
+export const WireReturnLineSchema = z
+  .object({
+    type: z.enum(RETURN_LINE_TYPES, { error: "must be item, cash or check" }),
+    amount: Money,
+    order_id: RecordId,
+  })
+  .strict();
+
+/** A JSON list in the form, or a list already (a JSON body). */
+const ReturnLines = z
+  .union([
+    z
+      .string()
+      .max(RETURNS_FIELD_MAX_LENGTH, "is too long")
+      .transform((text, context) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          context.addIssue({ code: "custom", message: "must be a JSON list of return lines" });
+          return z.NEVER;
+        }
+      }),
+    z.array(z.unknown()),
+  ], { error: (issue) => (issue.input === undefined ? "is required" : "must be a JSON list of return lines") })
+  .pipe(z.array(WireReturnLineSchema, { error: "must be a JSON list of return lines" }).max(MAX_RETURN_LINES, `at most ${MAX_RETURN_LINES} lines`));
+
+export const ReturnRequest = z.object({
+  /** The CSRF token travels here in a multipart form (read before validation). */
+  _csrf_token: z.string().optional(),
+  recipient_first_name: StaffName,
+  recipient_last_name: StaffName,
+  signature: z.object(
+    { attachment: z.object({ file: SignatureFilePart }) },
+    { error: (issue) => (issue.input === undefined ? "is required: the pharmacy staff member signs for the items" : "must be a file") },
+  ),
+  courier_id: FormId,
+  pharmacy_id: FormId,
+  cash_collected: Money,
+  check_collected: Money,
+  latitude: Coordinate(90).optional(),
+  longitude: Coordinate(180).optional(),
+  returns: ReturnLines,
+});
+export type ReturnRequest = z.infer<typeof ReturnRequest>;
+
+export const ReturnResponse = z.object({
+  return: z.object({
+    id: z.number().int(),
+    order_ids: z.array(z.number().int()),
+    cash_collected: Money,
+    check_collected: Money,
+  }),
+});
+export type ReturnResponse = z.infer<typeof ReturnResponse>;

@@ -1,0 +1,24 @@
+import { parseDecimalToCents, type Cents } from "./money.ts";
+
+/** Spec §5 / §9: the minimum copay is 1 dollar. */
+export const MINIMUM_COPAY_CENTS: Cents = 100;
+
+/** Spec §5: a copay must end with digit, point, two digits, and be at least $1.00. */
+export function isValidCopay(value: string | null | undefined): boolean {
+  if (value == null || !/\d\.\d{2}$/.test(value)) return false;
+  const cents = parseDecimalToCents(value.replace(/[$,\s]/g, ""));
+  return cents != null && cents >= MINIMUM_COPAY_CENTS;
+}
+
+/** Spec §5: copay is treated as absent when copay and delivery_fee are both null or '0.00'. */
+export function isCopayAbsent(order: { copay: string | null; delivery_fee: string | null }): boolean {
+  const none = (v: string | null) => v == null || v === "0.00";
+  return none(order.copay) && none(order.delivery_fee);
+}
+
+/** Spec §5 Payment step: a corrected copay is valid only with at least 3 digits and not all zeros. */
+export function isValidCorrectedCopay(value: string | null | undefined): boolean {
+  if (value == null) return false;
+  const digits = value.replace(/\D/g, "");
+  return digits.length >= 3 && /[1-9]/.test(digits);
+}

@@ -1,0 +1,39 @@
+/**
+ * Money is integer cents everywhere inside the product; the API and the spec
+ * speak decimal strings with two places ("0.00" means none).
+ */
+export type Cents = number;
+
+const DECIMAL_AMOUNT = /^\d+\.\d{2}$/;
+
+/** "12.34" → 1234. Returns null for anything that is not a two-place decimal string. */
+export function parseDecimalToCents(value: string | null | undefined): Cents | null {
+  if (value == null) return null;
+  const trimmed = value.trim();
+  if (!DECIMAL_AMOUNT.test(trimmed)) return null;
+  const [whole, fraction] = trimmed.split(".") as [string, string];
+  const cents = Number(whole) * 100 + Number(fraction);
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+/** 1234 → "12.34"; null stays null. */
+export function centsToDecimal(cents: Cents | null | undefined): string | null {
+  if (cents == null) return null;
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`Not a whole number of cents: ${cents}`);
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/** 1234 → "$12.34" for display. */
+export function formatUsd(cents: Cents): string {
+  return usd.format(cents / 100);
+}
+
+/** A decimal string counts as "none" when absent or zero. */
+export function isZeroOrAbsent(value: string | null | undefined): boolean {
+  const cents = parseDecimalToCents(value ?? null);
+  return cents == null || cents === 0;
+}

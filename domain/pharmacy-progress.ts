@@ -1,0 +1,207 @@
+import type { Order, Pharmacy, PharmacyVisit } from "./contract/entities.ts";
+import { isCopayAbsent } from "./copay.ts";
+import type { OrderStatusName } from "./vocabulary.ts";
+
+/**
+ * Where the courier stands at each pharmacy (spec §2 /pharmacies, §4 check-in
+ * list, row indicators and pharmacy completion, §5 verify screen). The app's
+ * screens, the machines and the server all ask these questions here, so the
+ * counts a courier sees and the rules the server applies never disagree.
+ */
+
+/** Spec §4: the check-in list holds orders in these statuses. */
+export const CHECK_IN_STATUSES: readonly OrderStatusName[] = ["new", "submitted_to_courier", "cancelled", "picked_up"];
+
+/** Spec §5 / §9: at most 3 add-on orders per courier at a pharmacy. */
+export const MAX_ADDON_ORDERS = 3;
+
+const ofPharmacy = (orders: readonly Order[], pharmacyId: number) => orders.filter((order) => order.pharmacy.id === pharmacyId);
+
+const byPatientLastName = (a: Order, b: Order) =>
+  a.patient_last_name.localeCompare(b.patient_last_name, "en", { sensitivity: "base" }) ||
+  a.patient_first_name.localeCompare(b.patient_first_name, "en", { sensitivity: "base" }) ||
+  a.id - b.id;
+
+/**
+ * Spec §4: the pharmacy's orders in status new, submitted_to_courier,
+ * cancelled or picked_up, sorted by patient last name; a search keeps those
+ * whose recipient description contains it, ignoring case.
+ */
+export function checkInList(orders: readonly Order[], pharmacyId: number, search = ""): Order[] {
+  const needle = search.trim().toLocaleLowerCase("en");
+  return ofPharmacy(orders, pharmacyId)
+    .filter((order) => CHECK_IN_STATUSES.includes(order.status.name))
+    .filter((order) => needle === "" || order.recipient_description.toLocaleLowerCase("en").includes(needle))
+    .sort(byPatientLastName);
+}
+
+/**
+ * Spec §4: Continue is enabled only when every listed order is picked_up or
+ * cancelled. The whole list counts, not what a search leaves on screen, and an
+ * empty list has nothing to continue with.
+ */
+export function canContinueCheckIn(orders: readonly Order[], pharmacyId: number): boolean {
+  const listed = checkInList(orders, pharmacyId);
+  return listed.length > 0 && listed.every((order) => order.status.name === "picked_up" || order.status.name === "cancelled");
+}
+
+/** Spec §2: the optional 'Pickup Instructions' block shows the first listed order's pickup_note. */
+export function pickupInstructions(orders: readonly Order[], pharmacyId: number): string | null {
+  const note = checkInList(orders, pharmacyId)[0]?.pickup_note?.trim();
+  return note ? note : null;
+}
+
+/** Orders still to be checked in: not yet picked up, not cancelled. */
+const AWAITING_VERIFICATION: readonly OrderStatusName[] = ["new", "submitted_to_courier", "verified"];
+
+/** Spec §2: the count shown beside a pharmacy in 'Select pharmacy to pickup orders'. */
+export function awaitingVerificationCount(orders: readonly Order[], pharmacyId: number): number {
+  return ofPharmacy(orders, pharmacyId).filter((order) => AWAITING_VERIFICATION.includes(order.status.name)).length;
+}
+
+/** Spec §2 confirm_orders: the review step lists verified orders and cancelled orders. */
+export function reviewLists(orders: readonly Order[], pharmacyId: number): { verified: Order[]; cancelled: Order[] } {
+  const listed = checkInList(orders, pharmacyId);
+  return {
+    verified: listed.filter((order) => order.status.name === "picked_up"),
+    cancelled: listed.filter((order) => order.status.name === "cancelled"),
+  };
+}
+
+/** Spec §2: 'Continue' (goes home) instead of 'Start order deliveries' when only cancelled orders exist. */
+export function onlyCancelledOrders(orders: readonly Order[], pharmacyId: number): boolean {
+  const { verified, cancelled } = reviewLists(orders, pharmacyId);
+  return verified.length === 0 && cancelled.length > 0;
+}
+
+/**
+ * Spec §4 Pharmacy completion, word for word: delivered orders are handled if
+ * no payment was collected or the item was returned; attempted orders if the
+ * item was returned; cancelled and returned orders are handled. (Reconciled is
+ * the returned state of a delivered order whose cash or check went back.)
+ */
+export function isOrderHandled(order: Order): boolean {
+  switch (order.status.name) {
+    case "delivered":
+      return !order.payment_collected || order.item_returned;
+    case "delivery_attempted":
+      return order.item_returned;
+    case "cancelled":
+    case "returned_to_pharmacy":
+    case "reconciled":
+      return true;
+    case "new":
+    case "submitted_to_courier":
+    case "verified":
+    case "picked_up":
+      return false;
+  }
+}
+
+/** Spec §4: a pharmacy is complete when all its non-cancelled orders are handled. */
+export function isPharmacyComplete(orders: readonly Order[], pharmacyId: number): boolean {
+  return ofPharmacy(orders, pharmacyId)
+    .filter((order) => order.status.name !== "cancelled")
+    .every(isOrderHandled);
+}
+
+/** What still has to go back to the pharmacy: an attempted order, or the cash or check of a delivered one. */
+function mustBeReturned(order: Order): boolean {
+  return (order.status.name === "delivered" || order.status.name === "delivery_attempted") && !isOrderHandled(order);
+}
+
+export type PharmacySection = "pickup" | "deliver" | "return" | "completed";
+
+/**
+ * Spec §2: the /pharmacies section(s) a pharmacy is listed in. Pickup while
+ * orders await verification; deliver while verified orders wait to be
+ * delivered; return once nothing is left to deliver but something must go
+ * back; completed by the §4 rule. A pharmacy without orders today is in none.
+ */
+export function pharmacySections(orders: readonly Order[], pharmacyId: number): PharmacySection[] {
+  const own = ofPharmacy(orders, pharmacyId);
+  if (own.length === 0) return [];
+  const sections: PharmacySection[] = [];
+  const toDeliver = own.some((order) => order.status.name === "picked_up");
+  if (awaitingVerificationCount(own, pharmacyId) > 0) sections.push("pickup");
+  if (toDeliver) sections.push("deliver");
+  if (!toDeliver && own.some(mustBeReturned)) sections.push("return");
+  if (isPharmacyComplete(own, pharmacyId)) sections.push("completed");
+  return sections;
+}
+
+/** The pharmacies of the day's visits and orders, each once, in visit order. */
+export function pharmaciesOfDay(visits: readonly PharmacyVisit[], orders: readonly Order[]): Pharmacy[] {
+  const byId = new Map<number, Pharmacy>();
+  for (const visit of visits) if (!byId.has(visit.pharmacy.id)) byId.set(visit.pharmacy.id, visit.pharmacy);
+  for (const order of orders) if (!byId.has(order.pharmacy.id)) byId.set(order.pharmacy.id, order.pharmacy);
+  return [...byId.values()];
+}
+
+export type RowIndicator = "incomplete" | "not_collected" | "incomplete_mark" | "cancelled" | "complete_mark";
+
+const hasAmountDue = (order: Order) => !isCopayAbsent(order);
+
+/** The pharmacy lets the courier take payment at the door with at least one method. */
+const collectsAtDoor = (pharmacy: Pharmacy) =>
+  pharmacy.allow_pod_copay_collection && pharmacy.payment_methods.some((method) => method.allowed);
+
+const paymentTaken = (order: Order) => order.payment_collected || order.payment_authorized || order.copay_paid_at != null;
+
+/**
+ * Spec §4 Row indicators, in the spec's order: 'incomplete' when saved
+ * offline; 'not collected' when a payable copay is not yet collected and the
+ * order was not attempted; the incomplete mark for a delivered order paid by
+ * cash or check, or an attempted or returned order; 'cancelled'; otherwise the
+ * complete mark. offlineOrderIds: the ids of orders stored on the device.
+ */
+export function rowIndicator(order: Order, offlineOrderIds: ReadonlySet<number>): RowIndicator {
+  const status = order.status.name;
+  if (offlineOrderIds.has(order.id)) return "incomplete";
+  const attemptedOrReturned = status === "delivery_attempted" || status === "returned_to_pharmacy";
+  if (
+    status !== "cancelled" &&
+    status !== "reconciled" &&
+    !attemptedOrReturned &&
+    hasAmountDue(order) &&
+    collectsAtDoor(order.pharmacy) &&
+    !paymentTaken(order)
+  ) {
+    return "not_collected";
+  }
+  const paidByCashOrCheck = order.payment_collected && (order.payment_type === "cash" || order.payment_type === "check");
+  if ((status === "delivered" && paidByCashOrCheck) || attemptedOrReturned) return "incomplete_mark";
+  if (status === "cancelled") return "cancelled";
+  return "complete_mark";
+}
+
+/** Spec §4 lifecycle: what a check-in row offers — a Check-in link, the verified tick, or 'cancelled'. */
+export function checkInRowAction(order: Order): "check_in" | "verified" | "cancelled" {
+  if (order.status.name === "picked_up") return "verified";
+  if (order.status.name === "cancelled") return "cancelled";
+  return "check_in";
+}
+
+/**
+ * Spec §5: the verify screen's copay section shows only if the pharmacy allows
+ * copay collection at delivery, an allowed payment method exists and the copay
+ * is unpaid.
+ */
+export function showsCopaySection(order: Order): boolean {
+  return collectsAtDoor(order.pharmacy) && order.copay_paid_at == null && !order.payment_collected;
+}
+
+/** Add-ons the courier already took at this pharmacy today (they count toward the maximum). */
+export function addonCount(orders: readonly Order[], pharmacyId: number): number {
+  return ofPharmacy(orders, pharmacyId).filter((order) => order.addedOn).length;
+}
+
+/** The visits the courier is going to make: all but those they said they are not available for. */
+export function visitsToMake(visits: readonly PharmacyVisit[]): PharmacyVisit[] {
+  return visits.filter((visit) => visit.confirmed !== false);
+}
+
+/** Spec §2: a visit confirmed neither true nor false is pending and sends the courier to /confirm_pharmacy_visits. */
+export function pendingVisits(visits: readonly PharmacyVisit[]): PharmacyVisit[] {
+  return visits.filter((visit) => visit.confirmed === null);
+}
