@@ -1,0 +1,154 @@
+import { assign, fromPromise, setup } from "xstate";
+import { failureText, toApiFailure } from "../domain/api-failure.ts";
+import type { Order, PharmacyVisit } from "../domain/contract/entities.ts";
+import { canContinueCheckIn, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
+
+/**
+ * The check-in gate at one pharmacy (spec §2 check-in screen and
+ * confirm_orders, §4 check-in list): the courier checks in every order
+ * (verify or cancel, in the verify-order machine), Continue opens the review
+ * step, which records the arrival at the pharmacy's visit.
+ */
+
+export interface CheckInInput {
+  pharmacyId: number;
+  /** Today's visit at this pharmacy; null when the courier has none. */
+  visitId: number | null;
+  /** The courier's orders of the day (only this pharmacy's are listed). */
+  orders: Order[];
+}
+
+export interface CheckInContext {
+  pharmacyId: number;
+  visitId: number | null;
+  orders: Order[];
+  /** The search box ('Search...'): filters the list by recipient description. */
+  search: string;
+  /** The visit as the server answered arrived_at_pharmacy. */
+  visit: PharmacyVisit | null;
+  error: string | null;
+  /** Where the review step led. */
+  next: CheckInOutput["next"] | null;
+}
+
+export type CheckInEvent =
+  | { type: "SEARCH"; query: string }
+  | { type: "ORDERS_CHANGED"; orders: Order[] }
+  | { type: "CONTINUE" }
+  | { type: "BACK" }
+  | { type: "RETRY_ARRIVAL" }
+  | { type: "START_DELIVERIES" }
+  | { type: "GO_HOME" };
+
+export interface CheckInOutput {
+  /** deliveries: on to /{pharmacyId}/deliver_orders; home: only cancelled orders, back home. */
+  next: "deliveries" | "home";
+  visit: PharmacyVisit | null;
+}
+
+export const checkInMachine = setup({
+  types: {
+    context: {} as CheckInContext,
+    events: {} as CheckInEvent,
+    input: {} as CheckInInput,
+    output: {} as CheckInOutput,
+  },
+  actors: {
+    /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
+    markArrived: fromPromise<PharmacyVisit, { visitId: number }>(async () => {
+      throw new Error("provide markArrived");
+    }),
+  },
+  guards: {
+    /** Spec §4: Continue is enabled only when every listed order is picked_up or cancelled. */
+    canContinue: ({ context }) => canContinueCheckIn(context.orders, context.pharmacyId),
+    hasVisit: ({ context }) => context.visitId !== null,
+    /** 'Start order deliveries': there are verified orders to deliver. */
+    hasVerifiedOrders: ({ context }) => reviewLists(context.orders, context.pharmacyId).verified.length > 0,
+    /** 'Continue' (goes home) if only cancelled orders exist. */
+    onlyCancelled: ({ context }) => onlyCancelledOrders(context.orders, context.pharmacyId),
+  },
+  actions: {
+    setSearch: assign(({ event }) => (event.type === "SEARCH" ? { search: event.query } : {})),
+    setOrders: assign(({ event }) => (event.type === "ORDERS_CHANGED" ? { orders: event.orders } : {})),
+    storeVisit: assign((_, visit: PharmacyVisit) => ({ visit, error: null })),
+    showFailure: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
+    clearError: assign({ error: null }),
+    goToDeliveries: assign({ next: "deliveries" as const }),
+    goHome: assign({ next: "home" as const }),
+  },
+}).createMachine({
+  id: "checkIn",
+  description: "Check-in at a pharmacy: every order verified or cancelled, then the review step.",
+  context: ({ input }) => ({
+    pharmacyId: input.pharmacyId,
+    visitId: input.visitId,
+    orders: input.orders,
+    search: "",
+    visit: null,
+    error: null,
+    next: null,
+  }),
+  on: {
+    ORDERS_CHANGED: { actions: "setOrders", description: "An order was verified, cancelled or added on." },
+  },
+  initial: "checkingIn",
+  states: {
+    checkingIn: {
+      description: "Tap check-in to pick up or cancel order(s): one row per order, sorted by patient last name.",
+      on: {
+        SEARCH: { actions: "setSearch", description: "Search... by recipient description." },
+        CONTINUE: {
+          guard: "canContinue",
+          target: "confirmingOrders",
+          description: "Continue (all-orders-verified): enabled only when every listed order is picked_up or cancelled.",
+        },
+      },
+    },
+    confirmingOrders: {
+      description: "confirm_orders: the verified orders and the cancelled orders.",
+      on: { BACK: { target: "checkingIn", description: "Back to the check-in list." } },
+      initial: "routing",
+      states: {
+        routing: {
+          always: [
+            { guard: "hasVisit", target: "recordingArrival", description: "Call arrived_at_pharmacy for this pharmacy's visit." },
+            { target: "arrived", description: "No visit at this pharmacy to record." },
+          ],
+        },
+        recordingArrival: {
+          description: "PUT arrived_at_pharmacy for this pharmacy's visit.",
+          entry: "clearError",
+          invoke: {
+            id: "markArrived",
+            src: "markArrived",
+            input: ({ context }) => ({ visitId: context.visitId! }),
+            onDone: { target: "arrived", actions: { type: "storeVisit", params: ({ event }) => event.output } },
+            onError: {
+              target: "arrivalFailed",
+              actions: { type: "showFailure", params: ({ event }: { event: { error: unknown } }) => event.error },
+            },
+          },
+        },
+        arrived: {
+          description: "'Start order deliveries', or 'Continue' (goes home) if only cancelled orders exist.",
+          on: {
+            START_DELIVERIES: { guard: "hasVerifiedOrders", target: "#checkIn.deliveries", actions: "goToDeliveries", description: "Start order deliveries" },
+            GO_HOME: { guard: "onlyCancelled", target: "#checkIn.home", actions: "goHome", description: "Continue: only cancelled orders, back home." },
+          },
+        },
+        arrivalFailed: {
+          description: "The arrival was not recorded: the alert says why; try again or carry on.",
+          on: {
+            RETRY_ARRIVAL: { target: "recordingArrival", description: "Try recording the arrival again." },
+            START_DELIVERIES: { guard: "hasVerifiedOrders", target: "#checkIn.deliveries", actions: "goToDeliveries", description: "Start order deliveries" },
+            GO_HOME: { guard: "onlyCancelled", target: "#checkIn.home", actions: "goHome", description: "Continue: only cancelled orders, back home." },
+          },
+        },
+      },
+    },
+    deliveries: { type: "final", description: "On to the delivery list of this pharmacy." },
+    home: { type: "final", description: "Only cancelled orders: back home." },
+  },
+  output: ({ context }) => ({ next: context.next ?? "deliveries", visit: context.visit }),
+});

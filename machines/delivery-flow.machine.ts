@@ -1,0 +1,602 @@
+import { and, assign, fromPromise, or, setup, type SnapshotFrom } from "xstate";
+import { failureText, toApiFailure } from "../domain/api-failure.ts";
+import type {
+  DeliveryCompletion,
+  DeliveryResponse,
+  DeliverySurvey,
+  FailureSubmission,
+  RecipientSubmission,
+} from "../domain/contract/deliveries.ts";
+import type { Order } from "../domain/contract/entities.ts";
+import {
+  dobVerificationNeeded,
+  EMPTY_IDENTIFICATION,
+  EMPTY_SIGNATURE_FORM,
+  groupableOrders,
+  identificationComplete,
+  identificationNeeded,
+  normalizedIdentification,
+  paymentStepNeeded,
+  signatureComplete,
+  type IdentificationForm,
+  type SignatureForm,
+} from "../domain/delivery-rules.ts";
+import {
+  changeRecipientFields,
+  chooseRelationship,
+  initialRecipientForm,
+  isOther,
+  isRelationshipOffered,
+  recipientContinueEnabled,
+  recipientCountsAsSelected,
+  recipientFullName,
+  recipientSkipped,
+  regroupRecipient,
+  relationshipName,
+  submittedAtRecipientStep,
+  type RecipientFieldChanges,
+  type RecipientForm,
+} from "../domain/recipient.ts";
+import { fill, TEXT } from "../domain/texts.ts";
+import type { FailureReasonName } from "../domain/vocabulary.ts";
+import { paymentMachine, type PaymentOutput } from "./payment.machine.ts";
+
+/**
+ * One order's delivery (spec §2 address … attempted, §4 Delivery flow order,
+ * §5 recipient/ID/payment/signature rules, §7 submissions). The app's URL
+ * mirrors `steps.<step>` (DELIVERY_STEP_PATHS); a deep link is GO_TO_STEP,
+ * which the machine accepts or answers by staying where it is.
+ */
+
+export const DELIVERY_STEPS = ["address", "verifyDob", "recipient", "idVerification", "payment", "signature"] as const;
+export type DeliveryStep = (typeof DELIVERY_STEPS)[number];
+
+/** The URL segment of each step (spec §2 routes). */
+export const DELIVERY_STEP_PATHS: Record<DeliveryStep | "finished" | "attempted", string> = {
+  address: "address",
+  verifyDob: "verify-dob",
+  recipient: "recipient",
+  idVerification: "idverification",
+  payment: "payment",
+  signature: "signature",
+  finished: "finished",
+  attempted: "attempted",
+};
+
+export function deliveryStepOfPath(segment: string): DeliveryStep | null {
+  return DELIVERY_STEPS.find((step) => DELIVERY_STEP_PATHS[step] === segment) ?? null;
+}
+
+/** What submitFailure, submitRecipient and submitDelivery resolve with. */
+export interface SubmissionResult {
+  /** The network failed and the app's offline queue kept the call (spec §4): continue as if done. */
+  queued: boolean;
+  delivery?: DeliveryResponse["delivery"] | null;
+}
+
+export interface DeliveryFlowInput {
+  order: Order;
+  /** The courier's other orders; those that may be grouped with this one (spec §5) are offered. */
+  otherOrders?: Order[];
+  /** The support line for the 'unable to pay' confirmation. */
+  supportPhone: string;
+  /** The courier's calendar day, "YYYY-MM-DD" (an ID must not have expired). */
+  today: string;
+}
+
+export interface PendingFailure {
+  reason: FailureReasonName;
+  /** The step the failure was confirmed at (where Cancel after a failed call returns). */
+  step: DeliveryStep;
+  occurred_at: string;
+  /** Courier notes, for the recipient step's failed tick. */
+  body: string | null;
+}
+
+export interface SignatureEntry extends Omit<SignatureForm, "signed"> {
+  /** The pad's SVG (signature.svg), null while unsigned. */
+  svg: string | null;
+}
+
+export interface DeliveryFlowContext {
+  order: Order;
+  /** The orders 'Group Orders' would deliver together with this one. */
+  groupable: Order[];
+  supportPhone: string;
+  today: string;
+  /** Steps entered so far: a deep link may only go back to one of these. */
+  reached: DeliveryStep[];
+  groupedOrderIds: number[];
+  dobVerified: boolean;
+  recipientCalledAt: string | null;
+  recipient: RecipientForm;
+  identification: IdentificationForm;
+  payment: PaymentOutput | null;
+  signature: SignatureEntry;
+  survey: DeliverySurvey;
+  failure: PendingFailure | null;
+  /** When the delivery was completed or submitted (client_occurred_at). */
+  occurredAt: string | null;
+  /** The alert for a failed call (spec §8), or null. */
+  error: string | null;
+  queued: boolean;
+}
+
+export type DeliveryFlowEvent =
+  | { type: "GO_TO_STEP"; step: DeliveryStep }
+  | { type: "PRESENT_AT_ADDRESS" }
+  | { type: "ADDRESS_INCORRECT" }
+  | { type: "DOB_VERIFIED" }
+  | { type: "DOB_NOT_VERIFIED" }
+  | { type: "SELECT_RELATIONSHIP"; relationship_id: number }
+  | { type: "RECIPIENT_CHANGED"; changes: RecipientFieldChanges }
+  | { type: "SET_GROUPED"; grouped: boolean }
+  | { type: "TICK_FAILED" }
+  | { type: "UNTICK_FAILED" }
+  | { type: "RECIPIENT_CALLED"; at: string }
+  | { type: "ID_CHANGED"; changes: Partial<IdentificationForm> }
+  | { type: "ID_NOT_PROVIDED" }
+  | { type: "SIGNATURE_CHANGED"; svg: string | null }
+  | { type: "REFUSAL_CHANGED"; reason: string | null; notes: string }
+  | { type: "SURVEY_CHANGED"; answers: Partial<DeliverySurvey> }
+  | { type: "CONTINUE" }
+  | { type: "CONFIRM" }
+  | { type: "CANCEL" }
+  | { type: "RETRY" };
+
+export interface DeliveryFlowOutput {
+  outcome: "delivered" | "attempted";
+  queued: boolean;
+}
+
+const EMPTY_SURVEY: DeliverySurvey = {
+  have_you_left_prescription_at_pharmacy: null,
+  use_delivery_service_again: null,
+  refill_reminder_opt_in: null,
+};
+
+const now = () => new Date().toISOString();
+
+export const orderIdsOf = (context: Pick<DeliveryFlowContext, "order" | "groupedOrderIds">) => [context.order.id, ...context.groupedOrderIds];
+const grouped = (context: Pick<DeliveryFlowContext, "groupedOrderIds">) => context.groupedOrderIds.length > 0;
+const signatureForm = (context: DeliveryFlowContext): SignatureForm => ({ signed: context.signature.svg != null, ...context.signature });
+
+/** POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}. */
+export function failureSubmissionOf(context: DeliveryFlowContext): FailureSubmission {
+  const failure = context.failure!;
+  return {
+    failure_reason: failure.reason,
+    client_occurred_at: failure.occurred_at,
+    order_ids: orderIdsOf(context),
+    ...(failure.body ? { body: failure.body } : {}),
+  };
+}
+
+/** Spec §7 "Recipient submission". */
+export function recipientSubmissionOf(context: DeliveryFlowContext): RecipientSubmission {
+  return {
+    order_ids: orderIdsOf(context),
+    relationship: relationshipName(context.recipient.relationship_id) ?? "",
+    relationship_id: context.recipient.relationship_id!,
+    recipient_called_at: context.recipientCalledAt,
+    client_occurred_at: context.occurredAt ?? now(),
+    body: context.recipient.courier_notes.trim(),
+  };
+}
+
+/** Spec §7 "Delivery completion": everything the steps collected. */
+export function deliveryCompletionOf(context: DeliveryFlowContext): DeliveryCompletion {
+  const { recipient, signature, payment } = context;
+  const signed = signature.svg != null;
+  const refusal = signed ? null : signature.refusal_reason;
+  const id = identificationNeeded(context.order) ? normalizedIdentification(context.identification) : null;
+  const text = (value: string) => (value.trim() === "" ? null : value.trim());
+  return {
+    order_ids: orderIdsOf(context),
+    signature_svg: signature.svg,
+    body: refusal ? text(signature.refusal_notes) : null,
+    signed_by: signed ? recipientFullName(recipient) : null,
+    dob_verified: dobVerificationNeeded(context.order) ? context.dobVerified : null,
+    recipient_called_at: context.recipientCalledAt,
+    client_occurred_at: context.occurredAt ?? now(),
+    relationship_id: recipient.relationship_id!,
+    recipient_first_name: text(recipient.first_name),
+    recipient_last_name: text(recipient.last_name),
+    other_relationship_description: isOther(recipient) ? text(recipient.other_description) : null,
+    survey: context.survey,
+    order_payment:
+      payment?.collected && payment.payment_type
+        ? { payment_type: payment.payment_type, amount: payment.amount, new_copay: payment.new_copay, transaction_id: payment.transaction_id }
+        : null,
+    identification_state: id?.identification_state ?? null,
+    identification_type: id?.identification_type ?? null,
+    identification_number: id?.identification_number ?? null,
+    identification_expiration: id?.identification_expiration ?? null,
+    signature_refusal_reason: refusal,
+  };
+}
+
+type Snapshot = SnapshotFrom<typeof deliveryFlowMachine>;
+
+/** The URL segment the app shows for a snapshot: a submission stays on the step it was sent from. */
+export function deliveryPathOf(snapshot: Snapshot): string {
+  if (snapshot.matches("finished")) return DELIVERY_STEP_PATHS.finished;
+  if (snapshot.matches("attempted")) return DELIVERY_STEP_PATHS.attempted;
+  if (snapshot.matches("submittingFailure")) return DELIVERY_STEP_PATHS[snapshot.context.failure?.step ?? "address"];
+  if (snapshot.matches("submittingRecipient")) return DELIVERY_STEP_PATHS.recipient;
+  if (snapshot.matches("submittingDelivery")) return DELIVERY_STEP_PATHS.signature;
+  const step = DELIVERY_STEPS.find((name) => snapshot.matches({ steps: name }));
+  return DELIVERY_STEP_PATHS[step ?? "address"];
+}
+
+/** The confirmation the flow is asking (spec §4/§5 texts), or null. */
+export function deliveryConfirmation(snapshot: Snapshot): string | null {
+  for (const meta of Object.values(snapshot.getMeta()) as { confirmation?: string }[]) {
+    if (meta?.confirmation) return fill(meta.confirmation, { phone: snapshot.context.supportPhone });
+  }
+  return null;
+}
+
+const stepGuard = (step: DeliveryStep) => ({ type: "canGoTo", params: { step } }) as const;
+const cameFrom = (step: DeliveryStep) => ({ type: "cameFrom", params: { step } }) as const;
+const reached = (step: DeliveryStep) => ({ type: "markReached", params: { step } }) as const;
+const fail = (reason: FailureReasonName, step: DeliveryStep) => ({ type: "recordFailure", params: { reason, step } }) as const;
+
+export const deliveryFlowMachine = setup({
+  types: {
+    input: {} as DeliveryFlowInput,
+    context: {} as DeliveryFlowContext,
+    events: {} as DeliveryFlowEvent,
+    output: {} as DeliveryFlowOutput,
+  },
+  actors: {
+    submitFailure: fromPromise<SubmissionResult, FailureSubmission>(async () => {
+      throw new Error("provide submitFailure");
+    }),
+    submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(async () => {
+      throw new Error("provide submitRecipient");
+    }),
+    submitDelivery: fromPromise<SubmissionResult, DeliveryCompletion>(async () => {
+      throw new Error("provide submitDelivery");
+    }),
+    payment: paymentMachine,
+  },
+  guards: {
+    /** Spec §2: the date-of-birth step only when the pharmacy has dob_verification_enabled. */
+    dobVerificationEnabled: ({ context }) => dobVerificationNeeded(context.order),
+    /** Spec §4: the ID step only when the order has collect_identification. */
+    collectIdentification: ({ context }) => identificationNeeded(context.order),
+    /** Spec §4: payment if copay or fee is due and the recipient is not skipped (and not yet paid). */
+    paymentDue: ({ context }) => context.payment == null && paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
+    /** Spec §4: the payment step redirects to signature if nothing is owed. */
+    nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
+    /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
+    noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
+    /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
+    recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
+    relationshipOffered: ({ context, event }) =>
+      event.type === "SELECT_RELATIONSHIP" && isRelationshipOffered(context.order, event.relationship_id),
+    /** Spec §5: Group Orders is offered only when some order may be grouped with this one. */
+    groupingAvailable: ({ context }) => context.groupable.length > 0,
+    /** The failed box is ticked and its notes are written. */
+    recipientFailed: ({ context }) => context.recipient.failed && recipientContinueEnabled(context.recipient),
+    /** Spec §4: No Recipient, or contactless with notes, is submitted at the recipient step. */
+    submittedAtRecipientStep: ({ context }) =>
+      !context.recipient.failed && submittedAtRecipientStep(context.recipient) && recipientContinueEnabled(context.recipient),
+    /** Spec §5: Continue is enabled. */
+    recipientComplete: ({ context }) => recipientContinueEnabled(context.recipient),
+    /** Spec §5 ID step: type, number, expiry (and state unless passport or military). */
+    identificationComplete: ({ context }) => identificationComplete(context.identification, context.today),
+    /** Spec §5 Signature step. */
+    signatureComplete: ({ context }) => signatureComplete(signatureForm(context), context.order),
+    patientCouldNotPay: ({ event }) => (event as unknown as { output: PaymentOutput }).output.outcome === "could_not_pay",
+    /** A deep link to a step already reached (never ahead of the courier). */
+    canGoTo: ({ context, event }, params: { step: DeliveryStep }) =>
+      event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
+    cameFrom: ({ context }, params: { step: DeliveryStep }) => context.failure?.step === params.step,
+  },
+  actions: {
+    markReached: assign({
+      reached: ({ context }, params: { step: DeliveryStep }) =>
+        context.reached.includes(params.step) ? context.reached : [...context.reached, params.step],
+    }),
+    verifyDob: assign({ dobVerified: true }),
+    recordFailure: assign({
+      failure: (_, params: { reason: FailureReasonName; step: DeliveryStep }) => ({ ...params, occurred_at: now(), body: null }),
+    }),
+    recordRecipientFailure: assign({
+      failure: ({ context }) => ({
+        reason: "Patient Not Home" as const,
+        step: "recipient" as const,
+        occurred_at: now(),
+        body: context.recipient.courier_notes.trim(),
+      }),
+    }),
+    forgetFailure: assign({ failure: null, error: null }),
+    chooseRelationship: assign({
+      recipient: ({ context, event }) =>
+        event.type === "SELECT_RELATIONSHIP"
+          ? chooseRelationship(context.recipient, event.relationship_id, context.order, grouped(context))
+          : context.recipient,
+    }),
+    changeRecipient: assign({
+      recipient: ({ context, event }) =>
+        event.type === "RECIPIENT_CHANGED" ? changeRecipientFields(context.recipient, event.changes, grouped(context)) : context.recipient,
+    }),
+    setGrouped: assign(({ context, event }) => {
+      const on = event.type === "SET_GROUPED" && event.grouped;
+      return {
+        groupedOrderIds: on ? context.groupable.map((order) => order.id) : [],
+        recipient: regroupRecipient(context.recipient, context.order, on),
+      };
+    }),
+    tickFailed: assign({ recipient: ({ context }) => ({ ...context.recipient, failed: true }) }),
+    untickFailed: assign({ recipient: ({ context }) => ({ ...context.recipient, failed: false }) }),
+    recordCall: assign({ recipientCalledAt: ({ event }) => (event.type === "RECIPIENT_CALLED" ? event.at : null) }),
+    changeIdentification: assign({
+      identification: ({ context, event }) =>
+        event.type === "ID_CHANGED" ? { ...context.identification, ...event.changes } : context.identification,
+    }),
+    changeSignature: assign({
+      signature: ({ context, event }) => (event.type === "SIGNATURE_CHANGED" ? { ...context.signature, svg: event.svg } : context.signature),
+    }),
+    changeRefusal: assign({
+      signature: ({ context, event }) =>
+        event.type === "REFUSAL_CHANGED" ? { ...context.signature, refusal_reason: event.reason, refusal_notes: event.notes } : context.signature,
+    }),
+    changeSurvey: assign({
+      survey: ({ context, event }) => (event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey),
+    }),
+    recordPayment: assign({ payment: ({ event }) => (event as unknown as { output: PaymentOutput }).output }),
+    stampOccurredAt: assign({ occurredAt: () => now() }),
+    clearError: assign({ error: null }),
+    showError: assign({ error: ({ event }) => failureText(toApiFailure((event as { error?: unknown }).error)) }),
+    recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
+  },
+}).createMachine({
+  id: "deliveryFlow",
+  description: "One order's delivery: address, date of birth, recipient, ID, payment, signature; or a failed attempt.",
+  context: ({ input }) => ({
+    order: input.order,
+    groupable: groupableOrders(input.order, input.otherOrders ?? []),
+    supportPhone: input.supportPhone,
+    today: input.today,
+    reached: [],
+    groupedOrderIds: [],
+    dobVerified: false,
+    recipientCalledAt: null,
+    recipient: initialRecipientForm(input.order),
+    identification: EMPTY_IDENTIFICATION,
+    payment: null,
+    signature: { svg: null, refusal_reason: EMPTY_SIGNATURE_FORM.refusal_reason, refusal_notes: EMPTY_SIGNATURE_FORM.refusal_notes },
+    survey: EMPTY_SURVEY,
+    failure: null,
+    occurredAt: null,
+    error: null,
+    queued: false,
+  }),
+  initial: "steps",
+  output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
+  states: {
+    steps: {
+      description: "The wizard's steps; the URL shows the active one.",
+      initial: "address",
+      on: {
+        GO_TO_STEP: DELIVERY_STEPS.map((step) => ({
+          guard: stepGuard(step),
+          target: `.${step}`,
+          description: `Deep link to ${DELIVERY_STEP_PATHS[step]}: accepted once reached; otherwise the courier stays on the current step.`,
+        })),
+        RECIPIENT_CALLED: { actions: "recordCall", description: "The courier called the recipient (recipient_called_at)." },
+      },
+      states: {
+        address: {
+          description: "Confirm the address; call the patient if unsure.",
+          entry: reached("address"),
+          initial: "ready",
+          states: {
+            ready: {
+              on: {
+                PRESENT_AT_ADDRESS: [
+                  { guard: "dobVerificationEnabled", target: "#deliveryFlow.steps.verifyDob", description: "'I am present at the address above'" },
+                  { target: "#deliveryFlow.steps.recipient" },
+                ],
+                ADDRESS_INCORRECT: { target: "confirmingFailure", description: "'The address is incorrect'" },
+              },
+            },
+            confirmingFailure: {
+              meta: { confirmation: TEXT.failedDeliveryConfirm },
+              on: {
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("Incorrect Address", "address") },
+                CANCEL: { target: "ready" },
+              },
+            },
+          },
+        },
+        verifyDob: {
+          description: "Confirm the patient's date of birth with the recipient.",
+          entry: reached("verifyDob"),
+          initial: "ready",
+          states: {
+            ready: {
+              on: {
+                DOB_VERIFIED: { target: "#deliveryFlow.steps.recipient", actions: "verifyDob", description: "'Date of birth verified'" },
+                DOB_NOT_VERIFIED: { target: "confirmingFailure", description: "'Did not verify date of birth'" },
+              },
+            },
+            confirmingFailure: {
+              meta: { confirmation: TEXT.failedDeliveryConfirm },
+              on: {
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("Date of Birth Not Verified", "verifyDob") },
+                CANCEL: { target: "ready" },
+              },
+            },
+          },
+        },
+        recipient: {
+          description: "Choose who accepts the delivery.",
+          entry: reached("recipient"),
+          initial: "editing",
+          states: {
+            editing: {
+              on: {
+                SELECT_RELATIONSHIP: { guard: "relationshipOffered", actions: "chooseRelationship" },
+                RECIPIENT_CHANGED: { actions: "changeRecipient" },
+                SET_GROUPED: { guard: "groupingAvailable", actions: "setGrouped", description: "'Group Orders'" },
+                TICK_FAILED: { target: "confirmingFailedTick", description: "'Failed delivery - must be returned to pharmacy'" },
+                UNTICK_FAILED: { actions: "untickFailed" },
+                CONTINUE: [
+                  { guard: "recipientFailed", target: "#deliveryFlow.submittingFailure", actions: "recordRecipientFailure" },
+                  { guard: "submittedAtRecipientStep", target: "#deliveryFlow.submittingRecipient", actions: "stampOccurredAt" },
+                  { guard: and(["recipientComplete", "collectIdentification"]), target: "#deliveryFlow.steps.idVerification" },
+                  { guard: and(["recipientComplete", "paymentDue"]), target: "#deliveryFlow.steps.payment" },
+                  { guard: "recipientComplete", target: "#deliveryFlow.steps.signature" },
+                ],
+              },
+            },
+            confirmingFailedTick: {
+              meta: { confirmation: TEXT.failedDeliveryTickConfirm },
+              on: {
+                CONFIRM: { target: "editing", actions: "tickFailed" },
+                CANCEL: { target: "editing" },
+              },
+            },
+          },
+        },
+        idVerification: {
+          description: "Capture the recipient's ID: type, state, number, expiry.",
+          entry: reached("idVerification"),
+          initial: "ready",
+          states: {
+            ready: {
+              on: {
+                ID_CHANGED: { actions: "changeIdentification" },
+                CONTINUE: [
+                  { guard: and(["identificationComplete", "paymentDue"]), target: "#deliveryFlow.steps.payment" },
+                  { guard: "identificationComplete", target: "#deliveryFlow.steps.signature" },
+                ],
+                ID_NOT_PROVIDED: { target: "confirmingFailure", description: "'Unable to provide ID'" },
+              },
+            },
+            confirmingFailure: {
+              meta: { confirmation: TEXT.failedDeliveryConfirm },
+              on: {
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("ID Not Provided", "idVerification") },
+                CANCEL: { target: "ready" },
+              },
+            },
+          },
+        },
+        payment: {
+          description: "Payment: the payment machine runs as child 'payment'.",
+          entry: reached("payment"),
+          always: { guard: "nothingOwed", target: "signature", description: "The payment step redirects to signature if nothing is owed." },
+          invoke: {
+            id: "payment",
+            src: "payment",
+            input: ({ context }) => ({ order: context.order, supportPhone: context.supportPhone }),
+            onDone: [
+              {
+                guard: "patientCouldNotPay",
+                target: "#deliveryFlow.submittingFailure",
+                actions: fail("Patient Could Not Provide Copayment", "payment"),
+                description: "Unable to pay, confirmed as a failed delivery.",
+              },
+              { target: "signature", actions: "recordPayment" },
+            ],
+          },
+        },
+        signature: {
+          description: "The recipient signs, or (where allowed) a reason for not signing.",
+          entry: reached("signature"),
+          always: {
+            guard: or(["noRelationshipChosen", "recipientSkippedOrFailed"]),
+            target: "recipient",
+            description: "A signature step without a chosen relationship, or whose recipient is submitted at the recipient step, redirects to recipient.",
+          },
+          on: {
+            SIGNATURE_CHANGED: { actions: "changeSignature" },
+            REFUSAL_CHANGED: { actions: "changeRefusal" },
+            SURVEY_CHANGED: { actions: "changeSurvey" },
+            CONTINUE: { guard: "signatureComplete", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" },
+          },
+        },
+      },
+    },
+    submittingFailure: {
+      description: "POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}.",
+      initial: "sending",
+      states: {
+        sending: {
+          entry: "clearError",
+          invoke: {
+            id: "submitFailure",
+            src: "submitFailure",
+            input: ({ context }) => failureSubmissionOf(context),
+            onDone: { target: "#deliveryFlow.attempted", actions: "recordSubmission" },
+            onError: { target: "failed", actions: "showError" },
+          },
+        },
+        failed: {
+          description: "The call failed (not for want of a network): the alert is shown; the courier may retry.",
+          on: {
+            RETRY: { target: "sending" },
+            CANCEL: [
+              { guard: cameFrom("address"), target: "#deliveryFlow.steps.address", actions: "forgetFailure" },
+              { guard: cameFrom("verifyDob"), target: "#deliveryFlow.steps.verifyDob", actions: "forgetFailure" },
+              { guard: cameFrom("recipient"), target: "#deliveryFlow.steps.recipient", actions: "forgetFailure" },
+              { guard: cameFrom("idVerification"), target: "#deliveryFlow.steps.idVerification", actions: "forgetFailure" },
+              { target: "#deliveryFlow.steps.payment", actions: "forgetFailure" },
+            ],
+          },
+        },
+      },
+    },
+    submittingRecipient: {
+      description: "Spec §7 Recipient submission (multipart form).",
+      initial: "sending",
+      states: {
+        sending: {
+          entry: "clearError",
+          invoke: {
+            id: "submitRecipient",
+            src: "submitRecipient",
+            input: ({ context }) => recipientSubmissionOf(context),
+            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onError: { target: "failed", actions: "showError" },
+          },
+        },
+        failed: {
+          on: {
+            RETRY: { target: "sending" },
+            CANCEL: { target: "#deliveryFlow.steps.recipient", actions: "clearError" },
+          },
+        },
+      },
+    },
+    submittingDelivery: {
+      description: "Spec §7 Delivery completion: POST /courier/deliveries with the signature and every step's fields.",
+      initial: "sending",
+      states: {
+        sending: {
+          entry: "clearError",
+          invoke: {
+            id: "submitDelivery",
+            src: "submitDelivery",
+            input: ({ context }) => deliveryCompletionOf(context),
+            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onError: { target: "failed", actions: "showError" },
+          },
+        },
+        failed: {
+          on: {
+            RETRY: { target: "sending" },
+            CANCEL: { target: "#deliveryFlow.steps.signature", actions: "clearError" },
+          },
+        },
+      },
+    },
+    finished: { type: "final", description: "'The order has been delivered.' — 'Back to orders'." },
+    attempted: { type: "final", description: "'Please return this order back to the pharmacy.' — 'Back to orders'." },
+  },
+});

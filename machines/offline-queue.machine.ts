@@ -1,0 +1,400 @@
+import { assign, fromPromise, raise, setup, type SnapshotFrom } from "xstate";
+import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
+import { TEXT } from "../domain/texts.ts";
+
+/**
+ * The device's queue of stored offline orders (spec §4 "Offline storage", §7
+ * "Offline resubmission", §8 retry rows). A delivery call that fails on the
+ * network is ENQUEUEd and the flow carries on as if it had been sent; the
+ * queue sends it again later, in order and one at a time, each with the
+ * Idempotency-Key made when the courier acted, so a retry the server already
+ * has is answered with the stored response and never recorded twice.
+ *
+ * Storage and HTTP are actors the app provides: loadQueue, saveQueue, resubmit.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Multipart form fields, the signature SVG included as text: plain JSON, storable as is. */
+export type FormFields = Record<string, string | string[]>;
+
+/** unsubmitted: a failed delivery; recipient: the recipient step; signature: the completion. */
+export type OfflineOrderKind = "unsubmitted" | "recipient" | "signature";
+
+/** Spec §3 "Stored offline order", plus what a safe resubmission needs. */
+export interface StoredOfflineOrder {
+  kind: OfflineOrderKind;
+  /** The order the courier was delivering. */
+  id: number;
+  /** Every order the call covers (grouped orders travel together); includes id. */
+  orderIds: number[];
+  /** The status the flow moved the order to locally. */
+  status: string;
+  /** The form fields (recipient and signature submissions)… */
+  delivery: FormFields | null;
+  /** …or the JSON payload (a failed delivery). */
+  dataToSubmit: JsonValue | null;
+  /** Made when the courier acted; every resubmission sends it so the server records the call once. */
+  idempotencyKey: string;
+  /** Spec §7: the flag saying whether payment is involved. */
+  payment: boolean;
+  /** The courier's calendar day (YYYY-MM-DD) when stored: entries expire at day end. */
+  storedOn: string;
+  /** ISO instant: the queue drains in this order. */
+  createdAt: string;
+}
+
+/** What one save writes: entries to store (by key) and keys to delete. Never the whole list, so two tabs cannot erase each other's entries. */
+export interface QueueChange {
+  put: StoredOfflineOrder[];
+  remove: string[];
+}
+
+export interface OfflineQueueContext {
+  /** The courier's calendar day, YYYY-MM-DD. */
+  today: string;
+  /** The stored offline orders, oldest first. */
+  entries: StoredOfflineOrder[];
+  /** Keys stored or removed in memory and not yet saved. */
+  unsavedKeys: string[];
+  removedKeys: string[];
+  /** What the running save carries; forgotten from the lists above once it succeeds. */
+  savingPuts: string[];
+  savingRemovals: string[];
+  /** The entry being resubmitted. */
+  sendingKey: string | null;
+  /** Entries refused during this pass: kept, and skipped with the later entries of their orders. */
+  failedKeys: string[];
+  lastFailure: ApiFailure | null;
+  storageError: string | null;
+}
+
+export type OfflineQueueEvent =
+  | { type: "LOAD"; today: string }
+  | { type: "ENQUEUE"; entry: StoredOfflineOrder }
+  | { type: "TRY_AGAIN"; today: string }
+  | { type: "ONLINE"; today: string }
+  | { type: "DISMISS" }
+  | { type: "CLEAR" }
+  /** Raised by the machine after every change: after a failed save, the next change tries storage again. */
+  | { type: "PERSIST" };
+
+export interface OfflineQueueInput {
+  today: string;
+}
+
+/* ---------- Pure queue rules (also what the app's selectors use) ---------- */
+
+const byCreatedAt = (a: StoredOfflineOrder, b: StoredOfflineOrder) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
+
+const ordersOf = (entry: StoredOfflineOrder) => (entry.orderIds.includes(entry.id) ? entry.orderIds : [entry.id, ...entry.orderIds]);
+
+/** The next entry to send: the oldest not refused this pass whose orders have no refused entry before it. */
+export function nextEntry(context: Pick<OfflineQueueContext, "entries" | "failedKeys">): StoredOfflineOrder | undefined {
+  const blocked = new Set<number>();
+  for (const entry of context.entries) {
+    if (context.failedKeys.includes(entry.idempotencyKey)) ordersOf(entry).forEach((id) => blocked.add(id));
+  }
+  return context.entries.find((entry) => !context.failedKeys.includes(entry.idempotencyKey) && !ordersOf(entry).some((id) => blocked.has(id)));
+}
+
+/** 'You have an incomplete order.', the Returns alert, and the alert when finishing. */
+export function hasIncompleteOrders(context: Pick<OfflineQueueContext, "entries">): boolean {
+  return context.entries.length > 0;
+}
+
+/** The 'incomplete' row indicator: the order was saved offline. */
+export function isIncomplete(context: Pick<OfflineQueueContext, "entries">, orderId: number): boolean {
+  return context.entries.some((entry) => ordersOf(entry).includes(orderId));
+}
+
+const without = (list: string[], gone: readonly string[]) => list.filter((key) => !gone.includes(key));
+const withKey = (list: string[], key: string) => (list.includes(key) ? list : [...list, key]);
+
+/** Spec §4: stored orders are cleared when the stored date differs from today (compared by date string). */
+function dropExpired(context: OfflineQueueContext, today: string): Partial<OfflineQueueContext> {
+  const expired = context.entries.filter((entry) => entry.storedOn !== today).map((entry) => entry.idempotencyKey);
+  if (expired.length === 0) return { today };
+  return {
+    today,
+    entries: context.entries.filter((entry) => !expired.includes(entry.idempotencyKey)),
+    unsavedKeys: without(context.unsavedKeys, expired),
+    removedKeys: expired.reduce(withKey, context.removedKeys),
+  };
+}
+
+function removeEntries(context: OfflineQueueContext, keys: readonly string[]): Partial<OfflineQueueContext> {
+  const present = context.entries.filter((entry) => keys.includes(entry.idempotencyKey)).map((entry) => entry.idempotencyKey);
+  return {
+    entries: context.entries.filter((entry) => !keys.includes(entry.idempotencyKey)),
+    unsavedKeys: without(context.unsavedKeys, present),
+    removedKeys: present.reduce(withKey, context.removedKeys),
+  };
+}
+
+/* ---------- The machine ---------- */
+
+export const offlineQueueMachine = setup({
+  types: {
+    context: {} as OfflineQueueContext,
+    events: {} as OfflineQueueEvent,
+    input: {} as OfflineQueueInput,
+  },
+  actors: {
+    loadQueue: fromPromise<StoredOfflineOrder[]>(async () => {
+      throw new Error("provide loadQueue");
+    }),
+    saveQueue: fromPromise<void, QueueChange>(async () => {
+      throw new Error("provide saveQueue");
+    }),
+    /** Sends one stored entry with its Idempotency-Key; rejects with an ApiFailure. */
+    resubmit: fromPromise<unknown, StoredOfflineOrder>(async () => {
+      throw new Error("provide resubmit");
+    }),
+  },
+  guards: {
+    hasNext: ({ context }) => nextEntry(context) !== undefined,
+    anyRefused: ({ context }) => context.failedKeys.length > 0,
+    hasUnsavedChanges: ({ context }) => context.unsavedKeys.length > 0 || context.removedKeys.length > 0,
+    /** 403 (and 401: the session ended): the page reloads, spec §8 "Retry, any result 403". */
+    needsReload: (_, failure: ApiFailure) => failure.kind === "forbidden" || failure.kind === "unauthenticated",
+    /** Still offline: stop and say so; the entry waits for the next trigger. */
+    stillOffline: (_, failure: ApiFailure) => failure.kind === "network" || failure.kind === "unavailable",
+  },
+  actions: {
+    setToday: assign((_, today: string) => ({ today })),
+    store: assign(({ context }, entry: StoredOfflineOrder) => {
+      // The same key twice is the same courier action (a double tap, another tab): keep the first.
+      if (context.entries.some((existing) => existing.idempotencyKey === entry.idempotencyKey)) return {};
+      return {
+        entries: [...context.entries, entry].sort(byCreatedAt),
+        unsavedKeys: withKey(context.unsavedKeys, entry.idempotencyKey),
+        removedKeys: without(context.removedKeys, [entry.idempotencyKey]),
+      };
+    }),
+    dropExpired: assign(({ context }) => dropExpired(context, context.today)),
+    mergeLoaded: assign(({ context }, loaded: StoredOfflineOrder[]) => {
+      // Storage is the truth for what was saved; memory adds what is not saved yet, minus what was sent meanwhile.
+      const known = new Set(context.entries.map((entry) => entry.idempotencyKey));
+      const fromStorage = loaded.filter((entry) => !known.has(entry.idempotencyKey) && !context.removedKeys.includes(entry.idempotencyKey));
+      return { entries: [...context.entries, ...fromStorage].sort(byCreatedAt), storageError: null };
+    }),
+    clearAll: assign(({ context }) => removeEntries(context, context.entries.map((entry) => entry.idempotencyKey))),
+    beginSave: assign(({ context }) => ({ savingPuts: context.unsavedKeys, savingRemovals: context.removedKeys })),
+    saved: assign(({ context }) => ({
+      unsavedKeys: without(context.unsavedKeys, context.savingPuts),
+      removedKeys: without(context.removedKeys, context.savingRemovals),
+      savingPuts: [],
+      savingRemovals: [],
+      storageError: null,
+    })),
+    storageFailed: assign((_, message: string) => ({ storageError: message, savingPuts: [], savingRemovals: [] })),
+    abandonSave: assign({ savingPuts: [], savingRemovals: [] }),
+    persist: raise({ type: "PERSIST" }),
+    startPass: assign({ failedKeys: [], lastFailure: null }),
+    pickNext: assign(({ context }) => ({ sendingKey: nextEntry(context)?.idempotencyKey ?? null })),
+    forgetSent: assign(({ context }) => ({ ...removeEntries(context, context.sendingKey ? [context.sendingKey] : []), sendingKey: null })),
+    rememberFailure: assign((_, failure: ApiFailure) => ({ lastFailure: failure })),
+    markRefused: assign(({ context }) => ({
+      failedKeys: context.sendingKey ? withKey(context.failedKeys, context.sendingKey) : context.failedKeys,
+      sendingKey: null,
+    })),
+    stopSending: assign({ sendingKey: null }),
+  },
+}).createMachine({
+  id: "offlineQueue",
+  description:
+    "Stored offline orders: calls that failed on the network, kept on the device and resubmitted in order, one at a time, with their Idempotency-Key.",
+  type: "parallel",
+  context: ({ input }) => ({
+    today: input.today,
+    entries: [],
+    unsavedKeys: [],
+    removedKeys: [],
+    savingPuts: [],
+    savingRemovals: [],
+    sendingKey: null,
+    failedKeys: [],
+    lastFailure: null,
+    storageError: null,
+  }),
+  on: {
+    ENQUEUE: {
+      description: "A delivery call failed on the network: store it; the flow continues as if done.",
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"],
+    },
+  },
+  states: {
+    storage: {
+      description: "The queue on the device (localforage in the app).",
+      initial: "loading",
+      states: {
+        loading: {
+          description: "Reading the stored offline orders.",
+          invoke: {
+            id: "loadQueue",
+            src: "loadQueue",
+            // Entries enqueued while loading, or expired ones found in storage, are saved next.
+            onDone: {
+              target: "saved",
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired"],
+            },
+            onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } },
+          },
+          on: { LOAD: { actions: { type: "setToday", params: ({ event }) => event.today } } },
+        },
+        saving: {
+          description: "Writing the entries stored and removed since the last save.",
+          entry: "beginSave",
+          invoke: {
+            id: "saveQueue",
+            src: "saveQueue",
+            input: ({ context }) => ({
+              put: context.entries.filter((entry) => context.savingPuts.includes(entry.idempotencyKey)),
+              remove: context.savingRemovals,
+            }),
+            onDone: { target: "saved", actions: "saved" },
+            onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } },
+          },
+          on: {
+            LOAD: {
+              target: "loading",
+              description: "Read storage again (another tab, or the app resumed); what this save carried is saved again after.",
+              actions: [{ type: "setToday", params: ({ event }) => event.today }, "abandonSave"],
+            },
+          },
+        },
+        saved: {
+          description: "Memory and storage agree; any change is saved at once.",
+          always: { guard: "hasUnsavedChanges", target: "saving" },
+          on: {
+            LOAD: { target: "loading", actions: { type: "setToday", params: ({ event }) => event.today } },
+          },
+        },
+        failed: {
+          description: "Storage refused; the entries are kept in memory and the next change or LOAD tries again (not at once: a full disk would loop).",
+          on: {
+            PERSIST: { guard: "hasUnsavedChanges", target: "saving" },
+            LOAD: { target: "loading", actions: { type: "setToday", params: ({ event }) => event.today } },
+          },
+        },
+      },
+    },
+    drain: {
+      description: "Resubmission: on 'Try again' or when the browser comes back online.",
+      initial: "idle",
+      on: {
+        CLEAR: {
+          target: ".idle",
+          description: "Logout, after the courier agreed to discard anything unsent.",
+          actions: ["clearAll", "stopSending", "persist"],
+        },
+      },
+      states: {
+        idle: {
+          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' with 'Try again' shows.",
+          on: {
+            TRY_AGAIN: {
+              target: "choosing",
+              description: "The banner's 'Try again'.",
+              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+            },
+            ONLINE: {
+              target: "choosing",
+              description: "The browser came back online: drain by itself.",
+              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+            },
+          },
+        },
+        choosing: {
+          always: [
+            { guard: "hasNext", target: "sending", actions: "pickNext" },
+            { guard: "anyRefused", target: "refused" },
+            { target: "idle" },
+          ],
+        },
+        sending: {
+          description: "One stored order is being resubmitted with its payload, payment flag and Idempotency-Key.",
+          invoke: {
+            id: "resubmit",
+            src: "resubmit",
+            input: ({ context }) => {
+              const entry = context.entries.find((candidate) => candidate.idempotencyKey === context.sendingKey);
+              if (!entry) throw new Error("resubmit: no entry picked");
+              return entry;
+            },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist"] },
+            onError: [
+              {
+                guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
+                target: "reloadRequired",
+                actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"],
+              },
+              {
+                guard: { type: "stillOffline", params: ({ event }) => toApiFailure(event.error) },
+                target: "offline",
+                actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"],
+              },
+              {
+                target: "choosing",
+                description: "Any other failure: keep the entry, go on with other orders, then report.",
+                actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "markRefused"],
+              },
+            ],
+          },
+        },
+        offline: {
+          description: "Retry, any failure offline: a notice is shown; the entries wait.",
+          on: {
+            TRY_AGAIN: {
+              target: "choosing",
+              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+            },
+            ONLINE: {
+              target: "choosing",
+              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+            },
+            DISMISS: { target: "idle" },
+          },
+        },
+        refused: {
+          description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
+          on: {
+            TRY_AGAIN: {
+              target: "choosing",
+              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+            },
+            ONLINE: {
+              target: "choosing",
+              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+            },
+            DISMISS: { target: "idle" },
+          },
+        },
+        reloadRequired: {
+          description: "Retry, any result 403: the page reloads (the app calls window.location.reload() once storage is saved).",
+        },
+      },
+    },
+  },
+});
+
+/* ---------- What the app reads ---------- */
+
+type QueueSnapshot = SnapshotFrom<typeof offlineQueueMachine>;
+
+/** The alert to show for the last resubmission, in the spec's words. */
+export function queueMessage(snapshot: QueueSnapshot): { tone: "notice" | "error"; text: string } | null {
+  if (snapshot.matches({ drain: "offline" })) return { tone: "notice", text: TEXT.gatewayUnreachable };
+  if (snapshot.matches({ drain: "refused" })) return { tone: "error", text: TEXT.resubmitError };
+  return null;
+}
+
+/** Reload only once storage holds everything, so the reloaded page still has the queue. */
+export function mustReload(snapshot: QueueSnapshot): boolean {
+  return snapshot.matches({ drain: "reloadRequired" }) && (snapshot.matches({ storage: "saved" }) || snapshot.matches({ storage: "failed" }));
+}
+
+export function isResubmitting(snapshot: QueueSnapshot): boolean {
+  return snapshot.matches({ drain: "sending" });
+}

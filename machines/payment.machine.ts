@@ -1,0 +1,302 @@
+import { and, assign, fromPromise, not, setup, type SnapshotFrom } from "xstate";
+import { toApiFailure, failureText, type ApiFailure } from "../domain/api-failure.ts";
+import type { Order } from "../domain/contract/entities.ts";
+import type { WirePaymentType } from "../domain/contract/deliveries.ts";
+import { allowedPaymentMethods, correctedCopayCents, paymentTotalCents } from "../domain/delivery-rules.ts";
+import { centsToDecimal } from "../domain/money.ts";
+import { fill, TEXT } from "../domain/texts.ts";
+import type { PaymentType } from "../domain/vocabulary.ts";
+
+/**
+ * The delivery's payment step (spec §5 Payment step, §4 Unable to pay, §8
+ * card errors). The delivery-flow machine invokes it; the app provides the
+ * card adapters behind `setUpCardClient` and `authorizeCard`. Card data never
+ * enters this machine: the hosted fields report only whether each field is
+ * valid, and `authorizeCard` tokenizes them itself.
+ */
+
+export interface PaymentInput {
+  order: Order;
+  supportPhone: string;
+}
+
+/** setUpCardClient: set up the hosted card fields (client token, fields) for this order. */
+export interface SetUpCardClientInput {
+  order_id: number;
+}
+
+/** authorizeCard: tokenize the hosted fields and PUT /courier/orders/{id}/authorize. */
+export interface AuthorizeCardInput {
+  order_id: number;
+  payment_type: "credit_card";
+  /** The corrected copay, "12.50", or null when the copay was not corrected. */
+  new_copay: string | null;
+  /** What the card is authorized for, "17.50": the (corrected) copay + delivery fee + other items. */
+  total: string;
+}
+
+export interface AuthorizeCardOutput {
+  transaction_id: string;
+}
+
+export type PaymentOutcome = "collected" | "not_collected" | "could_not_pay";
+
+/** What the step hands back to the delivery flow (and the completion's order payment fields). */
+export interface PaymentOutput {
+  outcome: PaymentOutcome;
+  payment_type: WirePaymentType | null;
+  /** What was collected, "17.50"; "0.00" when nothing was. */
+  amount: string;
+  new_copay: string | null;
+  transaction_id: string | null;
+  collected: boolean;
+}
+
+export interface CardFieldsValidity {
+  number: boolean;
+  cvv: boolean;
+  expiration: boolean;
+}
+
+export interface PaymentContext {
+  order: Order;
+  supportPhone: string;
+  allowedMethods: PaymentType[];
+  method: PaymentType | null;
+  /** The corrected copay as typed ("$12.50"); null when the copay is not being corrected. */
+  newCopay: string | null;
+  cardFields: CardFieldsValidity;
+  transactionId: string | null;
+  outcome: PaymentOutcome | null;
+  /** The alert to show (spec §8), or null. */
+  error: string | null;
+}
+
+export type PaymentEvent =
+  | { type: "CHOOSE_METHOD"; method: PaymentType }
+  | { type: "CORRECT_COPAY"; new_copay: string | null }
+  | ({ type: "CARD_FIELDS_CHANGED" } & CardFieldsValidity)
+  | { type: "CONTINUE" }
+  | { type: "AUTHORIZE" }
+  | { type: "UNABLE_TO_PAY" }
+  | { type: "CONFIRM" }
+  | { type: "CANCEL" };
+
+const WIRE: Record<PaymentType, WirePaymentType> = { cash: "cash", check: "check", card: "credit_card" };
+
+const NO_CARD_FIELDS: CardFieldsValidity = { number: false, cvv: false, expiration: false };
+
+/** The corrected copay in cents; null when there is none or it is not valid. */
+function newCopayCents(context: Pick<PaymentContext, "newCopay">): number | null {
+  return context.newCopay == null ? null : correctedCopayCents(context.newCopay);
+}
+
+export function copayCorrectionValid(context: Pick<PaymentContext, "newCopay">): boolean {
+  return context.newCopay == null || newCopayCents(context) != null;
+}
+
+/** What the recipient pays now, with the corrected copay if there is one. */
+export function paymentTotal(context: Pick<PaymentContext, "order" | "newCopay">): string {
+  return centsToDecimal(paymentTotalCents(context.order, newCopayCents(context)))!;
+}
+
+/** Spec §8: 503 → 'Processor Network Unavailable…', 403 → the authorization text, else the catalogue. */
+export function authorizationErrorText(failure: ApiFailure): string {
+  if (failure.kind === "unavailable") return TEXT.processorUnavailable;
+  if (failure.kind === "forbidden") return TEXT.authorizationError;
+  return failureText(failure);
+}
+
+/** Spec §8: a card client that cannot be set up resets the method; an unreachable gateway says so. */
+export function cardSetupErrorText(failure: ApiFailure): string | null {
+  const unreachable =
+    failure.kind === "network" || failure.kind === "unavailable" || failure.message.includes("Cannot contact the gateway");
+  return unreachable ? TEXT.gatewayUnreachable : null;
+}
+
+export function paymentOutputOf(context: PaymentContext): PaymentOutput {
+  const collected = context.outcome === "collected";
+  const correction = newCopayCents(context);
+  return {
+    outcome: context.outcome ?? "not_collected",
+    payment_type: context.method ? WIRE[context.method] : null,
+    amount: collected ? paymentTotal(context) : "0.00",
+    new_copay: collected && correction != null ? centsToDecimal(correction) : null,
+    transaction_id: collected ? context.transactionId : null,
+    collected,
+  };
+}
+
+/** The confirmation the step is asking, with the support phone filled in; null when none. */
+export function paymentConfirmation(snapshot: SnapshotFrom<typeof paymentMachine>): string | null {
+  for (const meta of Object.values(snapshot.getMeta()) as { confirmation?: string }[]) {
+    if (meta?.confirmation) return fill(meta.confirmation, { phone: snapshot.context.supportPhone });
+  }
+  return null;
+}
+
+export const paymentMachine = setup({
+  types: {
+    input: {} as PaymentInput,
+    context: {} as PaymentContext,
+    events: {} as PaymentEvent,
+    output: {} as PaymentOutput,
+  },
+  actors: {
+    setUpCardClient: fromPromise<void, SetUpCardClientInput>(async () => {
+      throw new Error("provide setUpCardClient");
+    }),
+    authorizeCard: fromPromise<AuthorizeCardOutput, AuthorizeCardInput>(async () => {
+      throw new Error("provide authorizeCard");
+    }),
+  },
+  guards: {
+    /** Spec §5: only methods the pharmacy allows. */
+    methodAllowed: ({ context, event }) => event.type === "CHOOSE_METHOD" && context.allowedMethods.includes(event.method),
+    choosesCard: ({ event }) => event.type === "CHOOSE_METHOD" && event.method === "card",
+    cashOrCheckChosen: ({ context }) => context.method === "cash" || context.method === "check",
+    /** Spec §5: a corrected copay needs at least 3 digits, not all zeros (and at least $1.00). */
+    copayCorrectionValid: ({ context }) => copayCorrectionValid(context),
+    /** Spec §5: the card form is enabled only when number, cvv and expiration are all valid. */
+    cardFieldsValid: ({ context }) => context.cardFields.number && context.cardFields.cvv && context.cardFields.expiration,
+    canSkipCopayCollection: ({ context }) => context.order.pharmacy.can_skip_copay_collection,
+  },
+  actions: {
+    chooseMethod: assign({
+      method: ({ event }) => (event.type === "CHOOSE_METHOD" ? event.method : null),
+      error: null,
+    }),
+    resetMethod: assign({
+      method: null,
+      cardFields: NO_CARD_FIELDS,
+      error: ({ event }) => cardSetupErrorText(toApiFailure((event as { error?: unknown }).error)),
+    }),
+    correctCopay: assign({
+      newCopay: ({ event }) => {
+        if (event.type !== "CORRECT_COPAY" || event.new_copay == null) return null;
+        const typed = event.new_copay.trim();
+        return typed === "" ? null : typed;
+      },
+    }),
+    setCardFields: assign({
+      cardFields: ({ event }) =>
+        event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS,
+    }),
+    clearError: assign({ error: null }),
+    recordTransaction: assign({
+      transactionId: ({ event }) => (event as unknown as { output: AuthorizeCardOutput }).output.transaction_id,
+    }),
+    showAuthorizationError: assign({
+      error: ({ event }) => authorizationErrorText(toApiFailure((event as { error?: unknown }).error)),
+    }),
+    markCollected: assign({ outcome: "collected" as const }),
+    markNotCollected: assign({ outcome: "not_collected" as const }),
+    markCouldNotPay: assign({ outcome: "could_not_pay" as const }),
+  },
+}).createMachine({
+  id: "payment",
+  description: "Payment: method choice (cash, check, card), copay correction, card form.",
+  context: ({ input }) => ({
+    order: input.order,
+    supportPhone: input.supportPhone,
+    allowedMethods: allowedPaymentMethods(input.order.pharmacy),
+    method: null,
+    newCopay: null,
+    cardFields: NO_CARD_FIELDS,
+    transactionId: null,
+    outcome: null,
+    error: null,
+  }),
+  initial: "choosing",
+  output: ({ context }) => paymentOutputOf(context),
+  states: {
+    choosing: {
+      description: "The method must be cash, check or card before continuing.",
+      on: {
+        CHOOSE_METHOD: [
+          { guard: and(["methodAllowed", "choosesCard"]), target: "card", actions: "chooseMethod" },
+          { guard: "methodAllowed", actions: "chooseMethod" },
+        ],
+        CORRECT_COPAY: { actions: "correctCopay" },
+        CONTINUE: {
+          guard: and(["cashOrCheckChosen", "copayCorrectionValid"]),
+          target: "collected",
+          description: "Cash or check: the amount is collected at the door.",
+        },
+        UNABLE_TO_PAY: [
+          { guard: "canSkipCopayCollection", target: "confirmingSkip" },
+          { target: "confirmingFailure" },
+        ],
+      },
+    },
+    card: {
+      description: "Card: the hosted card fields.",
+      initial: "settingUp",
+      states: {
+        settingUp: {
+          description: "The hosted-fields client is set up with a client token.",
+          invoke: {
+            id: "setUpCardClient",
+            src: "setUpCardClient",
+            input: ({ context }) => ({ order_id: context.order.id }),
+            onDone: { target: "entering" },
+            onError: { target: "#payment.choosing", actions: "resetMethod", description: "Card client setup failure: payment method reset to empty." },
+          },
+        },
+        entering: {
+          description: "The card form is enabled only when all card fields are valid and no authorization is pending.",
+          on: {
+            CARD_FIELDS_CHANGED: { actions: "setCardFields" },
+            CORRECT_COPAY: { actions: "correctCopay" },
+            CHOOSE_METHOD: { guard: and(["methodAllowed", not("choosesCard")]), target: "#payment.choosing", actions: "chooseMethod" },
+            AUTHORIZE: { guard: and(["cardFieldsValid", "copayCorrectionValid"]), target: "authorizing" },
+            UNABLE_TO_PAY: { target: "confirmingSkip", description: "The method is card: the medication can still be delivered." },
+          },
+        },
+        authorizing: {
+          description: "Waiting for the card authorization; the form is disabled.",
+          entry: "clearError",
+          invoke: {
+            id: "authorizeCard",
+            src: "authorizeCard",
+            input: ({ context }) => ({
+              order_id: context.order.id,
+              payment_type: "credit_card" as const,
+              new_copay: newCopayCents(context) == null ? null : centsToDecimal(newCopayCents(context)),
+              total: paymentTotal(context),
+            }),
+            onDone: { target: "#payment.collected", actions: "recordTransaction" },
+            onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." },
+          },
+        },
+        confirmingSkip: {
+          description: "Unable to pay by card: confirm that the payment was not collected.",
+          meta: { confirmation: TEXT.unableToPaySkip },
+          on: {
+            CONFIRM: { target: "#payment.notCollected" },
+            CANCEL: { target: "entering" },
+          },
+        },
+      },
+    },
+    confirmingSkip: {
+      description: "Unable to pay where the pharmacy can skip copay collection: confirm, then go to the signature.",
+      meta: { confirmation: TEXT.unableToPaySkip },
+      on: {
+        CONFIRM: { target: "notCollected" },
+        CANCEL: { target: "choosing" },
+      },
+    },
+    confirmingFailure: {
+      description: "Unable to pay: confirm the failed delivery; the order is marked attempted.",
+      meta: { confirmation: TEXT.failedDeliveryConfirm },
+      on: {
+        CONFIRM: { target: "couldNotPay" },
+        CANCEL: { target: "choosing" },
+      },
+    },
+    collected: { type: "final", entry: "markCollected", description: "Paid: cash or check collected, or the card authorized." },
+    notCollected: { type: "final", entry: "markNotCollected", description: "Delivered without payment; the provider is told by phone." },
+    couldNotPay: { type: "final", entry: "markCouldNotPay", description: "Patient Could Not Provide Copayment." },
+  },
+});

@@ -1,0 +1,265 @@
+import { assign, fromPromise, setup } from "xstate";
+import { failureText, toApiFailure } from "../domain/api-failure.ts";
+import type { Order } from "../domain/contract/entities.ts";
+import type { ReturnResponse, ReturnSubmission, WireReturnLine } from "../domain/contract/returns.ts";
+import { centsToDecimal } from "../domain/money.ts";
+import {
+  linesOfKind,
+  returnSummary,
+  STAFF_NAME_MAX_LENGTH,
+  staffSignatureComplete,
+  type ReturnDetailKind,
+  type ReturnLine,
+  type ReturnSummary,
+} from "../domain/returns.ts";
+import { nextOrderStatus } from "./order-status.ts";
+import { statusByName } from "../domain/vocabulary.ts";
+
+/**
+ * Returns to the pharmacy (spec §2 /reconcile, /reconcile_details/{orders,
+ * cash, check}, /reconcile_signature; §4 reconcile signature; §5 pharmacy
+ * signature; §7 the reconcile signature form). The app's URL mirrors the
+ * screen (summary, details of one kind, signature); a deep link is GO_TO,
+ * which the machine takes or refuses by staying where it is.
+ *
+ * A return needs the pharmacy staff present, so it is never stored offline:
+ * a failed submission shows the spec §8 text and keeps everything entered
+ * for another try.
+ */
+
+export type ReturnsView = { screen: "summary" } | { screen: "details"; kind: ReturnDetailKind } | { screen: "signature" };
+
+export interface ReturnsInput {
+  courierId: number;
+  pharmacyId: number;
+  /** The courier's orders of the day (only this pharmacy's are returned). */
+  orders: Order[];
+  /** Orders stored on the device await resubmission: spec §2 shows the alert instead of Returns. */
+  incompleteOffline: boolean;
+  /** The screen the URL asks for; the summary when absent. */
+  view?: ReturnsView;
+}
+
+export interface StaffEntry {
+  first_name: string;
+  last_name: string;
+}
+
+export interface ReturnsContext {
+  courierId: number;
+  pharmacyId: number;
+  orders: Order[];
+  incompleteOffline: boolean;
+  summary: ReturnSummary;
+  /** The screen asked for last; the machine goes back to it when the day changes under it. */
+  requested: ReturnsView;
+  staff: StaffEntry;
+  /** The pad's SVG (signature.svg), null while unsigned. */
+  signatureSvg: string | null;
+  location: { latitude: number; longitude: number } | null;
+  /** The alert for a failed submission (spec §8), or null. */
+  error: string | null;
+  result: ReturnResponse["return"] | null;
+  /** The returned orders as they are now: returned to the pharmacy, or reconciled. */
+  returnedOrders: Order[];
+}
+
+export type ReturnsEvent =
+  | { type: "VIEW_DETAILS"; kind: ReturnDetailKind }
+  | { type: "SIGN" }
+  | { type: "BACK" }
+  | { type: "GO_TO"; view: ReturnsView }
+  | { type: "DAY_CHANGED"; orders: Order[]; incompleteOffline: boolean }
+  | { type: "STAFF_CHANGED"; changes: Partial<StaffEntry> }
+  | { type: "SIGNATURE_CHANGED"; svg: string | null }
+  | { type: "LOCATED"; latitude: number; longitude: number }
+  | { type: "SUBMIT" };
+
+export interface ReturnsOutput {
+  result: ReturnResponse["return"];
+  orders: Order[];
+}
+
+const SUMMARY: ReturnsView = { screen: "summary" };
+
+const wireLine = (line: ReturnLine): WireReturnLine => ({ type: line.type, amount: centsToDecimal(line.amount)!, order_id: line.order_id });
+
+/** Spec §7 "Reconcile signature": what the form sends for what the summary shows. */
+export function returnSubmissionOf(context: ReturnsContext): ReturnSubmission {
+  return {
+    recipient_first_name: context.staff.first_name.trim(),
+    recipient_last_name: context.staff.last_name.trim(),
+    signature_svg: context.signatureSvg ?? "",
+    courier_id: context.courierId,
+    pharmacy_id: context.pharmacyId,
+    cash_collected: centsToDecimal(context.summary.cashCollected)!,
+    check_collected: centsToDecimal(context.summary.checkCollected)!,
+    latitude: context.location?.latitude ?? null,
+    longitude: context.location?.longitude ?? null,
+    returns: context.summary.lines.map(wireLine),
+  };
+}
+
+/** The app's copy of each returned order after the return, moved by the same lifecycle the server uses. */
+export function returnedOrdersOf(context: Pick<ReturnsContext, "orders" | "summary">): Order[] {
+  return context.summary.lines.flatMap((line) => {
+    const order = context.orders.find((candidate) => candidate.id === line.order_id);
+    if (!order) return [];
+    const event = line.type === "item" ? "RETURN_TO_PHARMACY" : "RECONCILE";
+    const next = nextOrderStatus(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
+    if (!next) return [];
+    const { id, name } = statusByName(next);
+    return [{ ...order, status: { id, name }, item_returned: true }];
+  });
+}
+
+const hasLinesOf = (summary: ReturnSummary, kind: ReturnDetailKind) => linesOfKind(summary, kind).length > 0;
+
+export const returnsMachine = setup({
+  types: {
+    context: {} as ReturnsContext,
+    events: {} as ReturnsEvent,
+    input: {} as ReturnsInput,
+    output: {} as ReturnsOutput,
+  },
+  actors: {
+    /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
+    submitReturn: fromPromise<ReturnResponse, ReturnSubmission>(async () => {
+      throw new Error("provide submitReturn");
+    }),
+  },
+  guards: {
+    incompleteOffline: ({ context }) => context.incompleteOffline,
+    nothingToReturn: ({ context }) => context.summary.lines.length === 0,
+    requestedDetails: ({ context }) => context.requested.screen === "details" && hasLinesOf(context.summary, context.requested.kind),
+    requestedSignature: ({ context }) => context.requested.screen === "signature",
+    /** A details page lists something: an empty kind has no page. */
+    kindHasLines: ({ context, event }) => event.type === "VIEW_DETAILS" && hasLinesOf(context.summary, event.kind),
+    /** A deep link to a details page of an empty kind is refused. */
+    viewAllowed: ({ context, event }) =>
+      event.type === "GO_TO" && (event.view.screen !== "details" || hasLinesOf(context.summary, event.view.kind)),
+    /** Spec §5: first name, last name and signature are required. */
+    signatureComplete: ({ context }) =>
+      staffSignatureComplete({ ...context.staff, signed: context.signatureSvg !== null }),
+  },
+  actions: {
+    requestDetails: assign(({ event }) => (event.type === "VIEW_DETAILS" ? { requested: { screen: "details" as const, kind: event.kind } } : {})),
+    requestSummary: assign({ requested: SUMMARY }),
+    requestSignature: assign({ requested: { screen: "signature" } as ReturnsView }),
+    requestView: assign(({ event }) => (event.type === "GO_TO" ? { requested: event.view } : {})),
+    updateDay: assign(({ context, event }) =>
+      event.type === "DAY_CHANGED"
+        ? { orders: event.orders, incompleteOffline: event.incompleteOffline, summary: returnSummary(event.orders, context.pharmacyId) }
+        : {},
+    ),
+    setStaff: assign(({ context, event }) => {
+      if (event.type !== "STAFF_CHANGED") return {};
+      const clamp = (value: string | undefined, current: string) => (value === undefined ? current : value.slice(0, STAFF_NAME_MAX_LENGTH));
+      return {
+        staff: { first_name: clamp(event.changes.first_name, context.staff.first_name), last_name: clamp(event.changes.last_name, context.staff.last_name) },
+      };
+    }),
+    setSignature: assign(({ event }) => (event.type === "SIGNATURE_CHANGED" ? { signatureSvg: event.svg } : {})),
+    setLocation: assign(({ event }) => (event.type === "LOCATED" ? { location: { latitude: event.latitude, longitude: event.longitude } } : {})),
+    clearError: assign({ error: null }),
+    showFailure: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
+    storeResult: assign(({ context }, response: ReturnResponse) => ({ result: response.return, returnedOrders: returnedOrdersOf(context) })),
+  },
+}).createMachine({
+  id: "returns",
+  description: "Return undelivered items, cash and checks to the pharmacy, signed for by the pharmacy staff.",
+  context: ({ input }) => ({
+    courierId: input.courierId,
+    pharmacyId: input.pharmacyId,
+    orders: input.orders,
+    incompleteOffline: input.incompleteOffline,
+    summary: returnSummary(input.orders, input.pharmacyId),
+    requested: input.view ?? SUMMARY,
+    staff: { first_name: "", last_name: "" },
+    signatureSvg: null,
+    location: null,
+    error: null,
+    result: null,
+    returnedOrders: [],
+  }),
+  on: {
+    LOCATED: { actions: "setLocation", description: "The browser geolocation, where granted (never on the local host)." },
+  },
+  initial: "opening",
+  states: {
+    opening: {
+      description: "Which screen: the alert, nothing to return, or the screen asked for if it may be shown.",
+      always: [
+        { guard: "incompleteOffline", target: "blocked" },
+        { guard: "nothingToReturn", target: "nothingToReturn" },
+        { guard: "requestedDetails", target: "details" },
+        { guard: "requestedSignature", target: "signing" },
+        { target: "summary" },
+      ],
+    },
+    blocked: {
+      description:
+        "Incomplete orders must be successfully resubmitted by end of day. Click the try again button to resubmit.",
+      on: { DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The stored orders were resubmitted, or the day was refreshed." } },
+    },
+    nothingToReturn: {
+      description: "No undelivered item, cash or check is to go back to this pharmacy.",
+      on: { DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day was refreshed." } },
+    },
+    summary: {
+      description: "/reconcile: the items, cash and check to return, with their totals in US dollars.",
+      on: {
+        VIEW_DETAILS: { guard: "kindHasLines", target: "details", actions: "requestDetails", description: "The lines of orders, cash or check." },
+        SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature ('sign for items')." },
+        GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
+        DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day changed: the summary is computed again." },
+      },
+    },
+    details: {
+      description: "/reconcile_details/{orders|cash|check}: each line with its order and amount, and the total.",
+      on: {
+        BACK: { target: "summary", actions: "requestSummary", description: "Back to the returns summary." },
+        VIEW_DETAILS: { guard: "kindHasLines", target: "details", reenter: true, actions: "requestDetails", description: "Another kind's lines." },
+        SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature." },
+        GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
+        DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day changed: the lines are computed again." },
+      },
+    },
+    signing: {
+      description: "/reconcile_signature, 'sign for items': first name, last name and signature of the pharmacy staff.",
+      initial: "editing",
+      states: {
+        editing: {
+          on: {
+            STAFF_CHANGED: { actions: "setStaff", description: "First name or last name typed (at most 32 characters)." },
+            SIGNATURE_CHANGED: { actions: "setSignature", description: "The staff member signed on the pad, or it was cleared." },
+            SUBMIT: { guard: "signatureComplete", target: "submitting", description: "Submit, once first name, last name and signature are there." },
+            BACK: { target: "#returns.summary", actions: "requestSummary", description: "Back to the returns summary." },
+            GO_TO: { guard: "viewAllowed", target: "#returns.opening", actions: "requestView", description: "A deep link." },
+            DAY_CHANGED: { target: "#returns.opening", actions: "updateDay", description: "The day changed: what goes back is computed again; what was entered stays." },
+          },
+        },
+        submitting: {
+          description: "POST /courier/pharmacies/{id}/returns: the staff wait while it is recorded.",
+          entry: "clearError",
+          invoke: {
+            id: "submitReturn",
+            src: "submitReturn",
+            input: ({ context }) => returnSubmissionOf(context),
+            onDone: { target: "#returns.done", actions: { type: "storeResult", params: ({ event }) => event.output } },
+            onError: {
+              target: "editing",
+              actions: { type: "showFailure", params: ({ event }: { event: { error: unknown } }) => event.error },
+              description: "Spec §8 text (no internet, server error, the server's refusal); everything entered stays for another try.",
+            },
+          },
+        },
+      },
+    },
+    done: {
+      type: "final",
+      description: "Returned: the pharmacy shows in 'Completed' on /pharmacies.",
+    },
+  },
+  output: ({ context }) => ({ result: context.result!, orders: context.returnedOrders }),
+});

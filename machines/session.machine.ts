@@ -1,0 +1,113 @@
+import { assign, fromPromise, setup } from "xstate";
+import type { ApiFailure } from "../domain/api-failure.ts";
+import { toApiFailure } from "../domain/api-failure.ts";
+import type { Courier, SessionResponse } from "../domain/contract/index.ts";
+
+/** Who is logged in on this device. The app provides the three calls. */
+export interface SessionContext {
+  courier: Courier | null;
+  csrfToken: string | null;
+  error: string | null;
+}
+
+export type SessionEvent =
+  | { type: "LOG_IN"; email: string; password: string }
+  | { type: "LOG_OUT" }
+  | { type: "SESSION_EXPIRED" };
+
+const loginMessage = (failure: ApiFailure) =>
+  failure.status === 401 || failure.status === 400 || failure.status === 429
+    ? failure.message
+    : failure.kind === "network" || failure.kind === "unavailable"
+      ? "No internet connection. Please connect to the internet to log in."
+      : "Something went wrong. Please try again.";
+
+export const sessionMachine = setup({
+  types: { context: {} as SessionContext, events: {} as SessionEvent },
+  actors: {
+    fetchCurrentSession: fromPromise<SessionResponse | null>(async () => {
+      throw new Error("provide fetchCurrentSession");
+    }),
+    logIn: fromPromise<SessionResponse, { email: string; password: string }>(async () => {
+      throw new Error("provide logIn");
+    }),
+    logOut: fromPromise<void, { csrfToken: string | null }>(async () => {
+      throw new Error("provide logOut");
+    }),
+  },
+  guards: {
+    /** fetchCurrentSession resolves null when the server answers 401. */
+    serverKnowsThisDevice: ({ event }) => (event as unknown as { output: SessionResponse | null }).output !== null,
+  },
+  actions: {
+    rememberSession: assign((_, session: SessionResponse) => ({
+      courier: session.courier,
+      csrfToken: session.csrf_token,
+      error: null,
+    })),
+    forgetSession: assign({ courier: null, csrfToken: null }),
+    showLoginError: assign((_, failure: ApiFailure) => ({ error: loginMessage(failure) })),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: "session",
+  description: "The courier logs in with email and password; the session lives in an HttpOnly cookie.",
+  context: { courier: null, csrfToken: null, error: null },
+  initial: "checking",
+  states: {
+    checking: {
+      description: "Asking the server whether this device is already logged in.",
+      invoke: {
+        id: "fetchCurrentSession",
+        src: "fetchCurrentSession",
+        onDone: [
+          {
+            guard: "serverKnowsThisDevice",
+            target: "loggedIn",
+            actions: { type: "rememberSession", params: ({ event }) => event.output! },
+          },
+          { target: "loggedOut" },
+        ],
+        // Offline at start: the login screen says so when the courier tries.
+        onError: { target: "loggedOut" },
+      },
+    },
+    loggedOut: {
+      description: "The login screen.",
+      entry: "forgetSession",
+      on: { LOG_IN: { target: "loggingIn", actions: "clearError", description: "Log in with email and password." } },
+    },
+    loggingIn: {
+      invoke: {
+        id: "logIn",
+        src: "logIn",
+        input: ({ event }) => {
+          if (event.type !== "LOG_IN") throw new Error("logIn needs LOG_IN");
+          return { email: event.email, password: event.password };
+        },
+        onDone: { target: "loggedIn", actions: { type: "rememberSession", params: ({ event }) => event.output } },
+        onError: {
+          target: "loggedOut",
+          actions: { type: "showLoginError", params: ({ event }) => toApiFailure(event.error) },
+        },
+      },
+    },
+    loggedIn: {
+      description: "The courier's name shows in the menu.",
+      on: {
+        LOG_OUT: { target: "loggingOut", description: "Log out: DELETE /sessions/current with the CSRF token." },
+        SESSION_EXPIRED: { target: "loggedOut", description: "The server no longer knows this session." },
+      },
+    },
+    loggingOut: {
+      invoke: {
+        id: "logOut",
+        src: "logOut",
+        input: ({ context }) => ({ csrfToken: context.csrfToken }),
+        onDone: { target: "loggedOut" },
+        // The session may already be gone on the server; the device forgets it either way.
+        onError: { target: "loggedOut" },
+      },
+    },
+  },
+});
