@@ -1,0 +1,2 @@
+ALTER TABLE "deliveries" ADD COLUMN "idempotency_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "deliveries_courier_idempotency_key_idx" ON "deliveries" USING btree ("courier_id","idempotency_key");

@@ -1,0 +1,47 @@
+import helmet from "@fastify/helmet";
+import type { FastifyInstance } from "fastify";
+
+/**
+ * Braintree's hosted fields load a client script and iframes from Braintree
+ * and call its API from the browser; nothing else leaves our origin. Those
+ * hosts are allowed only when Braintree is configured (docs/payments.md).
+ */
+const BRAINTREE = {
+  script: ["https://js.braintreegateway.com", "https://assets.braintreegateway.com"],
+  frame: ["https://assets.braintreegateway.com"],
+  connect: ["https://api.braintreegateway.com", "https://client-analytics.braintreegateway.com", "https://*.braintree-api.com"],
+};
+
+export async function installSecurityHeaders(app: FastifyInstance, options: { braintree: boolean }): Promise<void> {
+  const bt = options.braintree;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(bt ? BRAINTREE.script : [])],
+        // Inline style attributes only (React's style prop); no inline scripts anywhere.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'", ...(bt ? BRAINTREE.connect : [])],
+        frameSrc: bt ? BRAINTREE.frame : ["'none'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Geolocation is used for delivery and return locations; nothing else.
+    permittedCrossDomainPolicies: false,
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    referrerPolicy: { policy: "no-referrer" },
+  });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("Permissions-Policy", "geolocation=(self), camera=(), microphone=(), payment=(self)");
+    // Patient data must not linger in shared caches or the back/forward cache of a lost phone.
+    if (request.url.startsWith("/api/")) reply.header("Cache-Control", "no-store");
+  });
+}

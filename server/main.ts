@@ -1,0 +1,32 @@
+import { calendarDate } from "../domain/dates.ts";
+import { buildApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { ensureReferenceData } from "./db/reference-data.ts";
+import { hasCouriers, seedDemo } from "./db/seed.ts";
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+await ensureReferenceData(database.db);
+if (config.demoData && !(await hasCouriers(database.db))) {
+  try {
+    await seedDemo(database.db, calendarDate(new Date(), config.serviceTimeZone));
+  } catch (error) {
+    // Several processes started at once on an empty PostgreSQL: the first loaded the day, our copy was refused (unique email).
+    if (!(await hasCouriers(database.db))) throw error;
+  }
+}
+
+const app = await buildApp({ config, database });
+await app.listen({ host: config.host, port: config.port });
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}

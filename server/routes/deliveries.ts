@@ -1,0 +1,84 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ErrorBody } from "../../domain/contract/common.ts";
+import {
+  DeliveryRequest,
+  DeliveryResponse,
+  FORM_FIELDS_MAX_BYTES,
+  FORM_MAX_PARTS,
+  SIGNATURE_MAX_BYTES,
+} from "../../domain/contract/deliveries.ts";
+import { currentSession } from "../auth/plugin.ts";
+import type { Db } from "../db/client.ts";
+import { installMultipartForm } from "../http/multipart-form.ts";
+import type { PaymentGateway } from "../payments/gateway.ts";
+import { IDEMPOTENCY_KEY_HEADER } from "../http/idempotency.ts";
+import { recordDelivery } from "../services/deliveries.ts";
+import { captureOrderPayment, voidOrderPayment } from "../services/payments.ts";
+
+/**
+ * After the delivery committed: capture the card of a completed delivery,
+ * release it for a failed one. The delivery stands whatever the gateway says;
+ * a capture or void that fails is logged for follow-up.
+ */
+async function settleCards(db: Db, gateway: PaymentGateway, log: FastifyBaseLogger, orderIds: number[], settle: "capture" | "release") {
+  for (const orderId of orderIds) {
+    try {
+      const result = settle === "capture" ? await captureOrderPayment(db, gateway, orderId) : await voidOrderPayment(db, gateway, orderId);
+      if (result?.status === "refused") log.error({ orderId, result }, `card ${settle} refused after delivery`);
+    } catch (error) {
+      log.error({ err: error, orderId }, `card ${settle} failed after delivery`);
+    }
+  }
+}
+
+export const deliveryRoutes =
+  (deps: { db: Db; today: () => string; gateway: PaymentGateway }): FastifyPluginAsyncZod =>
+  async (app) => {
+    installMultipartForm(app, {
+      fileBytes: SIGNATURE_MAX_BYTES,
+      fieldBytes: FORM_FIELDS_MAX_BYTES,
+      parts: FORM_MAX_PARTS,
+      fileFields: ["delivery[signature][attachment][file]"],
+    });
+
+    app.post(
+      "/api/courier/deliveries",
+      {
+        schema: {
+          summary: "Record a delivery: a failed attempt (JSON), a recipient submission or a completion (multipart form)",
+          description:
+            "JSON {delivery:{failure_reason, client_occurred_at, order_ids}} marks the orders delivery_attempted. " +
+            "A multipart form with bracketed names (delivery[order_ids][], delivery[relationship_id], " +
+            "delivery[signature][attachment][file] as image/svg+xml, …; _csrf_token as a field) delivers them. " +
+            `Limits: signature ${SIGNATURE_MAX_BYTES / 1024} KB, fields ${FORM_FIELDS_MAX_BYTES / 1024} KB, ${FORM_MAX_PARTS} parts.`,
+          tags: ["deliveries"],
+          consumes: ["application/json", "multipart/form-data"],
+          body: DeliveryRequest,
+          response: {
+            200: DeliveryResponse,
+            400: ErrorBody,
+            401: ErrorBody,
+            403: ErrorBody,
+            404: ErrorBody,
+            409: ErrorBody,
+            413: ErrorBody,
+            415: ErrorBody,
+          },
+        },
+      },
+      async (request) => {
+        const courierId = currentSession(request).courier.id;
+        const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+        const { response, settle } = await recordDelivery(
+          deps.db,
+          courierId,
+          request.body.delivery,
+          deps.today(),
+          typeof key === "string" ? key : null,
+        );
+        await settleCards(deps.db, deps.gateway, request.log, response.delivery.order_ids, settle);
+        return response;
+      },
+    );
+  };

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from "fastify";
+import type { SessionStore } from "../auth/session-store.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { clientErrorRoutes } from "../http/client-errors.ts";
+import { addonRoutes } from "./addons.ts";
+import { deliveryRoutes } from "./deliveries.ts";
+import { itineraryRoutes } from "./itinerary.ts";
+import { createPaymentGateway } from "../payments/index.ts";
+import { openApiRoutes } from "./openapi.ts";
+import { orderRoutes } from "./orders.ts";
+import { paymentRoutes } from "./payments.ts";
+import { pharmacyVisitRoutes } from "./pharmacy-visits.ts";
+import { returnRoutes } from "./returns.ts";
+import { routingRoutes } from "./routing.ts";
+import { sessionRoutes } from "./sessions.ts";
+
+export interface RouteDeps {
+  config: Config;
+  database: Database;
+  sessions: SessionStore;
+  /** The courier's calendar day ("YYYY-MM-DD"). */
+  today: () => string;
+}
+
+/** Every feature's routes, registered in one place. */
+export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const db = deps.database.db;
+  await app.register(sessionRoutes({ db, sessions: deps.sessions, loginAttemptsPerMinute: deps.config.loginAttemptsPerMinute }));
+  await app.register(itineraryRoutes({ db, today: deps.today, supportPhone: deps.config.supportPhone }));
+  // One gateway per process, shared by every route that needs it (the sandbox keeps its nonces in memory).
+  const paymentGateway = createPaymentGateway(deps.config);
+  await app.register(paymentRoutes({ db, gateway: paymentGateway }));
+  await app.register(deliveryRoutes({ db, today: deps.today, gateway: paymentGateway }));
+  await app.register(orderRoutes({ db }));
+  await app.register(addonRoutes({ db, today: deps.today }));
+  await app.register(pharmacyVisitRoutes({ db }));
+  await app.register(returnRoutes({ db, today: deps.today }));
+  await app.register(routingRoutes({ db, today: deps.today }));
+  await app.register(clientErrorRoutes({ reportsPerMinute: deps.config.clientErrorsPerMinute }));
+  await app.register(openApiRoutes);
+}

@@ -1,0 +1,50 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
+import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../domain/vocabulary.ts";
+import type { Db } from "../db/client.ts";
+import { couriers, orders, pharmacies, pharmacyVisits } from "../db/schema.ts";
+import { orderView, pharmacyView } from "./views.ts";
+
+export async function loadItinerary(
+  db: Db,
+  courierId: number,
+  serviceDate: string,
+  supportPhone: string,
+): Promise<ItineraryResponse> {
+  const [courier] = await db.select().from(couriers).where(eq(couriers.id, courierId));
+  if (!courier) throw new Error(`Courier ${courierId} vanished`);
+
+  const [visitRows, orderRows] = await Promise.all([
+    db
+      .select()
+      .from(pharmacyVisits)
+      .where(and(eq(pharmacyVisits.courierId, courierId), eq(pharmacyVisits.serviceDate, serviceDate)))
+      .orderBy(pharmacyVisits.id),
+    db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.courierId, courierId), eq(orders.serviceDate, serviceDate)))
+      .orderBy(orders.id),
+  ]);
+
+  const pharmacyIds = [...new Set([...visitRows.map((v) => v.pharmacyId), ...orderRows.map((o) => o.pharmacyId)])];
+  const pharmacyRows = pharmacyIds.length ? await db.select().from(pharmacies).where(inArray(pharmacies.id, pharmacyIds)) : [];
+  const pharmacyById = new Map(pharmacyRows.map((row) => [row.id, pharmacyView(row)]));
+
+  return {
+    courier: { id: courier.id, first_name: courier.firstName, last_name: courier.lastName },
+    service_date: serviceDate,
+    support_phone: supportPhone,
+    feature_flags: { self_service_addons_enabled: courier.selfServiceAddonsEnabled },
+    pharmacy_visits: visitRows.map((visit) => ({
+      id: visit.id,
+      pharmacy: pharmacyById.get(visit.pharmacyId)!,
+      confirmed: visit.confirmed,
+      arrived_at: visit.arrivedAt ? visit.arrivedAt.toISOString() : null,
+    })),
+    orders: orderRows.map((row) => orderView(row, pharmacyById.get(row.pharmacyId)!)),
+    statuses: ORDER_STATUSES.map((s) => ({ ...s })),
+    relationships: RELATIONSHIPS.map((r) => ({ ...r })),
+    failure_reasons: FAILURE_REASONS.map((r) => ({ ...r })),
+  };
+}

@@ -1,0 +1,94 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { statusById, statusByName, type OrderStatusName } from "../../domain/vocabulary.ts";
+import type { OrderLifecycleEvent } from "../../machines/order-lifecycle.machine.ts";
+import { nextOrderStatus } from "../../machines/order-status.ts";
+import type { Db } from "../db/client.ts";
+import { orders } from "../db/schema.ts";
+import { conflict, notFound } from "../http/errors.ts";
+import { audit } from "./audit.ts";
+
+export type OrderRow = typeof orders.$inferSelect;
+/** A transaction or the database itself. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+
+const EVENT_WORDS: Record<OrderLifecycleEvent["type"], string> = {
+  SUBMIT_TO_COURIER: "assigned to a courier",
+  VERIFY: "verified",
+  PICK_UP: "picked up",
+  CANCEL: "cancelled",
+  DELIVER: "delivered",
+  ATTEMPT_DELIVERY: "marked as a failed delivery attempt",
+  RETURN_TO_PHARMACY: "returned to the pharmacy",
+  RECONCILE: "reconciled",
+};
+
+export function statusNameOf(order: OrderRow): OrderStatusName {
+  return statusById(order.statusId)!.name;
+}
+
+/**
+ * Loads the courier's own orders, locked for this transaction. Another
+ * courier's order is indistinguishable from a missing one (404).
+ */
+export async function lockOwnOrders(tx: Tx, courierId: number, orderIds: number[]): Promise<OrderRow[]> {
+  const unique = [...new Set(orderIds)];
+  const rows = await tx
+    .select()
+    .from(orders)
+    .where(and(inArray(orders.id, unique), eq(orders.courierId, courierId)))
+    .orderBy(orders.id)
+    .for("update");
+  const found = new Set(rows.map((row) => row.id));
+  const missing = unique.find((id) => !found.has(id));
+  if (missing !== undefined) throw notFound(`Order ${missing}`);
+  return rows;
+}
+
+/** Throws 409 unless the lifecycle machine allows the event for every order. */
+export function planTransition(rows: OrderRow[], event: OrderLifecycleEvent["type"]): Map<number, OrderStatusName> {
+  const plan = new Map<number, OrderStatusName>();
+  for (const row of rows) {
+    const from = statusNameOf(row);
+    const to = nextOrderStatus(from, event, { paymentType: row.paymentType, paymentCollected: row.paymentCollected });
+    if (!to) throw conflict(`Order ${row.id} is ${from.replace(/_/g, " ")} and cannot be ${EVENT_WORDS[event]}.`);
+    plan.set(row.id, to);
+  }
+  return plan;
+}
+
+/**
+ * Moves orders through the lifecycle in one go, with any extra column
+ * changes, and writes the audit trail. Call inside a transaction.
+ */
+export async function applyTransition(
+  tx: Tx,
+  courierId: number,
+  rows: OrderRow[],
+  event: OrderLifecycleEvent["type"],
+  changes: Partial<Omit<OrderRow, "id" | "statusId">> = {},
+  clientOccurredAt: Date | null = null,
+): Promise<OrderRow[]> {
+  const plan = planTransition(rows, event);
+  const updated: OrderRow[] = [];
+  for (const row of rows) {
+    const to = plan.get(row.id)!;
+    const [next] = await tx
+      .update(orders)
+      .set({ ...changes, statusId: statusByName(to).id, updatedAt: new Date() })
+      .where(eq(orders.id, row.id))
+      .returning();
+    updated.push(next!);
+  }
+  await audit(
+    tx,
+    rows.map((row) => ({
+      courierId,
+      action: "status_change" as const,
+      orderId: row.id,
+      fromStatus: statusNameOf(row),
+      toStatus: plan.get(row.id)!,
+      clientOccurredAt,
+    })),
+  );
+  return updated;
+}
