@@ -1,0 +1,93 @@
+import type { ItineraryResponse, SessionResponse } from "../../domain/contract/index.ts";
+import { call, setCsrfToken } from "./client.ts";
+import { isApiFailure } from "../../domain/api-failure.ts";
+
+let courierId: number | null = null;
+
+/** The logged-in courier on this device (whose saved day may be shown offline). */
+export function currentCourierId(): number | null {
+  return courierId;
+}
+
+/** The last session seen, so a reload without network still opens the courier's day. */
+const LAST_SESSION_KEY = "rxc-last-session";
+
+function remember(session: SessionResponse): SessionResponse {
+  setCsrfToken(session.csrf_token);
+  courierId = session.courier.id;
+  try {
+    localStorage.setItem(LAST_SESSION_KEY, JSON.stringify(session));
+  } catch {
+    // Private mode or full storage: online use is unaffected.
+  }
+  return session;
+}
+
+function lastSession(): SessionResponse | null {
+  try {
+    const saved = localStorage.getItem(LAST_SESSION_KEY);
+    return saved ? (JSON.parse(saved) as SessionResponse) : null;
+  } catch {
+    return null;
+  }
+}
+
+function forget(): void {
+  setCsrfToken(null);
+  courierId = null;
+  try {
+    localStorage.removeItem(LAST_SESSION_KEY);
+  } catch {
+    // nothing stored
+  }
+}
+
+export async function fetchCurrentSession(): Promise<SessionResponse | null> {
+  try {
+    return remember(await call((http) => http.get("sessions/current").json<SessionResponse>()));
+  } catch (error) {
+    if (isApiFailure(error) && error.kind === "unauthenticated") {
+      forget();
+      return null;
+    }
+    // Offline at start: carry on as the courier last seen here; the server still checks the cookie on every call.
+    const saved = isApiFailure(error) && (error.kind === "network" || error.kind === "unavailable") ? lastSession() : null;
+    if (saved) return remember(saved);
+    throw error;
+  }
+}
+
+export async function logIn(email: string, password: string): Promise<SessionResponse> {
+  return remember(await call((http) => http.post("sessions", { json: { email, password } }).json<SessionResponse>()));
+}
+
+export async function logOut(): Promise<void> {
+  try {
+    await call((http) => http.delete("sessions/current"));
+  } finally {
+    forget();
+  }
+}
+
+const requestItinerary = () => call((http) => http.get("courier/itinerary").json<ItineraryResponse>());
+
+let early: Promise<ItineraryResponse> | null = null;
+
+/** Asks for the day while the session is still being checked: on a weak signal the two round trips overlap. */
+export function prefetchItinerary(): void {
+  early = requestItinerary();
+  early.catch(() => undefined);
+}
+
+export async function fetchItinerary(): Promise<ItineraryResponse> {
+  const pending = early;
+  early = null;
+  if (pending) {
+    try {
+      return await pending;
+    } catch {
+      // Not logged in yet, or offline: ask again now, as if nothing had been prefetched.
+    }
+  }
+  return requestItinerary();
+}

@@ -1,0 +1,62 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { pendingVisits } from "../../domain/pharmacy-progress.ts";
+import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
+import { NavBar } from "./NavBar.tsx";
+import { OfflineBanner } from "./OfflineBanner.tsx";
+import { CourierDayContext, SessionContext } from "./session-context.ts";
+
+export function LoggedInLayout() {
+  const location = useLocation();
+  const state = SessionContext.useSelector((snapshot) => snapshot.value);
+
+  if (state === "checking") return <p className="splash" role="status">Loading…</p>;
+  if (state === "loggedOut" || state === "loggingIn") {
+    const next = location.pathname === "/" ? "" : `?next=${encodeURIComponent(location.pathname + location.search)}`;
+    return <Navigate to={`/login${next}`} replace />;
+  }
+
+  return (
+    <CourierDayContext.Provider>
+      <NavBar />
+      <OfflineBanner />
+      <DayGate>
+        <ScreenErrorBoundary resetKey={location.pathname}>
+          <Outlet />
+        </ScreenErrorBoundary>
+      </DayGate>
+    </CourierDayContext.Provider>
+  );
+}
+
+/** The one screen a pending visit confirmation leaves open (spec §2). */
+const CONFIRM_VISITS_PATH = "/confirm_pharmacy_visits";
+
+/**
+ * Screens render once the day is known; until then a status, or the error with
+ * a retry. Spec §2: while a visit is pending (confirmed neither true nor false)
+ * every other screen redirects to /confirm_pharmacy_visits.
+ */
+function DayGate({ children }: { children: React.ReactNode }) {
+  const day = CourierDayContext.useActorRef();
+  const { pathname } = useLocation();
+  const { hasDay, failed, error, pending } = CourierDayContext.useSelector((state) => ({
+    hasDay: state.context.day !== null,
+    failed: state.matches("failed"),
+    error: state.context.error,
+    pending: state.context.day ? pendingVisits(state.context.day.pharmacy_visits).length > 0 : false,
+  }), (a, b) => a.hasDay === b.hasDay && a.failed === b.failed && a.error === b.error && a.pending === b.pending);
+
+  if (hasDay && pending && pathname !== CONFIRM_VISITS_PATH) return <Navigate to={CONFIRM_VISITS_PATH} replace />;
+  if (hasDay) return <>{children}</>;
+  if (failed) {
+    return (
+      <main className="screen">
+        <p className="notice notice--error" role="alert">{error}</p>
+        <button type="button" className="button" onClick={() => day.send({ type: "REFRESH" })}>
+          Try again
+        </button>
+      </main>
+    );
+  }
+  return <p className="splash" role="status">Loading your day…</p>;
+}

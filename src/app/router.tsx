@@ -1,0 +1,38 @@
+import { createBrowserRouter, Navigate } from "react-router";
+import { DashboardScreen } from "../screens/DashboardScreen.tsx";
+import { LoginScreen } from "../screens/LoginScreen.tsx";
+import { NotFoundScreen } from "../screens/NotFoundScreen.tsx";
+import { PharmaciesScreen } from "../screens/PharmaciesScreen.tsx";
+import { RouteErrorScreen } from "./ErrorBoundary.tsx";
+import { LoggedInLayout } from "./LoggedInLayout.tsx";
+
+/**
+ * Feature screens load on demand (code splitting): the login screen and
+ * /pharmacies carry none of the delivery wizard, signature pad or card fields.
+ */
+export const router = createBrowserRouter([
+  { path: "/login", element: <LoginScreen />, errorElement: <RouteErrorScreen /> },
+  {
+    element: <LoggedInLayout />,
+    errorElement: <RouteErrorScreen />,
+    children: [
+      { index: true, element: <Navigate to="/dashboard" replace /> },
+      { path: "dashboard", element: <DashboardScreen /> },
+      { path: "pharmacies", element: <PharmaciesScreen /> },
+      { path: "pharmacies/:pharmacyId/deliver_orders/*", lazy: () => import("../features/delivery/DeliveryRoutes.tsx") },
+      {
+        // Returns: one machine across the summary, details and signature screens.
+        lazy: () => import("../features/returns/ReturnsRoute.tsx"),
+        children: [
+          { path: "pharmacies/:pharmacyId/reconcile" },
+          { path: "pharmacies/:pharmacyId/reconcile_details/:kind" },
+          { path: "pharmacies/:pharmacyId/reconcile_signature" },
+        ],
+      },
+      { path: "pharmacies/:pharmacyId/*", lazy: () => import("../features/pickup/PickupRoutes.tsx") },
+      { path: "confirm_pharmacy_visits", lazy: () => import("../features/pickup/PharmacyVisitsRoute.tsx") },
+      { path: "machines", lazy: () => import("../features/machines/MachinesRoute.tsx") },
+      { path: "*", element: <NotFoundScreen /> },
+    ],
+  },
+]);

@@ -1,0 +1,54 @@
+import { createActorContext } from "@xstate/react";
+import { fromPromise } from "xstate";
+import type { ItineraryResponse } from "../../domain/contract/index.ts";
+import { courierDayMachine, type DayLoad } from "../../machines/courier-day.machine.ts";
+import { sessionMachine } from "../../machines/session.machine.ts";
+import { toApiFailure } from "../../domain/api-failure.ts";
+import { currentCourierId, fetchCurrentSession, fetchItinerary, logIn, logOut } from "../api/sessions.ts";
+import { clearAllFlows } from "../features/delivery/flow-storage.ts";
+import { deviceStore } from "./device-store.ts";
+import { deviceToday, offlineQueue } from "./offline-queue.ts";
+
+export const appSessionMachine = sessionMachine.provide({
+  actors: {
+    fetchCurrentSession: fromPromise(() => fetchCurrentSession()),
+    logIn: fromPromise(({ input }) => logIn(input.email, input.password)),
+    logOut: fromPromise(async () => {
+      await logOut();
+      // Patient data leaves the device with the courier (the menu warned first if anything was unsent).
+      await (await deviceStore()).clearAll();
+      clearAllFlows();
+      offlineQueue.send({ type: "CLEAR" });
+    }),
+  },
+});
+
+export const SessionContext = createActorContext(appSessionMachine);
+
+export const appCourierDayMachine = courierDayMachine.provide({
+  actors: {
+    loadDay: fromPromise<DayLoad>(async () => {
+      try {
+        const itinerary = await fetchItinerary();
+        void saveDayOnDevice(itinerary);
+        return { itinerary, source: "server" };
+      } catch (error) {
+        // No network: the copy kept on the phone lets the courier carry on (spec §1).
+        const failure = toApiFailure(error);
+        const courierId = currentCourierId();
+        if ((failure.kind === "network" || failure.kind === "unavailable") && courierId !== null) {
+          const saved = await (await deviceStore()).loadDay(courierId, deviceToday());
+          if (saved) return { itinerary: saved, source: "device" };
+        }
+        throw error;
+      }
+    }),
+    saveDay: fromPromise<void, { day: ItineraryResponse }>(({ input }) => saveDayOnDevice(input.day)),
+  },
+});
+
+async function saveDayOnDevice(itinerary: ItineraryResponse): Promise<void> {
+  await (await deviceStore()).saveDay({ courierId: itinerary.courier.id, savedOn: deviceToday(), itinerary });
+}
+
+export const CourierDayContext = createActorContext(appCourierDayMachine);

@@ -1,0 +1,188 @@
+import { useActorRef, useSelector } from "@xstate/react";
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
+import {
+  deliveryConfirmation,
+  deliveryPathOf,
+  deliveryStepOfPath,
+  type DeliveryFlowEvent,
+  type DeliveryFlowInput,
+} from "../../../machines/delivery-flow.machine.ts";
+import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
+import { reportMachineState } from "../../app/live-machine-state.ts";
+import { CourierDayContext } from "../../app/session-context.ts";
+import { setUpCardClient } from "../../payments/index.ts";
+import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { createActionMemo } from "./action-memo.ts";
+import { createCardSession } from "./card-session.ts";
+import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
+import { provideDeliveryFlow } from "./flow-machine.ts";
+import { ordersAfterFlow } from "./order-updates.ts";
+import { AddressStep } from "./steps/AddressStep.tsx";
+import { CARD_FIELD_LABELS } from "./steps/CardFields.tsx";
+import { DobStep } from "./steps/DobStep.tsx";
+import { IdStep } from "./steps/IdStep.tsx";
+import { OutcomeScreen } from "./steps/OutcomeScreen.tsx";
+import { PaymentStep } from "./steps/PaymentStep.tsx";
+import { RecipientStep } from "./steps/RecipientStep.tsx";
+import { SignatureStep } from "./steps/SignatureStep.tsx";
+import { SubmissionView } from "./steps/SubmissionView.tsx";
+
+export interface DeliveryFlowProps {
+  input: DeliveryFlowInput;
+  courierId: number;
+  /** A flow saved before a reload, to resume. */
+  stored: StoredFlow | null;
+  /** The URL's step segment ("address", "verify-dob", …). */
+  step: string;
+  /** /pharmacies/{id}/deliver_orders/{orderId} */
+  base: string;
+  listPath: string;
+  statuses?: ItineraryResponse["statuses"];
+}
+
+/**
+ * One order's delivery: runs the delivery-flow machine, keeps the URL on the
+ * machine's step (a deep link is GO_TO_STEP; where the machine lands, the URL
+ * follows), saves it for a reload, and tells the day what became of the orders.
+ */
+export function DeliveryFlow({ input, courierId, stored, step, base, listPath, statuses = [] }: DeliveryFlowProps) {
+  const orderId = input.order.id;
+  const day = CourierDayContext.useActorRef();
+  const navigate = useNavigate();
+  const persist = useRef<() => void>(() => {});
+  // Keys are made synchronously as a call starts, so the save that follows that step includes them.
+  const [memo] = useState(() => createActionMemo(stored?.memo ?? {}));
+  const [cards] = useState(() =>
+    createCardSession({ fetchClientToken, setUpCardClient, postJson, authorize: authorizeOrderCard, labels: CARD_FIELD_LABELS }),
+  );
+  const [machine] = useState(() => provideDeliveryFlow({ memo, storedOn: input.today, cards }));
+  const actor = useActorRef(machine, {
+    input,
+    snapshot: stored?.snapshot as never,
+    // Child snapshots (the payment step) change without the root's subscribers hearing of it.
+    inspect: (event) => {
+      if (event.type === "@xstate.snapshot") persist.current();
+    },
+  });
+  const snapshot = useSelector(actor, (state) => state);
+
+  // Saved after every change (coalesced per tick), removed once the delivery is finished or attempted.
+  useEffect(() => {
+    let queued = false;
+    persist.current = () => {
+      if (queued) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        const current = actor.getSnapshot();
+        if (current.status !== "active") return clearFlow(orderId);
+        saveFlow(orderId, { courierId, day: input.today, snapshot: actor.getPersistedSnapshot(), memo: memo.entries() });
+      });
+    };
+    return () => {
+      persist.current = () => {};
+    };
+  }, [actor, courierId, input.today, memo, orderId]);
+
+  // The outcome, once: the day's orders move to delivered or delivery_attempted (grouped orders together).
+  const reported = useRef(false);
+  const done = snapshot.status === "done";
+  useEffect(() => {
+    if (!done || reported.current) return;
+    reported.current = true;
+    clearFlow(orderId);
+    const current = actor.getSnapshot();
+    const orders = day.getSnapshot().context.day?.orders ?? [];
+    const changed = ordersAfterFlow(orders, current.context, current.output!.outcome, statuses);
+    if (changed.length > 0) day.send({ type: "ORDERS_CHANGED", orders: changed });
+  }, [actor, day, done, orderId, statuses]);
+
+  // The URL mirrors the machine. A new URL (deep link, back button) is asked of the machine; a new machine step moves the URL.
+  const path = deliveryPathOf(snapshot);
+  const synced = useRef<string | null>(null);
+  const navigatingTo = useRef<string | null>(null);
+  useEffect(() => {
+    const urlChanged = synced.current !== step;
+    synced.current = step;
+    let landed = deliveryPathOf(actor.getSnapshot());
+    if (landed === step || navigatingTo.current === landed) return;
+    if (urlChanged) {
+      const target = deliveryStepOfPath(step);
+      if (target) actor.send({ type: "GO_TO_STEP", step: target });
+      landed = deliveryPathOf(actor.getSnapshot());
+      if (landed === step) return;
+      navigatingTo.current = landed;
+      navigate(`${base}/${landed}`, { replace: true });
+    } else {
+      navigatingTo.current = landed;
+      navigate(`${base}/${landed}`);
+    }
+  }, [actor, base, navigate, path, step]);
+  useEffect(() => {
+    if (navigatingTo.current === step) navigatingTo.current = null;
+  }, [step]);
+
+  // The /machines page marks where the courier is in the delivery flow.
+  useEffect(() => {
+    reportMachineState("deliveryFlow", snapshot.value);
+  }, [snapshot.value]);
+  useEffect(() => () => reportMachineState("deliveryFlow", null), []);
+
+  // A new step starts at its top, whatever the last one was scrolled to.
+  useEffect(() => {
+    window.scrollTo?.(0, 0);
+  }, [path]);
+
+  const send = (event: DeliveryFlowEvent) => actor.send(event);
+  const confirmation = deliveryConfirmation(snapshot);
+  const props = { snapshot, send };
+
+  if (done) {
+    return (
+      <main className="screen">
+        <OutcomeScreen outcome={snapshot.output?.outcome === "delivered" ? "finished" : "attempted"} listPath={listPath} queued={snapshot.output?.queued} />
+      </main>
+    );
+  }
+
+  const submitting = snapshot.matches("submittingFailure") || snapshot.matches("submittingRecipient") || snapshot.matches("submittingDelivery");
+  return (
+    <main className="screen wizard">
+      <Link className="back-link" to={listPath}>
+        ‹ Delivery list
+      </Link>
+      {submitting ? (
+        <SubmissionView
+          {...props}
+          onRetry={() => {
+            // Try again is a new courier action: a new Idempotency-Key.
+            memo.forgetAll();
+            send({ type: "RETRY" });
+          }}
+        />
+      ) : (
+        <Step path={path} {...props} cards={cards} />
+      )}
+      {confirmation && <ConfirmDialog message={confirmation} onConfirm={() => send({ type: "CONFIRM" })} onCancel={() => send({ type: "CANCEL" })} />}
+    </main>
+  );
+}
+
+function Step({ path, cards, ...props }: { path: string; cards: ReturnType<typeof createCardSession> } & Parameters<typeof AddressStep>[0]) {
+  switch (deliveryStepOfPath(path)) {
+    case "verifyDob":
+      return <DobStep {...props} />;
+    case "recipient":
+      return <RecipientStep {...props} />;
+    case "idVerification":
+      return <IdStep {...props} />;
+    case "payment":
+      return <PaymentStep {...props} cards={cards} />;
+    case "signature":
+      return <SignatureStep {...props} />;
+    default:
+      return <AddressStep {...props} />;
+  }
+}

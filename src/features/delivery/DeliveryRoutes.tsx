@@ -1,0 +1,17 @@
+import { Navigate, Route, Routes } from "react-router";
+import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
+import { DeliveryListScreen } from "./DeliveryListScreen.tsx";
+import { DeliveryWizardRoute } from "./DeliveryWizard.tsx";
+
+/** /pharmacies/:pharmacyId/deliver_orders/* screens of the delivery feature (loaded on demand). */
+export function Component() {
+  return (
+    <Routes>
+      <Route index element={<DeliveryListScreen />} />
+      {/* Spec §2: the order's default route redirects to its address step. */}
+      <Route path=":orderId" element={<Navigate to="address" replace />} />
+      <Route path=":orderId/:step" element={<DeliveryWizardRoute />} />
+      <Route path="*" element={<NotFoundScreen />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Order } from "../../../domain/contract/entities.ts";
+import { isOrderHandled } from "../../../domain/pharmacy-progress.ts";
+import type { OrderStatusName } from "../../../domain/vocabulary.ts";
+
+/** The statuses a pharmacy's delivery list shows: out for delivery, and what became of them. */
+const LISTED: readonly OrderStatusName[] = ["picked_up", "delivered", "delivery_attempted", "returned_to_pharmacy", "reconciled"];
+
+export interface DeliveryLists {
+  /** Every order on the list (what routing counts). */
+  all: Order[];
+  /** Still to deliver (picked_up), by patient last name or in driving order. */
+  toDeliver: Order[];
+  /** Delivered, or already handed back. */
+  completed: Order[];
+  /** 'Item(s) to return to pharmacy': attempted orders, and delivered ones whose cash or check goes back. */
+  toReturn: Order[];
+}
+
+const byPatientName = (a: Order, b: Order) =>
+  a.patient_last_name.localeCompare(b.patient_last_name, "en", { sensitivity: "base" }) ||
+  a.patient_first_name.localeCompare(b.patient_first_name, "en", { sensitivity: "base" }) ||
+  a.id - b.id;
+
+/** The delivery list of one pharmacy (spec §2); `routedOrder` puts the deliveries in driving order. */
+export function deliveryLists(orders: readonly Order[], pharmacyId: number, routedOrder: readonly number[] | null = null): DeliveryLists {
+  const all = orders.filter((order) => order.pharmacy.id === pharmacyId && LISTED.includes(order.status.name)).sort(byPatientName);
+  let toDeliver = all.filter((order) => order.status.name === "picked_up");
+  if (routedOrder) {
+    const rank = (order: Order) => {
+      const index = routedOrder.indexOf(order.id);
+      return index === -1 ? routedOrder.length : index;
+    };
+    toDeliver = [...toDeliver].sort((a, b) => rank(a) - rank(b));
+  }
+  const done = all.filter((order) => order.status.name !== "picked_up");
+  return {
+    all,
+    toDeliver,
+    completed: done.filter(isOrderHandled),
+    toReturn: done.filter((order) => !isOrderHandled(order)),
+  };
+}
+
+/** Spec §2: 'All deliveries have been attempted' is enabled once nothing is left to deliver. */
+export function allDeliveriesAttempted(lists: DeliveryLists): boolean {
+  return lists.all.length > 0 && lists.toDeliver.length === 0;
+}

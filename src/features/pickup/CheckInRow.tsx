@@ -1,0 +1,40 @@
+import { Link } from "react-router";
+import type { Order } from "../../../domain/contract/entities.ts";
+import { checkInRowAction } from "../../../domain/pharmacy-progress.ts";
+import { CheckIcon } from "../../ui/icons.tsx";
+import { AddressLink, patientName, RxNumbers } from "./order-details.tsx";
+import { RowIndicatorBadge } from "./RowIndicatorBadge.tsx";
+
+/** One check-in row (spec §2): name, address linking to maps, RX numbers, and the action of spec §4. */
+export function CheckInRow({ order }: { order: Order }) {
+  const name = patientName(order);
+  const action = checkInRowAction(order);
+  return (
+    <article className="order-row" aria-label={name}>
+      <div className="order-row__head">
+        <h3 className="order-row__name">{name}</h3>
+        {action === "check_in" && (
+          <Link
+            className="button order-row__button"
+            to={`/pharmacies/${order.pharmacy.id}/verify_orders/${order.id}`}
+            aria-label={`Check-in ${name}`}
+          >
+            Check-in
+          </Link>
+        )}
+        {action === "verified" && (
+          <span className="verified-tick" role="img" aria-label="verified">
+            <CheckIcon />
+          </span>
+        )}
+        {action === "cancelled" && <span className="badge badge--danger">cancelled</span>}
+      </div>
+      <AddressLink address={order.address} />
+      <p className="order-row__rx">
+        <span className="muted">RX </span>
+        <RxNumbers order={order} />
+      </p>
+      <RowIndicatorBadge order={order} only={["incomplete"]} />
+    </article>
+  );
+}

@@ -1,0 +1,33 @@
+import { Route, Routes, useParams } from "react-router";
+import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
+import { CourierDayContext } from "../../app/session-context.ts";
+import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
+import { AddonsScreen } from "./AddonsScreen.tsx";
+import { CheckInProvider } from "./check-in-context.tsx";
+import { CheckInScreen } from "./CheckInScreen.tsx";
+import { ConfirmOrdersScreen } from "./ConfirmOrdersScreen.tsx";
+import { VerifyOrderScreen } from "./VerifyOrderScreen.tsx";
+
+/**
+ * /pharmacies/:pharmacyId/* screens of the pickup feature (loaded on demand):
+ * check-in, verify order, confirm_orders and add-ons share one check-in
+ * machine per pharmacy. A pharmacy not in the courier's day is not found.
+ */
+export function Component() {
+  const { pharmacyId } = useParams();
+  const pharmacy = CourierDayContext.useSelector((state) =>
+    pharmaciesOfDay(state.context.day!.pharmacy_visits, state.context.day!.orders).find((candidate) => String(candidate.id) === pharmacyId),
+  );
+  if (!pharmacy) return <NotFoundScreen what="pharmacy" />;
+  return (
+    <CheckInProvider key={pharmacy.id} pharmacy={pharmacy}>
+      <Routes>
+        <Route path="verify_orders" element={<CheckInScreen />} />
+        <Route path="verify_orders/:orderId" element={<VerifyOrderScreen />} />
+        <Route path="confirm_orders" element={<ConfirmOrdersScreen />} />
+        <Route path="addons" element={<AddonsScreen />} />
+        <Route path="*" element={<NotFoundScreen />} />
+      </Routes>
+    </CheckInProvider>
+  );
+}

@@ -1,0 +1,113 @@
+import { useActorRef, useSelector } from "@xstate/react";
+import { useEffect, useMemo, useRef } from "react";
+import { useLocation, useNavigate, useParams } from "react-router";
+import { fromPromise, type ActorRefFrom } from "xstate";
+import type { Pharmacy } from "../../../domain/contract/entities.ts";
+import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
+import { returnsMachine } from "../../../machines/returns.machine.ts";
+import { submitReturn } from "../../api/returns.ts";
+import { useOfflineOrderIds } from "../../app/offline-status.ts";
+import { CourierDayContext } from "../../app/session-context.ts";
+import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
+import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
+import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
+import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
+import { ReturnsSummaryScreen } from "./ReturnsSummaryScreen.tsx";
+
+export type ReturnsActor = ActorRefFrom<typeof returnsMachine>;
+
+const appReturnsMachine = returnsMachine.provide({
+  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)) },
+});
+
+/**
+ * /pharmacies/:pharmacyId/reconcile, /reconcile_details/:kind and
+ * /reconcile_signature (loaded on demand): one returns machine per pharmacy
+ * across the three screens, so names and signature survive a look back at the
+ * summary. A pharmacy not in the courier's day is not found.
+ */
+export function Component() {
+  const { pharmacyId } = useParams();
+  const pharmacy = CourierDayContext.useSelector((state) =>
+    pharmaciesOfDay(state.context.day!.pharmacy_visits, state.context.day!.orders).find((candidate) => String(candidate.id) === pharmacyId),
+  );
+  if (!pharmacy) return <NotFoundScreen what="pharmacy" />;
+  return <ReturnsFlow key={pharmacy.id} pharmacy={pharmacy} />;
+}
+
+function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const day = CourierDayContext.useActorRef();
+  const courierId = CourierDayContext.useSelector((state) => state.context.day!.courier.id);
+  const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
+  const incompleteOffline = useOfflineOrderIds().size > 0;
+
+  const actor = useActorRef(appReturnsMachine, {
+    input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
+  });
+
+  // The day moves on (a refresh, the offline queue emptied): the machine computes the return again.
+  const reported = useRef({ orders, incompleteOffline });
+  useEffect(() => {
+    if (reported.current.orders === orders && reported.current.incompleteOffline === incompleteOffline) return;
+    reported.current = { orders, incompleteOffline };
+    if (actor.getSnapshot().status === "active") actor.send({ type: "DAY_CHANGED", orders, incompleteOffline });
+  }, [actor, orders, incompleteOffline]);
+
+  // Recorded: every screen learns the returned orders, and the courier is back on /pharmacies ('Completed').
+  useEffect(() => {
+    const subscription = actor.subscribe((snapshot) => {
+      if (snapshot.status !== "done") return;
+      day.send({ type: "ORDERS_CHANGED", orders: snapshot.output!.orders });
+      navigate("/pharmacies", { replace: true });
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, day, navigate]);
+
+  useUrlMirrorsMachine(actor, pharmacy.id);
+
+  const screen = useSelector(actor, (snapshot) => viewOfState(snapshot)?.screen ?? null);
+  switch (screen) {
+    case "summary":
+      return <ReturnsSummaryScreen actor={actor} pharmacy={pharmacy} />;
+    case "details":
+      return <ReturnDetailsScreen actor={actor} pharmacy={pharmacy} />;
+    case "signature":
+      return <ReturnSignatureScreen actor={actor} pharmacy={pharmacy} />;
+    case null:
+      return <p className="splash" role="status">Returned.</p>;
+  }
+}
+
+/**
+ * The URL follows the machine when the machine moves (a button), and the
+ * machine is asked when the URL moves (back button, deep link): GO_TO, which
+ * it may refuse — then the URL is put back to the screen it shows.
+ */
+function useUrlMirrorsMachine(actor: ReturnsActor, pharmacyId: number) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const machinePath = useSelector(actor, (snapshot) => {
+    const view = viewOfState(snapshot);
+    return view ? pathOfView(pharmacyId, view) : null;
+  });
+  const synced = useRef(machinePath);
+  const urlView = useMemo(() => viewOfPath(location.pathname), [location.pathname]);
+  const urlPath = urlView ? pathOfView(pharmacyId, urlView) : location.pathname;
+
+  useEffect(() => {
+    if (machinePath === null) return;
+    if (machinePath !== synced.current) {
+      synced.current = machinePath;
+      if (urlPath !== machinePath) navigate(machinePath);
+      return;
+    }
+    if (urlPath === machinePath) return;
+    if (urlView) actor.send({ type: "GO_TO", view: urlView });
+    const view = viewOfState(actor.getSnapshot());
+    const now = view ? pathOfView(pharmacyId, view) : null;
+    synced.current = now;
+    if (now !== null && now !== urlPath) navigate(now, { replace: true });
+  }, [actor, machinePath, navigate, pharmacyId, urlPath, urlView]);
+}

@@ -1,0 +1,15 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app/App.tsx";
+import { prefetchItinerary } from "./api/sessions.ts";
+import { installErrorReporting } from "./app/error-reporting.ts";
+import "./styles/app.css";
+
+installErrorReporting();
+if (window.location.pathname !== "/login") prefetchItinerary();
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,53 @@
+import { isApiFailure, toApiFailure } from "../../domain/api-failure.ts";
+import type { AuthorizeRequest, AuthorizeResponse } from "../../domain/contract/payments.ts";
+import { cardFailure, type CardClient } from "./card-gateway.ts";
+
+/** The app's JSON PUT to the API (cookie + CSRF); `path` is relative to /api. */
+export type PutJson = (path: string, body: unknown) => Promise<unknown>;
+
+/** The payment machine's `authorizeCard` actor input. */
+export interface AuthorizeCardInput {
+  order_id: number;
+  payment_type: "credit_card";
+  /** The courier's corrected copay ("20.00"), or null to pay the order's copay. */
+  new_copay: string | null;
+  /** What is owed (paymentTotalCents in domain/delivery-rules.ts), as "0.00". */
+  total: string;
+  /** For the gateway's receipt, if the recipient gave one. */
+  email?: string | null;
+}
+
+/** Checked by hand rather than with the zod contract: this module loads with the payment step and zod is large. */
+function isAuthorizeResponse(value: unknown): value is AuthorizeResponse {
+  return typeof value === "object" && value !== null && typeof (value as { transaction_id?: unknown }).transaction_id === "string";
+}
+
+/**
+ * Tokenizes the card in the fields and asks the server to authorize the total
+ * (PUT /api/courier/orders/{id}/authorize, spec §7). Rejects with an
+ * ApiFailure: the card client's codes, or the server's (403 card_declined,
+ * 503 processor_unavailable, 400 amount_mismatch, 409 …).
+ */
+export async function authorizeCard(card: CardClient, putJson: PutJson, input: AuthorizeCardInput): Promise<{ transaction_id: string }> {
+  const { nonce } = await card.tokenize();
+  const body: AuthorizeRequest = {
+    delivery: {
+      order_payment: {
+        payment_type: input.payment_type,
+        token: nonce,
+        email: input.email ?? null,
+        new_copay: input.new_copay,
+        total: input.total,
+        braintree_transaction_id: null,
+      },
+    },
+  };
+  let response: unknown;
+  try {
+    response = await putJson(`courier/orders/${input.order_id}/authorize`, body);
+  } catch (error) {
+    throw isApiFailure(error) ? error : toApiFailure(error);
+  }
+  if (!isAuthorizeResponse(response)) throw cardFailure("other", "invalid_response", "The server's answer had no transaction id.");
+  return { transaction_id: response.transaction_id };
+}
