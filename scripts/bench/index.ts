@@ -1,0 +1,115 @@
+/**
+ * npm run bench — every benchmark of issue 9 on this machine, each writing
+ * its section of docs/benchmarks.md (with the machine and the date) and its
+ * figures into docs/benchmarks/latest.json. Not part of npm test.
+ *
+ *   npm run bench                          # everything but the soak (~15 min; routing alone takes 5)
+ *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, offline, routing
+ *   npm run bench -- --soak                # the 60 s soak (issue 10 "load held")
+ *   npm run bench -- --quick --only=load   # short runs for a look; writes nothing
+ *   npm run bench -- --rewrite             # docs/benchmarks.md again from latest.json (after editing notes.ts)
+ */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { firstScreenMarkdown, runFirstScreen } from "./first-screen.ts";
+import { previousResult, recordResult, ROOT, writeSection, type SectionName } from "./lib/report.ts";
+import { FULL_LOAD, loadMarkdown, runLoad } from "./load/index.ts";
+import { FIRST_SCREEN_NOTES, LOAD_NOTES } from "./notes.ts";
+import { offlineMarkdown, runOfflineDrain } from "./offline.ts";
+import { runSoak, soakMarkdown } from "./soak.ts";
+import { runWizard, wizardMarkdown } from "./wizard.ts";
+
+const BENCHMARKS = ["first-screen", "wizard", "load", "offline", "routing"] as const;
+type Benchmark = (typeof BENCHMARKS)[number] | "soak";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+const selected: Benchmark[] = args.includes("--soak") ? ["soak"] : ((only ?? [...BENCHMARKS]) as Benchmark[]);
+for (const name of selected) {
+  if (name !== "soak" && !(BENCHMARKS as readonly string[]).includes(name)) throw new Error(`Unknown benchmark ${name}; one of ${BENCHMARKS.join(", ")}, or --soak`);
+}
+
+function publish(section: SectionName, key: string, result: unknown, markdown: string): void {
+  if (quick) {
+    console.log(`\n## ${section} (quick run, not written)\n\n${markdown}\n`);
+    return;
+  }
+  recordResult(key, result);
+  writeSection(section, markdown);
+  console.log(`  wrote docs/benchmarks.md "## ${section}" and docs/benchmarks/latest.json .${key}`);
+}
+
+if (args.includes("--rewrite")) {
+  type Stored<T extends (...args: never[]) => unknown> = Parameters<T>[0];
+  const first = previousResult("firstScreen") as Stored<typeof firstScreenMarkdown> | undefined;
+  if (first) writeSection("First screen", firstScreenMarkdown(first, FIRST_SCREEN_NOTES));
+  const load = previousResult("load") as Stored<typeof loadMarkdown> | undefined;
+  if (load) writeSection("API under load", loadMarkdown(load, LOAD_NOTES));
+  const wizard = previousResult("wizard") as Stored<typeof wizardMarkdown> | undefined;
+  if (wizard) writeSection("Wizard responsiveness", wizardMarkdown(wizard));
+  const offline = previousResult("offlineDrain") as Stored<typeof offlineMarkdown> | undefined;
+  if (offline) writeSection("Offline drain", offlineMarkdown(offline));
+  const soak = previousResult("soak") as Stored<typeof soakMarkdown> | undefined;
+  if (soak) writeSection("Soak", soakMarkdown(soak));
+  console.log("Rewrote docs/benchmarks.md from docs/benchmarks/latest.json.");
+  process.exit(0);
+}
+
+const failures: string[] = [];
+for (const name of selected) {
+  console.log(`\n${name}`);
+  const started = performance.now();
+  try {
+    switch (name) {
+      case "first-screen": {
+        const result = await runFirstScreen({ runs: quick ? 1 : 3 });
+        publish("First screen", "firstScreen", result, firstScreenMarkdown(result, FIRST_SCREEN_NOTES));
+        break;
+      }
+      case "wizard": {
+        const result = await runWizard({ walksPerOrder: quick ? 1 : 5 });
+        publish("Wizard responsiveness", "wizard", result, wizardMarkdown(result));
+        break;
+      }
+      case "offline": {
+        const result = await runOfflineDrain();
+        publish("Offline drain", "offlineDrain", result, offlineMarkdown(result));
+        break;
+      }
+      case "soak": {
+        const result = await runSoak({ seconds: quick ? 15 : 60 });
+        publish("Soak", "soak", result, soakMarkdown(result));
+        if (!result.met) failures.push("soak: the bounds were not held");
+        break;
+      }
+      case "load": {
+        const options = quick
+          ? { ...FULL_LOAD, engines: ["postgres" as const], pacedMs: 10_000, saturationMs: 8_000, helloMs: 5_000 }
+          : { ...FULL_LOAD, engines: ["pglite" as const, "postgres" as const] };
+        const result = await runLoad(options);
+        publish("API under load", "load", result, loadMarkdown(result, LOAD_NOTES));
+        break;
+      }
+      case "routing": {
+        // The routing benchmark writes its own section and routing.json; its figures are copied into latest.json.
+        const env = quick ? { ...process.env, ROUTING_BENCH_REFERENCE_MS: "2000" } : process.env;
+        const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench/routing.ts")], { cwd: ROOT, env, stdio: "inherit" });
+        if (run.status !== 0) throw new Error(`scripts/bench/routing.ts exited with ${run.status}`);
+        if (!quick) {
+          const { readFileSync } = await import("node:fs");
+          recordResult("routing", JSON.parse(readFileSync(path.join(ROOT, "docs/benchmarks/routing.json"), "utf8")));
+        }
+        break;
+      }
+    }
+  } catch (error) {
+    failures.push(`${name}: ${(error as Error).stack ?? String(error)}`);
+    console.error(`  ${name} failed: ${(error as Error).message}`);
+  }
+  console.log(`  ${name}: ${Math.round((performance.now() - started) / 1000)} s`);
+}
+if (failures.length) {
+  console.error(`\n${failures.length} benchmark(s) failed:\n${failures.join("\n")}`);
+  process.exitCode = 1;
+}
