@@ -1,0 +1,68 @@
+import type { ApiFailure } from "../../domain/api-failure.ts";
+import type { PaymentOutput } from "../../machines/payment.machine.ts";
+
+/**
+ * The delivery-flow machine's events and actor outcomes, shared by its
+ * model-based test (tests/unit/machines) and the same paths walked through
+ * the screens (tests/ui/delivery): one catalogue, so both cover the same machine.
+ */
+
+export const PATIENT = 1;
+export const OTHER = 2;
+export const NO_RECIPIENT = 3;
+export const CONTACTLESS = 4;
+
+export const failure = (kind: ApiFailure["kind"], status: number | null, message = "nope"): ApiFailure => ({ kind, status, message, code: null });
+export const SERVER = failure("server", 500);
+export const REFUSED = failure("refused", 409, "Order 70 is delivered and cannot be marked as a failed delivery attempt.");
+
+export const paid: PaymentOutput = { outcome: "collected", payment_type: "cash", amount: "17.50", new_copay: null, transaction_id: null, collected: true };
+export const notCollected: PaymentOutput = { outcome: "not_collected", payment_type: "credit_card", amount: "0.00", new_copay: null, transaction_id: null, collected: false };
+export const couldNotPay: PaymentOutput = { outcome: "could_not_pay", payment_type: null, amount: "0.00", new_copay: null, transaction_id: null, collected: false };
+export const DONE = { queued: false, delivery: { id: 1, status: "delivered", order_ids: [70] } };
+export const QUEUED = { queued: true };
+
+export const ID = { type: "driver", state: "PA", number: "D1234567", expiration: "12/31/2030" };
+
+/** signatureSvg: what the pad yields in the test (the screens' test pad draws a fixed one). */
+export function deliveryFlowEvents(signatureSvg: string) {
+  return {
+    present: { type: "PRESENT_AT_ADDRESS" },
+    addressIncorrect: { type: "ADDRESS_INCORRECT" },
+    dobVerified: { type: "DOB_VERIFIED" },
+    dobNotVerified: { type: "DOB_NOT_VERIFIED" },
+    confirm: { type: "CONFIRM" },
+    cancel: { type: "CANCEL" },
+    retry: { type: "RETRY" },
+    continue: { type: "CONTINUE" },
+    patient: { type: "SELECT_RELATIONSHIP", relationship_id: PATIENT },
+    other: { type: "SELECT_RELATIONSHIP", relationship_id: OTHER },
+    noRecipient: { type: "SELECT_RELATIONSHIP", relationship_id: NO_RECIPIENT },
+    contactless: { type: "SELECT_RELATIONSHIP", relationship_id: CONTACTLESS },
+    otherNames: { type: "RECIPIENT_CHANGED", changes: { first_name: "Bo", last_name: "Lee", other_description: "Son" } },
+    names: { type: "RECIPIENT_CHANGED", changes: { first_name: "Harold", last_name: "Johnson" } },
+    notes: { type: "RECIPIENT_CHANGED", changes: { courier_notes: "Nobody answered the door" } },
+    group: { type: "SET_GROUPED", grouped: true },
+    ungroup: { type: "SET_GROUPED", grouped: false },
+    tick: { type: "TICK_FAILED" },
+    untick: { type: "UNTICK_FAILED" },
+    called: { type: "RECIPIENT_CALLED", at: "2026-11-21T15:20:00.000Z" },
+    id: { type: "ID_CHANGED", changes: ID },
+    noId: { type: "ID_NOT_PROVIDED" },
+    sign: { type: "SIGNATURE_CHANGED", svg: signatureSvg },
+    clearPad: { type: "SIGNATURE_CHANGED", svg: null },
+    refuse: { type: "REFUSAL_CHANGED", reason: "refused", notes: "Would not sign" },
+    survey: { type: "SURVEY_CHANGED", answers: { use_delivery_service_again: true } },
+    paid: { type: "xstate.done.actor.payment", output: paid },
+    notCollected: { type: "xstate.done.actor.payment", output: notCollected },
+    couldNotPay: { type: "xstate.done.actor.payment", output: couldNotPay },
+    failureDone: { type: "xstate.done.actor.submitFailure", output: DONE },
+    failureQueued: { type: "xstate.done.actor.submitFailure", output: QUEUED },
+    failureError: { type: "xstate.error.actor.submitFailure", error: REFUSED },
+    recipientDone: { type: "xstate.done.actor.submitRecipient", output: DONE },
+    recipientError: { type: "xstate.error.actor.submitRecipient", error: SERVER },
+    deliveryDone: { type: "xstate.done.actor.submitDelivery", output: DONE },
+    deliveryQueued: { type: "xstate.done.actor.submitDelivery", output: QUEUED },
+    deliveryError: { type: "xstate.error.actor.submitDelivery", error: SERVER },
+  } as const;
+}

@@ -1,0 +1,144 @@
+import {
+  getInitialMicrosteps,
+  getMicrosteps,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type AnyTransitionDefinition,
+  type EventObject,
+} from "xstate";
+import { getAdjacencyMap, getShortestPaths, serializeSnapshot } from "xstate/graph";
+
+/**
+ * Coverage of a machine by a set of paths: which state nodes were entered and
+ * which transitions (event, guard branch, eventless) were taken. Model-based
+ * tests call expectFullCoverage so that a new state or transition without a
+ * path fails the suite and names what is missing.
+ */
+
+function walk(node: AnyStateNode, visit: (node: AnyStateNode) => void): void {
+  visit(node);
+  for (const child of Object.values(node.states ?? {})) walk(child as AnyStateNode, visit);
+}
+
+function transitionList(source: AnyStateNode, eventType: string): readonly AnyTransitionDefinition[] {
+  return eventType === "" ? (source.always ?? []) : (source.transitions.get(eventType) ?? []);
+}
+
+export function transitionKey(transition: AnyTransitionDefinition): string {
+  const source = transition.source as AnyStateNode;
+  const index = transitionList(source, transition.eventType).indexOf(transition);
+  const targets = (transition.target ?? []).map((node: AnyStateNode) => node.id).join(",") || "(no target)";
+  return `${source.id} --${transition.eventType || "always"}#${index}--> ${targets}`;
+}
+
+export function allStateIds(machine: AnyStateMachine): string[] {
+  const ids: string[] = [];
+  walk(machine.root, (node) => ids.push(node.id));
+  return ids;
+}
+
+export function allTransitionKeys(machine: AnyStateMachine): string[] {
+  const keys: string[] = [];
+  walk(machine.root, (node) => {
+    for (const list of node.transitions.values()) for (const t of list) keys.push(transitionKey(t));
+    for (const t of node.always ?? []) keys.push(transitionKey(t));
+  });
+  return keys;
+}
+
+interface PathLike {
+  steps: ReadonlyArray<{ event: EventObject; state: AnyMachineSnapshot }>;
+}
+
+export interface Coverage {
+  states: Set<string>;
+  transitions: Set<string>;
+}
+
+/** The eventless transitions taken between two microsteps. */
+function eventlessTaken(before: AnyMachineSnapshot, after: AnyMachineSnapshot): AnyTransitionDefinition[] {
+  const active = new Set<AnyStateNode>(before._nodes as AnyStateNode[]);
+  const next = new Set<AnyStateNode>(after._nodes as AnyStateNode[]);
+  for (const node of active) {
+    for (const t of node.always ?? []) {
+      const targets = (t.target ?? []) as AnyStateNode[];
+      if (targets.length > 0 && targets.every((target) => next.has(target))) return [t];
+      if (targets.length === 0 && before.context !== after.context) return [t];
+    }
+  }
+  return [];
+}
+
+function record(coverage: Coverage, machine: AnyStateMachine, microsteps: [AnyMachineSnapshot, unknown[]][], from?: AnyMachineSnapshot, event?: EventObject) {
+  let previous = from;
+  microsteps.forEach(([snapshot], index) => {
+    for (const node of snapshot._nodes as AnyStateNode[]) coverage.states.add(node.id);
+    if (previous) {
+      const taken = index === 0 && event ? machine.getTransitionData(previous as never, event as never) : eventlessTaken(previous, snapshot);
+      for (const t of taken) coverage.transitions.add(transitionKey(t));
+    }
+    previous = snapshot;
+  });
+}
+
+export function coverageOf(machine: AnyStateMachine, paths: PathLike[], input?: unknown): Coverage {
+  const coverage: Coverage = { states: new Set(), transitions: new Set() };
+  record(coverage, machine, getInitialMicrosteps(machine, input as never) as never);
+  for (const path of paths) {
+    for (let i = 1; i < path.steps.length; i++) {
+      const before = path.steps[i - 1]!.state;
+      const event = path.steps[i]!.event;
+      record(coverage, machine, getMicrosteps(machine, before as never, event as never) as never, before, event);
+    }
+  }
+  return coverage;
+}
+
+/** Throws, naming every state and transition no path covers. */
+export function expectFullCoverage(machine: AnyStateMachine, paths: PathLike[], options: { input?: unknown; ignore?: string[] } = {}): Coverage {
+  const coverage = coverageOf(machine, paths, options.input);
+  const ignore = new Set(options.ignore ?? []);
+  const missingStates = allStateIds(machine).filter((id) => !coverage.states.has(id) && !ignore.has(id));
+  const missingTransitions = allTransitionKeys(machine).filter((key) => !coverage.transitions.has(key) && !ignore.has(key));
+  if (missingStates.length || missingTransitions.length) {
+    throw new Error(
+      [
+        `${machine.id}: the paths do not cover the whole machine.`,
+        ...missingStates.map((id) => `  state never entered: ${id}`),
+        ...missingTransitions.map((key) => `  transition never taken: ${key}`),
+      ].join("\n"),
+    );
+  }
+  return coverage;
+}
+
+type TraversalOptions = Parameters<typeof getShortestPaths>[1];
+
+/**
+ * One path per reachable transition: the shortest path to its source state
+ * followed by the event. Simple and shortest paths alone never take an edge
+ * that loops back to a state already seen; these do.
+ */
+export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: TMachine, options: NonNullable<TraversalOptions>) {
+  const serialize = (options.serializeState ?? ((snapshot: AnyMachineSnapshot) => serializeSnapshot(snapshot))) as (
+    snapshot: AnyMachineSnapshot,
+    event: EventObject | undefined,
+  ) => string;
+  const shortest = getShortestPaths(machine, options as never);
+  const pathTo = new Map(shortest.map((path) => [serialize(path.state as AnyMachineSnapshot, undefined), path]));
+  const adjacency = getAdjacencyMap(machine, { ...options, serializeState: serialize } as never) as Record<
+    string,
+    { state: AnyMachineSnapshot; transitions: Record<string, { event: EventObject; state: AnyMachineSnapshot }> }
+  >;
+  const paths: { state: AnyMachineSnapshot; steps: { event: EventObject; state: AnyMachineSnapshot }[]; weight: number }[] = [];
+  for (const [key, { transitions }] of Object.entries(adjacency)) {
+    const base = pathTo.get(key);
+    if (!base) continue;
+    for (const { event, state } of Object.values(transitions)) {
+      paths.push({ state, steps: [...(base.steps as never[]), { event, state }], weight: base.weight + 1 });
+    }
+  }
+  return paths;
+}
+

@@ -1,0 +1,131 @@
+import { expect } from "vitest";
+import { createActor, fromPromise, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from "xstate";
+import { allStateIds, allTransitionKeys, coverageOf } from "./model-coverage.ts";
+
+/**
+ * Replays a model path on a live actor. Every invoked actor is provided as a
+ * promise the test settles: a path step `xstate.done.actor.<id>` resolves the
+ * running call with the step's output, `xstate.error.actor.<id>` rejects it
+ * with the step's error. Any other step is sent as the courier's event.
+ */
+
+export interface ModelPath {
+  state: AnyMachineSnapshot;
+  steps: ReadonlyArray<{ event: EventObject; state: AnyMachineSnapshot }>;
+}
+
+export interface Call {
+  actor: string;
+  input: unknown;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+const SETTLE = /^xstate\.(done|error)\.actor\.(.+)$/;
+
+const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+export async function replayPath<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  actorNames: readonly string[],
+  input: unknown,
+  path: ModelPath,
+): Promise<{ snapshot: AnyMachineSnapshot; calls: Call[] }> {
+  const pending = new Map<string, Pending>();
+  const calls: Call[] = [];
+  const actors = Object.fromEntries(
+    actorNames.map((name) => [
+      name,
+      fromPromise<unknown, unknown>(
+        ({ input: callInput }) =>
+          new Promise((resolve, reject) => {
+            calls.push({ actor: name, input: callInput });
+            pending.set(name, { resolve, reject });
+          }),
+      ),
+    ]),
+  );
+  const actor = createActor(machine.provide({ actors } as never), { input } as never);
+  actor.start();
+  await nextTick();
+  for (const { event } of path.steps.slice(1)) {
+    const settle = SETTLE.exec(event.type);
+    if (settle) {
+      const [, outcome, name] = settle as unknown as [string, "done" | "error", string];
+      const call = pending.get(name);
+      expect(call, `no ${name} call is running when the path settles it`).toBeDefined();
+      pending.delete(name);
+      if (outcome === "done") call!.resolve((event as { output?: unknown }).output);
+      else call!.reject((event as { error?: unknown }).error);
+    } else {
+      actor.send(event as never);
+    }
+    await nextTick();
+  }
+  const snapshot = actor.getSnapshot();
+  actor.stop();
+  return { snapshot, calls };
+}
+
+/**
+ * The traversal's events in a state: only those the machine takes there (an
+ * ignored event is no transition), and none once the machine has finished.
+ */
+export function possibleEvents(events: readonly object[]) {
+  return (snapshot: AnyMachineSnapshot) =>
+    snapshot.status === "active" ? (events.filter((event) => snapshot.can(event as never)) as EventObject[]) : [];
+}
+
+/** Payloads in test titles: entities by id and status, not in full. */
+function brief(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(brief).join(",")}]`;
+  if (value && typeof value === "object") {
+    const { id, status, confirmed } = value as { id?: unknown; status?: { name?: string }; confirmed?: unknown };
+    if (id !== undefined) return `#${String(id)}${status?.name ? `:${status.name}` : ""}${confirmed !== undefined ? `:${String(confirmed)}` : ""}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A readable name for a path in a test title. */
+export function pathName(path: ModelPath): string {
+  return (
+    path.steps
+      .slice(1)
+      .map(({ event }) => {
+        const extra = Object.entries(event)
+          .filter(([key]) => key !== "type" && key !== "output" && key !== "error")
+          .map(([key, value]) => `${key}=${brief(value)}`)
+          .join(",");
+        const kind = (event as { error?: { kind?: string } }).error?.kind;
+        return `${event.type.replace(/^xstate\./, "")}${extra ? `(${extra})` : ""}${kind ? `[${kind}]` : ""}`;
+      })
+      .join(" → ") || "(start)"
+  );
+}
+
+/**
+ * expectFullCoverage across several inputs: a machine whose first state
+ * depends on its input (an order already picked up, no pending visits) needs
+ * each input's start to be counted too.
+ */
+export function expectFullCoverageAcross(machine: AnyStateMachine, scenarios: { input: unknown; paths: ModelPath[] }[]): void {
+  const states = new Set<string>();
+  const transitions = new Set<string>();
+  for (const { input, paths } of scenarios) {
+    const coverage = coverageOf(machine, paths as never, input);
+    coverage.states.forEach((id) => states.add(id));
+    coverage.transitions.forEach((key) => transitions.add(key));
+  }
+  const missing = [
+    ...allStateIds(machine)
+      .filter((id) => !states.has(id))
+      .map((id) => `state never entered: ${id}`),
+    ...allTransitionKeys(machine)
+      .filter((key) => !transitions.has(key))
+      .map((key) => `transition never taken: ${key}`),
+  ];
+  expect(missing, `${machine.id}: the paths do not cover the whole machine`).toEqual([]);
+}

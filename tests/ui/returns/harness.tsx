@@ -1,0 +1,92 @@
+import { render, screen } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { fromPromise } from "xstate";
+import type { Order } from "../../../domain/contract/entities.ts";
+import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
+import { ORDER_STATUSES } from "../../../domain/vocabulary.ts";
+import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
+import { CourierDayContext } from "../../../src/app/session-context.ts";
+import { Component as ReturnsRoute } from "../../../src/features/returns/ReturnsRoute.tsx";
+import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
+
+/**
+ * The returns screens as the app mounts them (one layout route over the three
+ * paths), with the courier's day given instead of loaded. Tests stub
+ * src/api/returns.ts and the signature pad (a canvas jsdom cannot draw on);
+ * the returns machine runs for real.
+ */
+
+export const COURIER_ID = 7;
+export const NORTHSIDE = makePharmacy({ id: 4, name: "Northside Family Drugs" });
+export { SVG } from "./signature-pad-stub.tsx";
+
+export const order = (id: number, first: string, last: string, overrides: Parameters<typeof makeOrder>[0] = {}): Order =>
+  makeOrder({ id, pharmacy: NORTHSIDE, patient_first_name: first, patient_last_name: last, recipient_description: `${first} ${last}`, rx_numbers: [`RX-${id}`], ...overrides });
+
+/** Attempted ($6.50 item), never attempted ($5.00 item), a $12.50 cash copay, a $24.00 check. */
+export const ATTEMPTED = order(11, "Yolanda", "Evans", { status: "delivery_attempted", copay: "6.50" });
+export const NEVER_ATTEMPTED = order(12, "Isaac", "Freeman", { status: "picked_up", copay: "0.00", delivery_fee: "5.00" });
+export const CASH = order(30, "Beatrice", "Coleman", { status: "delivered", copay: "10.00", delivery_fee: "2.50", payment_collected: true, payment_type: "cash" });
+export const CHECK = order(40, "Franklin", "Diaz", { status: "delivered", copay: "20.00", delivery_fee: "3.00", other_items_amount_due: "1.00", payment_collected: true, payment_type: "check" });
+
+export function makeDay(orders: Order[]): ItineraryResponse {
+  return {
+    courier: { id: COURIER_ID, first_name: "Dana", last_name: "Whitfield" },
+    service_date: "2026-11-21",
+    support_phone: "18005550199",
+    feature_flags: { self_service_addons_enabled: false },
+    pharmacy_visits: [makeVisit({ id: 5, pharmacy: NORTHSIDE, confirmed: true })],
+    orders,
+    statuses: ORDER_STATUSES.map((status) => ({ ...status })),
+    relationships: [],
+    failure_reasons: [],
+  };
+}
+
+function Location() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname}</div>;
+}
+
+export let currentDay: () => ItineraryResponse | null = () => null;
+function DayProbe() {
+  const actor = CourierDayContext.useActorRef();
+  currentDay = () => actor.getSnapshot().context.day;
+  return null;
+}
+
+function WhenDayLoaded({ children }: { children: ReactNode }) {
+  const loaded = CourierDayContext.useSelector((state) => state.context.day !== null);
+  return loaded ? <>{children}</> : null;
+}
+
+const dayLogic = (day: ItineraryResponse) =>
+  courierDayMachine.provide({
+    actors: {
+      loadDay: fromPromise<DayLoad>(async () => ({ itinerary: day, source: "server" })),
+      saveDay: fromPromise<void, { day: ItineraryResponse }>(async () => undefined),
+    },
+  });
+
+export function renderReturns(path: string, day: ItineraryResponse) {
+  const result = render(
+    <CourierDayContext.Provider logic={dayLogic(day)}>
+      <MemoryRouter initialEntries={[path]}>
+        <DayProbe />
+        <WhenDayLoaded>
+          <Routes>
+            <Route path="/pharmacies" element={<h1>Pharmacies home</h1>} />
+            <Route element={<ReturnsRoute />}>
+              <Route path="/pharmacies/:pharmacyId/reconcile" />
+              <Route path="/pharmacies/:pharmacyId/reconcile_details/:kind" />
+              <Route path="/pharmacies/:pharmacyId/reconcile_signature" />
+            </Route>
+          </Routes>
+          <Location />
+        </WhenDayLoaded>
+      </MemoryRouter>
+    </CourierDayContext.Provider>,
+  );
+  return { ...result, location: () => screen.getByTestId("location").textContent };
+}

@@ -1,0 +1,45 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle, ON_DEMAND_LIBRARIES, packagesByChunk, type InitialBundle } from "../../scripts/bench/lib/bundle.ts";
+
+/**
+ * Issue 9: the first screen (login, /pharmacies) downloads at most 130 KiB of
+ * gzipped JavaScript, and braintree-web, signature_pad and imask load only on
+ * the screens that need them. Sizes of a build are deterministic, so this is
+ * a test; timings are not, and live in `npm run bench` (docs/benchmarks.md).
+ * `npm test` builds dist/ before Vitest runs; run alone, the test builds it.
+ */
+const DIST = path.resolve("dist");
+let bundle: InitialBundle;
+
+beforeAll(() => {
+  if (!existsSync(path.join(DIST, "index.html"))) execFileSync("npx", ["vite", "build"], { stdio: "inherit" });
+  bundle = measureInitialBundle(DIST);
+}, 300_000);
+
+describe("the first screen's JavaScript", () => {
+  it(`is at most ${INITIAL_JS_BUDGET_KIB} KiB gzip`, () => {
+    const breakdown = bundle.chunks.map((chunk) => `${chunk.file} ${kib(chunk.gzipBytes)} KiB [${chunk.packages.join(", ")}]`).join("\n");
+    expect(kib(bundle.jsGzipBytes), `initial chunks:\n${breakdown}`).toBeLessThanOrEqual(INITIAL_JS_BUDGET_KIB);
+  });
+
+  it("carries none of the libraries only some screens need", () => {
+    expect(bundle.onDemandInInitial).toEqual([]);
+    // Without source maps the check above could not see inside a chunk.
+    expect(bundle.unmapped).toEqual([]);
+  });
+
+  it("sees libraries through the source maps (the check above is not blind)", () => {
+    const initial = new Set(bundle.chunks.map((chunk) => chunk.file));
+    const lazy = [...packagesByChunk(DIST)].filter(([file]) => !initial.has(file)).flatMap(([, packages]) => packages);
+    expect(bundle.chunks.flatMap((chunk) => chunk.packages)).toContain("react-dom");
+    expect(ON_DEMAND_LIBRARIES.filter((library) => lazy.includes(library)).length).toBeGreaterThan(0);
+  });
+
+  it("finds the entry and what it imports", () => {
+    expect(bundle.entry).toMatch(/^\/assets\/index-.*\.js$/);
+    expect(bundle.chunks.length).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { formatAddress } from "../../domain/address.ts";
+import { isCopayAbsent, isValidCopay, isValidCorrectedCopay } from "../../domain/copay.ts";
+import { calendarDate, isoToUsDate, usDateToIso } from "../../domain/dates.ts";
+import { centsToDecimal, formatUsd, parseDecimalToCents } from "../../domain/money.ts";
+import { formatPhone, telHref } from "../../domain/phone.ts";
+
+describe("phone display (spec §5 Formats)", () => {
+  it.each([
+    ["2155550101", "(215) 555-0101"],
+    ["(215) 555-0101", "(215) 555-0101"],
+    ["215.555.0101", "(215) 555-0101"],
+    ["12155550101", "+1 (215) 555-0101"],
+    ["+1 215 555 0101", "+1 (215) 555-0101"],
+  ])("%s → %s", (raw, shown) => expect(formatPhone(raw)).toBe(shown));
+
+  it.each(["", "555-0101", "22155550101", "121555501011", "abc", "215555010"])("%s gives null", (raw) =>
+    expect(formatPhone(raw)).toBeNull(),
+  );
+
+  it("null stays null", () => expect(formatPhone(null)).toBeNull());
+  it("builds a tel: link with the country code", () => {
+    expect(telHref("2155550101")).toBe("tel:+12155550101");
+    expect(telHref("18005550199")).toBe("tel:+18005550199");
+    expect(telHref("12")).toBeNull();
+  });
+});
+
+describe("money in cents", () => {
+  it("parses two-place decimal strings", () => {
+    expect(parseDecimalToCents("12.34")).toBe(1234);
+    expect(parseDecimalToCents("0.00")).toBe(0);
+    expect(parseDecimalToCents("12.3")).toBeNull();
+    expect(parseDecimalToCents("-1.00")).toBeNull();
+    expect(parseDecimalToCents(null)).toBeNull();
+  });
+  it("formats cents", () => {
+    expect(centsToDecimal(1234)).toBe("12.34");
+    expect(centsToDecimal(5)).toBe("0.05");
+    expect(centsToDecimal(null)).toBeNull();
+    expect(formatUsd(123456)).toBe("$1,234.56");
+  });
+});
+
+describe("copay (spec §5)", () => {
+  it("is valid only ending in digit.digitdigit and at least $1.00", () => {
+    expect(isValidCopay("1.00")).toBe(true);
+    expect(isValidCopay("$12.50")).toBe(true);
+    expect(isValidCopay("0.99")).toBe(false);
+    expect(isValidCopay("1.0")).toBe(false);
+    expect(isValidCopay("10")).toBe(false);
+    expect(isValidCopay("")).toBe(false);
+  });
+  it("is absent when copay and fee are both null or 0.00", () => {
+    expect(isCopayAbsent({ copay: null, delivery_fee: "0.00" })).toBe(true);
+    expect(isCopayAbsent({ copay: "0.00", delivery_fee: null })).toBe(true);
+    expect(isCopayAbsent({ copay: "0.00", delivery_fee: "1.00" })).toBe(false);
+  });
+  it("a corrected copay needs at least 3 digits and not all zeros", () => {
+    expect(isValidCorrectedCopay("1.00")).toBe(true);
+    expect(isValidCorrectedCopay("0.00")).toBe(false);
+    expect(isValidCorrectedCopay("9")).toBe(false);
+  });
+});
+
+describe("addresses and dates", () => {
+  it("shows an address on one line with the optional second line", () => {
+    const base = { street_address: "1200 Spruce St", city: "Philadelphia", state_abbreviation: "PA", zipcode: "19107" };
+    expect(formatAddress(base)).toBe("1200 Spruce St, Philadelphia, PA 19107");
+    expect(formatAddress({ ...base, street_address_2: "Apt 4B" })).toBe("1200 Spruce St, Apt 4B, Philadelphia, PA 19107");
+  });
+  it("reads MM/DD/YYYY and refuses impossible dates", () => {
+    expect(usDateToIso("02/29/2028")).toBe("2028-02-29");
+    expect(usDateToIso("02/30/2028")).toBeNull();
+    expect(usDateToIso("13/01/2028")).toBeNull();
+    expect(isoToUsDate("1948-03-14")).toBe("03/14/1948");
+  });
+  it("takes the courier's calendar day in the service time zone", () => {
+    expect(calendarDate(new Date("2026-11-22T03:00:00Z"), "America/New_York")).toBe("2026-11-21");
+  });
+});

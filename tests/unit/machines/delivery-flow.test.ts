@@ -1,0 +1,487 @@
+import { describe, expect, it, vi } from "vitest";
+import { createActor, fromPromise, type AnyMachineSnapshot } from "xstate";
+import type { Order } from "../../../domain/contract/entities.ts";
+import { identificationComplete } from "../../../domain/delivery-rules.ts";
+import { courierNotesLongEnough, recipientCountsAsSelected, type RecipientForm } from "../../../domain/recipient.ts";
+import { TEXT } from "../../../domain/texts.ts";
+import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
+import {
+  deliveryConfirmation,
+  deliveryFlowMachine,
+  deliveryPathOf,
+  deliveryStepOfPath,
+  DELIVERY_STEPS,
+  type DeliveryFlowContext,
+  type DeliveryFlowEvent,
+  type DeliveryFlowInput,
+} from "../../../machines/delivery-flow.machine.ts";
+import { paymentMachine } from "../../../machines/payment.machine.ts";
+import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, QUEUED, REFUSED } from "../../support/delivery-flow-events.ts";
+import { transitionCoverPaths } from "../../support/model-coverage.ts";
+import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+
+// Every "now" in the flow (client_occurred_at) is this instant, in the model and on the live actor alike.
+const NOW = "2026-11-21T15:30:00.000Z";
+vi.useFakeTimers({ toFake: ["Date"], now: new Date(NOW) });
+
+const ACTORS = ["submitFailure", "submitRecipient", "submitDelivery", "payment"] as const;
+const PHONE = "2155550100";
+const TODAY = "2026-11-21";
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200"><path d="M 1,1 C 2,2 3,3 4,4" stroke="black" fill="none"/></svg>';
+
+
+
+
+// ---------------------------------------------------------------- scenarios
+
+const refusalReasons = SIGNATURE_REFUSAL_REASONS.map((r) => ({ ...r }));
+const owed = { copay: "12.50", delivery_fee: "5.00" } as const;
+
+const full: DeliveryFlowInput = {
+  order: makeOrder({
+    id: 70,
+    status: "picked_up",
+    ...owed,
+    collect_identification: true,
+    signature_required: true,
+    signature_refusal_reasons: refusalReasons,
+    pharmacy: makePharmacy({ dob_verification_enabled: true, can_skip_signature: true }),
+  }),
+  supportPhone: PHONE,
+  today: TODAY,
+};
+
+const groupBase = { status: "picked_up" as const, copay: "0.00", delivery_fee: "0.00" };
+const plainOrder = makeOrder({ id: 80, ...groupBase, delivery_fee: null });
+const plain: DeliveryFlowInput = {
+  order: plainOrder,
+  otherOrders: [
+    makeOrder({ id: 81, ...groupBase, patient_first_name: "Margaret" }),
+    makeOrder({ id: 82, ...groupBase, patient_first_name: "Timothy" }),
+    makeOrder({ id: 83, ...groupBase, copay: null }),
+    makeOrder({ id: 84, ...groupBase, address: { ...plainOrder.address, street_address: "1 Elsewhere St" } }),
+  ],
+  supportPhone: PHONE,
+  today: TODAY,
+};
+
+const covid: DeliveryFlowInput = {
+  order: makeOrder({ id: 90, ...groupBase, pharmacy: makePharmacy({ pod_recipient_config: "covid19_contactless", can_skip_signature: true }) }),
+  supportPhone: PHONE,
+  today: TODAY,
+};
+
+const owedOnly: DeliveryFlowInput = {
+  order: makeOrder({ id: 100, status: "picked_up", ...owed, pharmacy: makePharmacy({ pod_recipient_config: "require_recipient" }) }),
+  supportPhone: PHONE,
+  today: TODAY,
+};
+
+const idOnly: DeliveryFlowInput = {
+  order: makeOrder({ id: 110, ...groupBase, collect_identification: true }),
+  supportPhone: PHONE,
+  today: TODAY,
+};
+
+
+const E = deliveryFlowEvents(SVG);
+
+const goTo = DELIVERY_STEPS.map((step) => ({ type: "GO_TO_STEP", step }));
+
+const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] = [
+  {
+    name: "DOB, ID, copay owed, signature may be skipped",
+    input: full,
+    events: [
+      E.present, E.addressIncorrect, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.retry, E.continue,
+      E.patient, E.noRecipient, E.notes, E.tick, E.untick, E.called, E.id, E.noId,
+      E.sign, E.clearPad, E.refuse, E.survey, E.paid, E.notCollected, E.couldNotPay,
+      E.failureDone, E.failureError, E.recipientDone, E.deliveryDone, E.deliveryError,
+    ],
+  },
+  {
+    name: "nothing owed, grouped orders at the door",
+    input: plain,
+    events: [E.present, E.patient, E.other, E.otherNames, E.group, E.ungroup, E.continue, E.sign, E.deliveryQueued, E.deliveryError, E.retry, E.cancel],
+  },
+  {
+    name: "covid19_contactless",
+    input: covid,
+    events: [E.present, E.notes, E.continue, E.recipientDone, E.recipientError, E.retry, E.cancel, E.tick, E.confirm, E.failureQueued],
+  },
+  { name: "copay owed, no ID", input: owedOnly, events: [E.present, E.patient, E.continue, E.paid] },
+  { name: "ID, nothing owed", input: idOnly, events: [E.present, E.patient, E.continue, E.id] },
+  {
+    name: "deep links",
+    input: full,
+    events: [E.present, E.dobVerified, E.patient, E.other, E.noRecipient, E.continue, E.id, E.paid, ...goTo],
+  },
+];
+
+/**
+ * What makes one screen behave differently from another: the state, the
+ * steps reached (deep links), who the recipient is and whether they count as
+ * selected, the recipient step's notes/failed/grouping, a complete ID on the
+ * ID step, whether payment is recorded, the signature step's entries, and the
+ * step a failure came from. Typed text of the same kind is the same screen.
+ */
+const serializeState = (snapshot: AnyMachineSnapshot) => {
+  const c = snapshot.context as DeliveryFlowContext;
+  const at = (step: string) => snapshot.matches({ steps: step } as never);
+  const r: RecipientForm = c.recipient;
+  return JSON.stringify([
+    snapshot.value,
+    snapshot.status,
+    [...c.reached].sort(),
+    r.relationship_id,
+    recipientCountsAsSelected(r),
+    at("recipient") ? [courierNotesLongEnough(r.courier_notes), r.failed, c.groupedOrderIds.length] : null,
+    at("idVerification") ? identificationComplete(c.identification, c.today) : null,
+    c.payment != null,
+    at("signature") ? [c.signature.svg != null, c.signature.refusal_reason] : null,
+    c.failure?.step ?? null,
+  ]);
+};
+
+const pathsOf = (input: DeliveryFlowInput, events: object[]) =>
+  transitionCoverPaths(deliveryFlowMachine, { events: possibleEvents(events), input, serializeState } as never) as unknown as ModelPath[];
+
+describe("delivery-flow machine: every path", () => {
+  for (const { name, input, events } of SCENARIOS) {
+    const paths = pathsOf(input, events);
+    it.each(paths.map((path) => [pathName(path), path] as const))(`${name}: %s`, async (_title, path) => {
+      const { snapshot } = await replayPath(deliveryFlowMachine, ACTORS, input, path);
+      expect(snapshot.value).toEqual(path.state.value);
+      expect(snapshot.context).toEqual(path.state.context);
+      expect(snapshot.status).toBe(path.state.status);
+    });
+  }
+
+  it("covers every state and transition", () => {
+    expectFullCoverageAcross(
+      deliveryFlowMachine,
+      SCENARIOS.map(({ input, events }) => ({ input, paths: pathsOf(input, events) })),
+    );
+  });
+});
+
+// ---------------------------------------------------------------- behaviour
+
+function path(events: readonly object[]): ModelPath {
+  return { state: null as never, steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never };
+}
+const run = (input: DeliveryFlowInput, events: readonly object[]) => replayPath(deliveryFlowMachine, ACTORS, input, path(events));
+const value = (snapshot: AnyMachineSnapshot) => snapshot.value;
+
+describe("delivery flow order (spec §4)", () => {
+  it("goes address → verify-dob → recipient → idverification → payment → signature → finished, sending every field", async () => {
+    const { snapshot, calls } = await run(full, [
+      E.present, E.dobVerified, E.called, E.patient, E.continue, E.id, E.continue, E.paid, E.sign, E.survey, E.continue, E.deliveryDone,
+    ]);
+    expect(value(snapshot)).toBe("finished");
+    expect(snapshot.output).toEqual({ outcome: "delivered", queued: false });
+    expect(calls.map((call) => call.actor)).toEqual(["payment", "submitDelivery"]);
+    expect(calls[0]!.input).toEqual({ order: full.order, supportPhone: PHONE });
+    expect(calls[1]!.input).toEqual({
+      order_ids: [70],
+      signature_svg: SVG,
+      body: null,
+      signed_by: "Eleanor Abernathy",
+      dob_verified: true,
+      recipient_called_at: "2026-11-21T15:20:00.000Z",
+      client_occurred_at: NOW,
+      relationship_id: PATIENT,
+      recipient_first_name: "Eleanor",
+      recipient_last_name: "Abernathy",
+      other_relationship_description: null,
+      survey: { have_you_left_prescription_at_pharmacy: null, use_delivery_service_again: true, refill_reminder_opt_in: null },
+      order_payment: { payment_type: "cash", amount: "17.50", new_copay: null, transaction_id: null },
+      identification_state: "PA",
+      identification_type: "driver",
+      identification_number: "D1234567",
+      identification_expiration: "2030-12-31",
+      signature_refusal_reason: null,
+    });
+  });
+
+  it("skips date of birth, ID and payment when not needed", async () => {
+    const { snapshot } = await run(plain, [E.present, E.patient, E.continue]);
+    expect(snapshot.value).toEqual({ steps: "signature" });
+    expect(snapshot.context.reached).toEqual(["address", "recipient", "signature"]);
+  });
+
+  it("skips payment when the recipient is skipped: No Recipient is submitted at the recipient step", async () => {
+    const { snapshot, calls } = await run(full, [E.present, E.dobVerified, E.noRecipient, E.notes, E.continue, E.recipientDone]);
+    expect(value(snapshot)).toBe("finished");
+    expect(calls).toEqual([
+      {
+        actor: "submitRecipient",
+        input: {
+          order_ids: [70],
+          relationship: "No Recipient",
+          relationship_id: NO_RECIPIENT,
+          recipient_called_at: null,
+          client_occurred_at: NOW,
+          body: "Nobody answered the door",
+        },
+      },
+    ]);
+  });
+
+  it("submits contactless with notes at the recipient step, preselected for covid19_contactless", async () => {
+    const start = await run(covid, [E.present]);
+    expect(start.snapshot.context.recipient.relationship_id).toBe(CONTACTLESS);
+    expect(start.snapshot.can({ type: "CONTINUE" })).toBe(false);
+    expect(start.snapshot.can({ type: "SELECT_RELATIONSHIP", relationship_id: PATIENT })).toBe(false);
+    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.recipientDone]);
+    expect(value(snapshot)).toBe("finished");
+    expect(calls[0]).toMatchObject({ actor: "submitRecipient", input: { relationship: "Contactless - No Signature Requested", relationship_id: CONTACTLESS } });
+  });
+
+  it("refuses a relationship the order does not offer", async () => {
+    const { snapshot } = await run(plain, [E.present]);
+    expect(snapshot.can({ type: "SELECT_RELATIONSHIP", relationship_id: NO_RECIPIENT })).toBe(false);
+    expect(snapshot.can({ type: "SELECT_RELATIONSHIP", relationship_id: CONTACTLESS })).toBe(false);
+    expect(snapshot.can({ type: "SELECT_RELATIONSHIP", relationship_id: PATIENT })).toBe(true);
+  });
+
+  it("keeps Continue disabled until the recipient counts as selected", async () => {
+    const other = await run(plain, [E.present, E.other, { type: "RECIPIENT_CHANGED", changes: { first_name: "Bo", last_name: "Lee" } }]);
+    expect(other.snapshot.can({ type: "CONTINUE" })).toBe(false);
+    const described = await run(plain, [E.present, E.other, E.otherNames]);
+    expect(described.snapshot.can({ type: "CONTINUE" })).toBe(true);
+    const tooLong = await run(plain, [E.present, E.other, E.otherNames, { type: "RECIPIENT_CHANGED", changes: { other_description: "x".repeat(33) } }]);
+    expect(tooLong.snapshot.can({ type: "CONTINUE" })).toBe(false);
+  });
+
+  it("payment not collected (unable to pay, confirmed) goes on to the signature and sends no payment", async () => {
+    const { snapshot, calls } = await run(full, [
+      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.notCollected, E.sign, E.continue, E.deliveryQueued,
+    ]);
+    expect(value(snapshot)).toBe("finished");
+    expect(snapshot.output).toEqual({ outcome: "delivered", queued: true });
+    expect((calls.at(-1)!.input as { order_payment: unknown }).order_payment).toBeNull();
+  });
+
+  it("delivers every grouped order, with names typed (not locked) for Patient", async () => {
+    const grouped = await run(plain, [E.present, E.patient, E.group]);
+    expect(grouped.snapshot.context.groupedOrderIds).toEqual([81, 82]);
+    expect(grouped.snapshot.context.recipient).toMatchObject({ first_name: "", last_name: "" });
+    const { calls } = await run(plain, [
+      E.present, E.patient, E.group, { type: "RECIPIENT_CHANGED", changes: { first_name: "Harold", last_name: "Johnson" } }, E.continue, E.sign, E.continue,
+    ]);
+    expect(calls.at(-1)!.input).toMatchObject({ order_ids: [80, 81, 82], signed_by: "Harold Johnson", relationship_id: PATIENT, dob_verified: null });
+  });
+
+  it("does not offer grouping where it is not allowed", async () => {
+    const { snapshot } = await run(full, [E.present, E.dobVerified]);
+    expect(snapshot.context.groupable).toEqual([]);
+    expect(snapshot.can({ type: "SET_GROUPED", grouped: true })).toBe(false);
+  });
+
+  it("completes with a signature refusal reason and its notes", async () => {
+    const { calls } = await run(full, [
+      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue,
+    ]);
+    expect(calls.at(-1)!.input).toMatchObject({ signature_svg: null, signed_by: null, signature_refusal_reason: "refused", body: "Would not sign" });
+  });
+
+  it("needs the pad signed, or a valid refusal", async () => {
+    const atSignature = [E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid];
+    expect((await run(full, atSignature)).snapshot.can({ type: "CONTINUE" })).toBe(false);
+    const noNotes = await run(full, [...atSignature, { type: "REFUSAL_CHANGED", reason: "other", notes: "ab" }]);
+    expect(noNotes.snapshot.can({ type: "CONTINUE" })).toBe(false);
+    const unable = await run(full, [...atSignature, { type: "REFUSAL_CHANGED", reason: "physically_unable", notes: "" }]);
+    expect(unable.snapshot.can({ type: "CONTINUE" })).toBe(true);
+    const mustSign = await run(owedOnly, [E.present, E.patient, E.continue, E.paid, E.refuse]);
+    expect(mustSign.snapshot.can({ type: "CONTINUE" })).toBe(false);
+  });
+
+  it("refuses an expired or incomplete ID", async () => {
+    const atId = [E.present, E.dobVerified, E.patient, E.continue];
+    const expired = await run(full, [...atId, { type: "ID_CHANGED", changes: { ...ID, expiration: "11/20/2026" } }]);
+    expect(expired.snapshot.can({ type: "CONTINUE" })).toBe(false);
+    const passport = await run(full, [...atId, { type: "ID_CHANGED", changes: { ...ID, type: "passport", state: "" } }]);
+    expect(passport.snapshot.can({ type: "CONTINUE" })).toBe(true);
+  });
+});
+
+describe("failures (spec §4, §5)", () => {
+  const failureCall = async (input: DeliveryFlowInput, events: readonly object[]) => {
+    const { snapshot, calls } = await run(input, events);
+    expect(value(snapshot)).toBe("attempted");
+    expect(snapshot.output).toEqual({ outcome: "attempted", queued: false });
+    return calls.at(-1)!;
+  };
+
+  it.each([
+    ["the address is incorrect", [E.addressIncorrect], "Incorrect Address"],
+    ["date of birth not verified", [E.present, E.dobNotVerified], "Date of Birth Not Verified"],
+    ["unable to provide ID", [E.present, E.dobVerified, E.patient, E.continue, E.noId], "ID Not Provided"],
+  ] as const)("%s: confirms, then submits the failure", async (_name, events, reason) => {
+    const asking = await run(full, events);
+    expect(deliveryConfirmation(asking.snapshot)).toBe(TEXT.failedDeliveryConfirm);
+    const call = await failureCall(full, [...events, E.confirm, E.failureDone]);
+    expect(call).toEqual({ actor: "submitFailure", input: { failure_reason: reason, client_occurred_at: NOW, order_ids: [70] } });
+  });
+
+  it("cannot pay (confirmed in the payment step): submits 'Patient Could Not Provide Copayment'", async () => {
+    const call = await failureCall(full, [E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.couldNotPay, E.failureDone]);
+    expect(call.input).toEqual({ failure_reason: "Patient Could Not Provide Copayment", client_occurred_at: NOW, order_ids: [70] });
+  });
+
+  it("the recipient step's tick: confirms with its own text, needs notes, submits 'Patient Not Home' for every grouped order", async () => {
+    const asking = await run(plain, [E.present, E.tick]);
+    expect(deliveryConfirmation(asking.snapshot)).toBe(TEXT.failedDeliveryTickConfirm);
+    const ticked = await run(plain, [E.present, E.group, E.tick, E.confirm]);
+    expect(ticked.snapshot.can({ type: "CONTINUE" })).toBe(false);
+    const call = await failureCall(plain, [E.present, E.group, E.tick, E.confirm, E.notes, E.continue, E.failureDone]);
+    expect(call.input).toEqual({
+      failure_reason: "Patient Not Home",
+      client_occurred_at: NOW,
+      order_ids: [80, 81, 82],
+      body: "Nobody answered the door",
+    });
+  });
+
+  it("cancelling a confirmation changes nothing", async () => {
+    const { snapshot, calls } = await run(full, [E.addressIncorrect, E.cancel]);
+    expect(snapshot.value).toEqual({ steps: { address: "ready" } });
+    expect(calls).toEqual([]);
+    const unticked = await run(plain, [E.present, E.tick, E.cancel]);
+    expect(unticked.snapshot.context.recipient.failed).toBe(false);
+  });
+
+  it("a refused call shows the server's words; retry sends the same failure, cancel goes back to the step", async () => {
+    const failed = await run(full, [E.present, E.dobNotVerified, E.confirm, E.failureError]);
+    expect(failed.snapshot.value).toEqual({ submittingFailure: "failed" });
+    expect(failed.snapshot.context.error).toBe(REFUSED.message);
+    expect(deliveryPathOf(failed.snapshot)).toBe("verify-dob");
+    const retried = await run(full, [E.present, E.dobNotVerified, E.confirm, E.failureError, E.retry, E.failureDone]);
+    expect(retried.calls.map((c) => c.input)).toEqual([retried.calls[0]!.input, retried.calls[0]!.input]);
+    expect(retried.snapshot.context.error).toBeNull();
+    const back = await run(full, [E.present, E.dobNotVerified, E.confirm, E.failureError, E.cancel]);
+    expect(back.snapshot.value).toEqual({ steps: { verifyDob: "ready" } });
+    expect(back.snapshot.context.failure).toBeNull();
+  });
+
+  it("a completion that fails with 500 says so and keeps everything for the retry", async () => {
+    const { snapshot } = await run(plain, [E.present, E.patient, E.continue, E.sign, E.continue, E.deliveryError]);
+    expect(snapshot.context.error).toBe(TEXT.serverError);
+    expect(snapshot.context.signature.svg).toBe(SVG);
+    expect(deliveryPathOf(snapshot)).toBe("signature");
+  });
+
+  it("a failure queued offline ends at attempted all the same", async () => {
+    const { snapshot } = await run(covid, [E.present, E.tick, E.confirm, E.notes, E.continue, E.failureQueued]);
+    expect(snapshot.output).toEqual({ outcome: "attempted", queued: true });
+  });
+});
+
+describe("deep links and the URL (spec §2, §4)", () => {
+  it("maps steps to URL segments both ways", () => {
+    expect(DELIVERY_STEPS.map((step) => deliveryStepOfPath(
+      { address: "address", verifyDob: "verify-dob", recipient: "recipient", idVerification: "idverification", payment: "payment", signature: "signature" }[step],
+    ))).toEqual([...DELIVERY_STEPS]);
+    expect(deliveryStepOfPath("finished")).toBeNull();
+    expect(deliveryStepOfPath("nonsense")).toBeNull();
+  });
+
+  it("keeps the courier on the current step for a step not yet reached", async () => {
+    const { snapshot } = await run(full, [{ type: "GO_TO_STEP", step: "signature" }, { type: "GO_TO_STEP", step: "recipient" }]);
+    expect(snapshot.value).toEqual({ steps: { address: "ready" } });
+    expect(deliveryPathOf(snapshot)).toBe("address");
+  });
+
+  it("goes back to a reached step and forward again", async () => {
+    const back = await run(full, [E.present, E.dobVerified, { type: "GO_TO_STEP", step: "address" }]);
+    expect(deliveryPathOf(back.snapshot)).toBe("address");
+    const forward = await run(full, [E.present, E.dobVerified, { type: "GO_TO_STEP", step: "address" }, { type: "GO_TO_STEP", step: "recipient" }]);
+    expect(deliveryPathOf(forward.snapshot)).toBe("recipient");
+  });
+
+  it("sends a signature link without a chosen relationship to recipient", async () => {
+    const { snapshot } = await run(plain, [E.present, E.patient, E.continue, { type: "GO_TO_STEP", step: "recipient" }, E.other, { type: "GO_TO_STEP", step: "signature" }]);
+    expect(deliveryPathOf(snapshot)).toBe("recipient");
+  });
+
+  it("sends a signature link back to recipient when the recipient is submitted there (No Recipient)", async () => {
+    const { snapshot } = await run(full, [
+      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid,
+      { type: "GO_TO_STEP", step: "recipient" }, E.noRecipient, { type: "GO_TO_STEP", step: "signature" },
+    ]);
+    expect(snapshot.value).toEqual({ steps: { recipient: "editing" } });
+  });
+
+  it("sends a payment link to signature once nothing is owed, and never takes a second payment", async () => {
+    const { snapshot, calls } = await run(owedOnly, [E.present, E.patient, E.continue, E.paid, { type: "GO_TO_STEP", step: "payment" }]);
+    expect(deliveryPathOf(snapshot)).toBe("signature");
+    expect(calls.filter((call) => call.actor === "payment")).toHaveLength(1);
+  });
+
+  it("names each state's URL, the finished and attempted pages included", async () => {
+    expect(deliveryPathOf((await run(full, [E.present])).snapshot)).toBe("verify-dob");
+    expect(deliveryPathOf((await run(full, [E.present, E.dobVerified, E.patient, E.continue])).snapshot)).toBe("idverification");
+    expect(deliveryPathOf((await run(owedOnly, [E.present, E.patient, E.continue])).snapshot)).toBe("payment");
+    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue])).snapshot)).toBe("recipient");
+    expect(deliveryPathOf((await run(plain, [E.present, E.patient, E.continue, E.sign, E.continue])).snapshot)).toBe("signature");
+    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue, E.recipientDone])).snapshot)).toBe("finished");
+    expect(deliveryPathOf((await run(full, [E.addressIncorrect, E.confirm, E.failureDone])).snapshot)).toBe("attempted");
+  });
+});
+
+describe("resuming after a reload", () => {
+  const actors = (extra: Record<string, unknown> = {}) => ({
+    submitFailure: fromPromise(async () => QUEUED),
+    submitRecipient: fromPromise(async () => QUEUED),
+    submitDelivery: fromPromise(async () => QUEUED),
+    ...extra,
+  });
+
+  it("restores the step and what was entered from a persisted snapshot (plain JSON)", () => {
+    const machine = deliveryFlowMachine.provide({ actors: actors() } as never);
+    const actor = createActor(machine, { input: plain }).start();
+    for (const event of [E.present, E.other, E.otherNames, E.group, E.called] as DeliveryFlowEvent[]) actor.send(event);
+    const saved = JSON.stringify(actor.getPersistedSnapshot());
+    actor.stop();
+    const resumed = createActor(machine, { input: plain, snapshot: JSON.parse(saved) }).start();
+    expect(resumed.getSnapshot().value).toEqual({ steps: { recipient: "editing" } });
+    expect(resumed.getSnapshot().context.recipient).toMatchObject({ relationship_id: OTHER, first_name: "Bo", other_description: "Son" });
+    expect(resumed.getSnapshot().context.groupedOrderIds).toEqual([81, 82]);
+    resumed.send(E.continue);
+    expect(resumed.getSnapshot().value).toEqual({ steps: "signature" });
+    resumed.stop();
+  });
+
+  it("persists the payment step without card data", async () => {
+    const payment = paymentMachine.provide({
+      actors: { setUpCardClient: fromPromise<void, { order_id: number }>(async () => {}), authorizeCard: fromPromise(async () => ({ transaction_id: "t" })) },
+    });
+    const machine = deliveryFlowMachine.provide({ actors: actors({ payment }) } as never);
+    const actor = createActor(machine, { input: owedOnly }).start();
+    for (const event of [E.present, E.patient, E.continue] as DeliveryFlowEvent[]) actor.send(event);
+    const child = actor.getSnapshot().children.payment!;
+    child.send({ type: "CHOOSE_METHOD", method: "card" });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    child.send({ type: "CARD_FIELDS_CHANGED", number: true, cvv: true, expiration: true });
+    const saved = JSON.stringify(actor.getPersistedSnapshot());
+    actor.stop();
+    // Only the fields' validity is kept: the card itself lives in the hosted fields.
+    const persisted = JSON.parse(saved).children.payment.snapshot.context;
+    expect(Object.keys(persisted).sort()).toEqual(
+      ["allowedMethods", "cardFields", "error", "method", "newCopay", "order", "outcome", "supportPhone", "transactionId"],
+    );
+    expect(persisted.cardFields).toEqual({ number: true, cvv: true, expiration: true });
+    const resumed = createActor(machine, { input: owedOnly, snapshot: JSON.parse(saved) }).start();
+    expect(resumed.getSnapshot().value).toEqual({ steps: "payment" });
+    expect((resumed.getSnapshot().children.payment!.getSnapshot() as AnyMachineSnapshot).value).toEqual({ card: "entering" });
+    resumed.stop();
+  });
+});
+
+// The scenarios' orders must be what their names say.
+it("scenario orders are consistent with the rules they exercise", () => {
+  const orders: Order[] = [full.order, plain.order, covid.order, owedOnly.order, idOnly.order];
+  expect(orders.every((order) => order.status.name === "picked_up")).toBe(true);
+});

@@ -1,0 +1,264 @@
+import { describe, expect, it } from "vitest";
+import type { AnyMachineSnapshot } from "xstate";
+import type { ApiFailure } from "../../../domain/api-failure.ts";
+import type { Order } from "../../../domain/contract/entities.ts";
+import type { ReturnResponse } from "../../../domain/contract/returns.ts";
+import { TEXT } from "../../../domain/texts.ts";
+import { returnsMachine, type ReturnsContext, type ReturnsEvent, type ReturnsInput } from "../../../machines/returns.machine.ts";
+import { transitionCoverPaths } from "../../support/model-coverage.ts";
+import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+
+const ACTORS = ["submitReturn"] as const;
+const PHARMACY = makePharmacy({ id: 7, name: "Northside Family Drugs" });
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><path d="M 1 1 L 9 9" stroke="black"/></svg>';
+
+const DAY: Order[] = [
+  makeOrder({ id: 11, pharmacy: PHARMACY, status: "delivery_attempted", copay: "6.50", delivery_fee: null }),
+  makeOrder({ id: 12, pharmacy: PHARMACY, status: "picked_up", copay: "0.00", delivery_fee: "5.00" }),
+  makeOrder({ id: 30, pharmacy: PHARMACY, status: "delivered", copay: "10.00", delivery_fee: "2.50", payment_collected: true, payment_type: "cash" }),
+  makeOrder({ id: 40, pharmacy: PHARMACY, status: "delivered", copay: "20.00", delivery_fee: "3.00", other_items_amount_due: "1.00", payment_collected: true, payment_type: "check" }),
+  makeOrder({ id: 50, pharmacy: PHARMACY, status: "delivered", copay: "0.00" }),
+  makeOrder({ id: 60, pharmacy: makePharmacy({ id: 8 }), status: "picked_up", copay: "9.00" }),
+];
+/** The same day once returned elsewhere (another tab): nothing left at pharmacy 7. */
+const RETURNED_DAY: Order[] = DAY.map((order) =>
+  order.pharmacy.id === 7 && order.id !== 50 ? { ...order, status: { id: 8, name: "returned_to_pharmacy" as const }, item_returned: true } : order,
+);
+/** Only an attempted order: no cash, no check. */
+const ITEMS_ONLY: Order[] = [DAY[0]!];
+
+const NETWORK: ApiFailure = { kind: "network", status: null, message: "Failed to fetch", code: null };
+const MISMATCH: ApiFailure = {
+  kind: "refused",
+  status: 409,
+  message: "The cash handed back, $10.00, is not the $12.50 collected in cash for Northside Family Drugs. Please refresh and check the return again.",
+  code: "return_mismatch",
+};
+const RESPONSE: ReturnResponse = { return: { id: 5, order_ids: [11, 12, 30, 40], cash_collected: "12.50", check_collected: "24.00" } };
+
+const EVENTS: ReturnsEvent[] | Record<string, unknown>[] = [
+  { type: "VIEW_DETAILS", kind: "orders" },
+  { type: "VIEW_DETAILS", kind: "cash" },
+  { type: "VIEW_DETAILS", kind: "check" },
+  { type: "SIGN" },
+  { type: "BACK" },
+  { type: "GO_TO", view: { screen: "summary" } },
+  { type: "GO_TO", view: { screen: "details", kind: "check" } },
+  { type: "GO_TO", view: { screen: "signature" } },
+  { type: "DAY_CHANGED", orders: DAY, incompleteOffline: false },
+  { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false },
+  { type: "DAY_CHANGED", orders: DAY, incompleteOffline: true },
+  { type: "STAFF_CHANGED", changes: { first_name: "Priya", last_name: "Raman" } },
+  { type: "SIGNATURE_CHANGED", svg: SVG },
+  { type: "SIGNATURE_CHANGED", svg: null },
+  { type: "LOCATED", latitude: 39.99, longitude: -75.14 },
+  { type: "SUBMIT" },
+  { type: "xstate.done.actor.submitReturn", output: RESPONSE },
+  { type: "xstate.error.actor.submitReturn", error: NETWORK },
+];
+
+const input = (overrides: Partial<ReturnsInput> = {}): ReturnsInput => ({
+  courierId: 1,
+  pharmacyId: 7,
+  orders: DAY,
+  incompleteOffline: false,
+  ...overrides,
+});
+
+/**
+ * The starts the model walks from: the summary, a deep link the machine takes
+ * and one it refuses. Blocked and nothing-to-return starts are the same
+ * transitions DAY_CHANGED takes; the behaviour tests below start there too.
+ */
+const SCENARIOS: { name: string; input: ReturnsInput }[] = [
+  { name: "items, cash and check", input: input() },
+  { name: "deep link to the cash details", input: input({ view: { screen: "details", kind: "cash" } }) },
+  { name: "items only, deep link to the check details", input: input({ orders: ITEMS_ONLY, view: { screen: "details", kind: "check" } }) },
+];
+
+/**
+ * What tells two snapshots apart for the model: the screen and the screen
+ * asked for; on the signature screen also whether the names and signature are
+ * there and the alert. What was entered survives leaving the screen (the
+ * behaviour tests below check it); counting it on every screen would only
+ * multiply paths through the same transitions.
+ */
+const serializeState = (snapshot: AnyMachineSnapshot) => {
+  const c = snapshot.context as ReturnsContext;
+  const signing = snapshot.matches("signing") ? [c.staff.first_name !== "" && c.staff.last_name !== "", c.signatureSvg !== null, c.error] : [];
+  return JSON.stringify([snapshot.value, snapshot.status, c.requested, ...signing]);
+};
+
+const pathsOf = (scenarioInput: ReturnsInput) =>
+  transitionCoverPaths(returnsMachine, { events: possibleEvents(EVENTS), input: scenarioInput, serializeState } as never) as unknown as ModelPath[];
+
+describe("returns machine (model-based)", () => {
+  for (const { name, input: scenarioInput } of SCENARIOS) {
+    it.each(pathsOf(scenarioInput).map((path) => [pathName(path), path] as const))(`${name}: %s`, async (_title, path) => {
+      const { snapshot } = await replayPath(returnsMachine, ACTORS, scenarioInput, path);
+      expect(snapshot.value).toEqual(path.state.value);
+      expect(snapshot.context).toEqual(path.state.context);
+      expect(snapshot.status).toBe(path.state.status);
+    });
+  }
+
+  it("covers every state and transition", () => {
+    expectFullCoverageAcross(returnsMachine, [
+      ...SCENARIOS.map(({ input: scenarioInput }) => ({ input: scenarioInput, paths: pathsOf(scenarioInput) })),
+      ...ALL_STARTS.map((start) => ({ input: start, paths: [] })),
+    ]);
+  });
+});
+
+const by = (events: Record<string, unknown>[]): ModelPath => ({
+  state: null as never,
+  steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never,
+});
+const SIGNED = [
+  { type: "SIGN" },
+  { type: "STAFF_CHANGED", changes: { first_name: " Priya " } },
+  { type: "STAFF_CHANGED", changes: { last_name: "Raman" } },
+  { type: "SIGNATURE_CHANGED", svg: SVG },
+];
+const ALL_STARTS: ReturnsInput[] = [
+  input({ incompleteOffline: true }),
+  input({ orders: RETURNED_DAY }),
+  input({ view: { screen: "signature" } }),
+];
+
+describe("returns behaviour (spec §2, §4, §5, §7, §8, §9)", () => {
+  it("summarises items, cash and checks of this pharmacy in cents", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([]));
+    expect(snapshot.value).toBe("summary");
+    expect(snapshot.context.summary).toMatchObject({ itemsTotal: 1150, cashCollected: 1250, checkCollected: 2400, orderIds: [11, 12, 30, 40] });
+  });
+
+  it("submits the spec §7 form: names, signature, courier, pharmacy, totals, location and the lines", async () => {
+    const { snapshot, calls } = await replayPath(returnsMachine, ACTORS, input(), by([
+      { type: "LOCATED", latitude: 39.99, longitude: -75.14 },
+      ...SIGNED,
+      { type: "SUBMIT" },
+    ]));
+    expect(snapshot.value).toEqual({ signing: "submitting" });
+    expect(calls).toEqual([
+      {
+        actor: "submitReturn",
+        input: {
+          recipient_first_name: "Priya",
+          recipient_last_name: "Raman",
+          signature_svg: SVG,
+          courier_id: 1,
+          pharmacy_id: 7,
+          cash_collected: "12.50",
+          check_collected: "24.00",
+          latitude: 39.99,
+          longitude: -75.14,
+          returns: [
+            { type: "item", amount: "6.50", order_id: 11 },
+            { type: "item", amount: "5.00", order_id: 12 },
+            { type: "cash", amount: "12.50", order_id: 30 },
+            { type: "check", amount: "24.00", order_id: 40 },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it("first name, last name and signature are all required", async () => {
+    for (const skip of [1, 2, 3]) {
+      const events = SIGNED.filter((_, index) => index !== skip);
+      const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...events, { type: "SUBMIT" }]));
+      expect(snapshot.value, `without step ${skip}`).toEqual({ signing: "editing" });
+    }
+    const blank = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "STAFF_CHANGED", changes: { last_name: "   " } }, { type: "SUBMIT" }]));
+    expect(blank.snapshot.value).toEqual({ signing: "editing" });
+    const cleared = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SIGNATURE_CHANGED", svg: null }, { type: "SUBMIT" }]));
+    expect(cleared.snapshot.value).toEqual({ signing: "editing" });
+    expect(cleared.snapshot.context.signatureSvg).toBeNull();
+  });
+
+  it("names hold at most 32 characters", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([{ type: "SIGN" }, { type: "STAFF_CHANGED", changes: { first_name: "x".repeat(40) } }]));
+    expect(snapshot.context.staff.first_name).toHaveLength(32);
+  });
+
+  it("a network failure shows the no-internet text and keeps everything entered for another try", async () => {
+    const { snapshot, calls } = await replayPath(returnsMachine, ACTORS, input(), by([
+      ...SIGNED,
+      { type: "SUBMIT" },
+      { type: "xstate.error.actor.submitReturn", error: NETWORK },
+    ]));
+    expect(snapshot.value).toEqual({ signing: "editing" });
+    expect(snapshot.context.error).toBe(TEXT.noInternet);
+    expect(snapshot.context.staff).toEqual({ first_name: " Priya ", last_name: "Raman" });
+    expect(snapshot.context.signatureSvg).toBe(SVG);
+    expect(snapshot.can({ type: "SUBMIT" })).toBe(true);
+    expect(calls).toHaveLength(1);
+
+    const again = await replayPath(returnsMachine, ACTORS, input(), by([
+      ...SIGNED,
+      { type: "SUBMIT" },
+      { type: "xstate.error.actor.submitReturn", error: NETWORK },
+      { type: "SUBMIT" },
+    ]));
+    expect(again.snapshot.context.error).toBeNull();
+    expect(again.calls.map((call) => call.input)).toEqual([calls[0]!.input, calls[0]!.input]);
+  });
+
+  it("a refusal shows the server's words; a server error the spec's", async () => {
+    const refused = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }, { type: "xstate.error.actor.submitReturn", error: MISMATCH }]));
+    expect(refused.snapshot.context.error).toBe(MISMATCH.message);
+    const server: ApiFailure = { kind: "server", status: 500, message: "boom", code: "internal" };
+    const failed = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }, { type: "xstate.error.actor.submitReturn", error: server }]));
+    expect(failed.snapshot.context.error).toBe(TEXT.serverError);
+  });
+
+  it("once recorded, the returned orders are returned to the pharmacy or reconciled, with item_returned", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }, { type: "xstate.done.actor.submitReturn", output: RESPONSE }]));
+    expect(snapshot.status).toBe("done");
+    expect(snapshot.output.result).toEqual(RESPONSE.return);
+    expect(snapshot.output.orders.map((order: Order) => [order.id, order.status.name, order.item_returned])).toEqual([
+      [11, "returned_to_pharmacy", true],
+      [12, "returned_to_pharmacy", true],
+      [30, "reconciled", true],
+      [40, "reconciled", true],
+    ]);
+  });
+
+  it("offline orders on the device block the return until they are resubmitted", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input({ incompleteOffline: true, view: { screen: "signature" } }), by([]));
+    expect(snapshot.value).toBe("blocked");
+    expect(snapshot.can({ type: "SIGN" })).toBe(false);
+    const resubmitted = await replayPath(returnsMachine, ACTORS, input({ incompleteOffline: true, view: { screen: "signature" } }), by([
+      { type: "DAY_CHANGED", orders: DAY, incompleteOffline: false },
+    ]));
+    expect(resubmitted.snapshot.value).toEqual({ signing: "editing" });
+  });
+
+  it("deep links: a details page of an empty kind is refused, the signature page is allowed", async () => {
+    const refused = await replayPath(returnsMachine, ACTORS, input({ orders: ITEMS_ONLY, view: { screen: "details", kind: "cash" } }), by([]));
+    expect(refused.snapshot.value).toBe("summary");
+    const stays = await replayPath(returnsMachine, ACTORS, input({ orders: ITEMS_ONLY }), by([
+      { type: "SIGN" },
+      { type: "GO_TO", view: { screen: "details", kind: "check" } },
+    ]));
+    expect(stays.snapshot.value).toEqual({ signing: "editing" });
+    const details = await replayPath(returnsMachine, ACTORS, input(), by([{ type: "GO_TO", view: { screen: "details", kind: "check" } }]));
+    expect(details.snapshot.value).toBe("details");
+    expect(details.snapshot.context.requested).toEqual({ screen: "details", kind: "check" });
+  });
+
+  it("a day changed under the signature screen keeps the names and signature entered", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "DAY_CHANGED", orders: DAY, incompleteOffline: false }]));
+    expect(snapshot.value).toEqual({ signing: "editing" });
+    expect(snapshot.context.signatureSvg).toBe(SVG);
+    const emptied = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
+    expect(emptied.snapshot.value).toBe("nothingToReturn");
+  });
+
+  it("ignores the day changing while the pharmacy staff wait for the submission", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
+    expect(snapshot.value).toEqual({ signing: "submitting" });
+  });
+});
