@@ -198,8 +198,22 @@ it("confirms the pending visit, checks in at Riverside (verify with a copay, No 
   await eventually(() => page.url()).toMatch(/\/pharmacies$/);
 });
 
+/** Holds back the chunk that carries imask until `release()`: the mask arrives as on a slow network. */
+async function holdBackTheMask(page: Page): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes("IMask")) await released;
+    await route.fulfill({ response, body });
+  });
+  return { release };
+}
+
 it("adds add-on orders at Northside: at most 3, Help and confirm sub-views, joined to the check-in list as verified", async () => {
-  const page = await phonePage(browser, server.url);
+  const page = await phonePage(browser, server.url, { serviceWorkers: "block" });
+  const mask = await holdBackTheMask(page);
   await logIn(page);
   await eventually(() => page.url()).toMatch(/\/dashboard$/);
   const day = await itinerary(page);
@@ -211,7 +225,13 @@ it("adds add-on orders at Northside: at most 3, Help and confirm sub-views, join
   await eventually(() => page.locator(".addon-row").count()).toBe(4);
 
   await page.getByRole("checkbox", { name: "Add Kevin Lambert" }).check();
-  await page.getByLabel("Copay for Kevin Lambert", { exact: true }).pressSequentially("5.00");
+  // The courier starts typing before the mask has arrived, and goes on after it.
+  const kevinsCopay = page.getByLabel("Copay for Kevin Lambert", { exact: true });
+  await kevinsCopay.pressSequentially("5.");
+  mask.release();
+  await eventually(() => kevinsCopay.inputValue()).toBe("$5.");
+  await kevinsCopay.pressSequentially("00");
+  expect(await kevinsCopay.inputValue()).toBe("$5.00");
   await page.getByRole("checkbox", { name: "Add Monica Lopez" }).check();
   await page.locator(".addon-row", { hasText: "Monica Lopez" }).getByRole("checkbox", { name: "No copay" }).check();
   await page.getByRole("checkbox", { name: "Add Nathan Moore" }).check();

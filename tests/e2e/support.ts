@@ -78,9 +78,14 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A phone-sized page (390×844, touch) on the given server. */
-export async function phonePage(browser: Browser, baseURL: string): Promise<Page> {
+/**
+ * A phone-sized page (390×844, touch) on the given server. `serviceWorkers:
+ * "block"` keeps every request in reach of page.route (the app's service
+ * worker would otherwise fetch and serve some of them itself).
+ */
+export async function phonePage(browser: Browser, baseURL: string, { serviceWorkers = "allow" as "allow" | "block" } = {}): Promise<Page> {
   const context = await browser.newContext({
+    serviceWorkers,
     baseURL,
     viewport: PHONE,
     deviceScaleFactor: 2,

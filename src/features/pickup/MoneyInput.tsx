@@ -1,8 +1,11 @@
-import { useEffect, useRef, type InputHTMLAttributes } from "react";
+import { useEffect, useRef, useState, type InputHTMLAttributes } from "react";
 
 /** What this input needs of an imask InputMask. */
 interface Mask {
   value: string;
+  masked: { append(text: string, flags: { input: boolean }): unknown };
+  updateControl(): void;
+  updateCursor(position: number): void;
   on(event: "accept", handler: () => void): unknown;
   destroy(): void;
 }
@@ -23,6 +26,8 @@ export function MoneyInput({
   const mask = useRef<Mask | null>(null);
   const report = useRef(onValueChange);
   const echo = useRef(false);
+  // The text it starts with; later values reach the field through the effect below.
+  const [initialValue] = useState(value);
   useEffect(() => {
     report.current = onValueChange;
   });
@@ -30,8 +35,14 @@ export function MoneyInput({
   useEffect(() => {
     let cancelled = false;
     void import("imask").then(({ default: IMask }) => {
-      if (cancelled || !input.current) return;
-      const created = IMask(input.current, {
+      const element = input.current;
+      if (cancelled || !element) return;
+      // Typed before the mask arrived (a slow network): keep it aside, then
+      // replay it as typing. Setting the mask's value instead would commit it —
+      // "5" of a "5.75" being typed would become "$5.00" and the rest refused.
+      const typedEarly = element.value;
+      element.value = "";
+      const created = IMask(element, {
         mask: "$num",
         lazy: true,
         blocks: {
@@ -53,8 +64,12 @@ export function MoneyInput({
         if (!echo.current) report.current(created.value);
       });
       mask.current = created;
-      // Typed before the mask arrived: mask it now.
-      if (input.current.value) created.value = input.current.value;
+      if (typedEarly) {
+        created.masked.append(typedEarly, { input: true });
+        // Shows and reports the masked text, then puts the cursor after it, where typing goes on.
+        created.updateControl();
+        created.updateCursor(created.value.length);
+      }
     });
     return () => {
       cancelled = true;
@@ -82,7 +97,7 @@ export function MoneyInput({
       type="text"
       inputMode="decimal"
       autoComplete="off"
-      defaultValue={value}
+      defaultValue={initialValue}
       // Until imask has loaded, the raw text still reaches the machine.
       onInput={(event) => {
         if (!mask.current) report.current(event.currentTarget.value);
