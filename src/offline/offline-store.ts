@@ -1,6 +1,5 @@
 import localforage from "localforage";
-import { z } from "zod";
-import { ItineraryResponse } from "../../domain/contract/itinerary.ts";
+import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import type { QueueChange, StoredOfflineOrder } from "../../machines/offline-queue.machine.ts";
 
 /**
@@ -36,24 +35,6 @@ export interface OfflineStore {
   clearAll(): Promise<void>;
 }
 
-const FormFields = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
-
-/** Only what a resubmission relies on is checked strictly. */
-const StoredEntry = z.object({
-  kind: z.enum(["unsubmitted", "recipient", "signature"]),
-  id: z.number().int(),
-  orderIds: z.array(z.number().int()),
-  status: z.string(),
-  delivery: FormFields.nullable(),
-  dataToSubmit: z.json().nullable(),
-  idempotencyKey: z.string().min(1),
-  payment: z.boolean(),
-  storedOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  createdAt: z.string(),
-});
-
-const StoredDay = z.object({ courierId: z.number().int(), savedOn: z.string(), itinerary: ItineraryResponse });
-
 export interface OfflineStoreOptions {
   /** Another database name (tests, or a second app on the origin). */
   name?: string;
@@ -69,13 +50,19 @@ export function createOfflineStore(options: OfflineStoreOptions = {}): OfflineSt
 
   return {
     async loadQueue() {
-      const entries: StoredOfflineOrder[] = [];
+      const records: [key: string, value: unknown][] = [];
       await queue.iterate<unknown, void>((value, key) => {
+        records.push([key, value]);
+      });
+      if (records.length === 0) return [];
+      const { StoredEntry } = await import("./stored-records.ts");
+      const entries: StoredOfflineOrder[] = [];
+      for (const [key, value] of records) {
         const parsed = StoredEntry.safeParse(value);
         // Kept on disk, never deleted here: an unreadable record may still be someone's delivery.
         if (!parsed.success) console.warn(`offline order ${key} is not readable by this version`, parsed.error.issues);
         else entries.push(parsed.data as StoredOfflineOrder);
-      });
+      }
       return entries.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     },
 
@@ -93,7 +80,10 @@ export function createOfflineStore(options: OfflineStoreOptions = {}): OfflineSt
     },
 
     async loadDay(courierId, today) {
-      const parsed = StoredDay.safeParse(await day.getItem(DAY_KEY));
+      const saved = await day.getItem(DAY_KEY);
+      if (saved === null) return null;
+      const { StoredDay } = await import("./stored-records.ts");
+      const parsed = StoredDay.safeParse(saved);
       if (parsed.success && parsed.data.courierId === courierId && parsed.data.savedOn === today) return parsed.data.itinerary;
       await day.removeItem(DAY_KEY);
       return null;
