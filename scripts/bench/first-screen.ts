@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import lighthouse from "lighthouse";
@@ -99,7 +99,12 @@ function misses(lhr: Lhr, category: "performance" | "accessibility"): AuditMiss[
 
 const METRICS = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index", "interactive"] as const;
 
-export async function runFirstScreen(options: { runs: number; log?: (line: string) => void }): Promise<FirstScreenResult> {
+export async function runFirstScreen(options: {
+  runs: number;
+  log?: (line: string) => void;
+  /** Keep every run's whole Lighthouse report here (for the long tasks, the LCP breakdown, the request chains). */
+  reportsDir?: string;
+}): Promise<FirstScreenResult> {
   const log = options.log ?? console.log;
   const machine = describeMachine();
   const webRoot = productionBuild(log);
@@ -142,6 +147,11 @@ export async function runFirstScreen(options: { runs: number; log?: (line: strin
         if (landed !== screen.path) throw new Error(`${screen.path} ended on ${landed}: the screen redirected`);
         version = result.lhr.lighthouseVersion;
         runs.push(result.lhr);
+        if (options.reportsDir) {
+          mkdirSync(options.reportsDir, { recursive: true });
+          const file = path.join(options.reportsDir, `${screen.name.replace(/\W+/g, "-").toLowerCase()}-${run + 1}.json`);
+          writeFileSync(file, JSON.stringify(result.lhr));
+        }
         log(`  ${screen.name}: performance ${result.lhr.categories.performance!.score}, accessibility ${result.lhr.categories.accessibility!.score}`);
       }
       const performance = runs.map((lhr) => lhr.categories.performance!.score ?? 0);

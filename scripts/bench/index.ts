@@ -7,6 +7,7 @@
  *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, offline, routing
  *   npm run bench -- --soak                # the 60 s soak (issue 10 "load held")
  *   npm run bench -- --quick --only=load   # short runs for a look; writes nothing
+ *   npm run bench -- --only=first-screen --lighthouse-reports=/tmp/lh   # also keeps each Lighthouse report
  *   npm run bench -- --rewrite             # docs/benchmarks.md again from latest.json (after editing notes.ts)
  */
 import { spawnSync } from "node:child_process";
@@ -24,6 +25,7 @@ type Benchmark = (typeof BENCHMARKS)[number] | "soak";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
+const lighthouseReports = args.find((arg) => arg.startsWith("--lighthouse-reports="))?.slice("--lighthouse-reports=".length);
 const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
 const selected: Benchmark[] = args.includes("--soak") ? ["soak"] : ((only ?? [...BENCHMARKS]) as Benchmark[]);
 for (const name of selected) {
@@ -63,7 +65,7 @@ for (const name of selected) {
   try {
     switch (name) {
       case "first-screen": {
-        const result = await runFirstScreen({ runs: quick ? 1 : 3 });
+        const result = await runFirstScreen({ runs: quick ? 1 : 3, reportsDir: lighthouseReports });
         publish("First screen", "firstScreen", result, firstScreenMarkdown(result, FIRST_SCREEN_NOTES));
         break;
       }
