@@ -30,3 +30,13 @@ export function calendarDate(instant: Date, timeZone: string): string {
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")}`;
 }
+
+/**
+ * The calendar date ("YYYY-MM-DD") of an instant in the runtime's own time
+ * zone: the same as calendarDate(instant, <this device's zone>), without
+ * creating an Intl formatter (tens of milliseconds on a slow phone's first use).
+ */
+export function localCalendarDate(instant: Date): string {
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${instant.getFullYear()}-${pad(instant.getMonth() + 1)}-${pad(instant.getDate())}`;
+}

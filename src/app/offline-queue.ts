@@ -1,6 +1,6 @@
 import { useSelector } from "@xstate/react";
 import { createActor, fromPromise } from "xstate";
-import { calendarDate } from "../../domain/dates.ts";
+import { localCalendarDate } from "../../domain/dates.ts";
 import {
   hasIncompleteOrders,
   offlineQueueMachine,
@@ -10,7 +10,7 @@ import { withQueueLock } from "../offline/queue-lock.ts";
 import { deviceStore } from "./device-store.ts";
 
 /** The courier's day on this device; the server's zone decides it for the API, the phone's for storage. */
-export const deviceToday = () => calendarDate(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+export const deviceToday = () => localCalendarDate(new Date());
 
 // Storage and the delivery client are loaded on first use: they stay out of the first screen's bundle.
 const store = deviceStore;

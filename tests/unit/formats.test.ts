@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatAddress } from "../../domain/address.ts";
 import { isCopayAbsent, isValidCopay, isValidCorrectedCopay } from "../../domain/copay.ts";
-import { calendarDate, isoToUsDate, usDateToIso } from "../../domain/dates.ts";
+import { calendarDate, isoToUsDate, localCalendarDate, usDateToIso } from "../../domain/dates.ts";
 import { centsToDecimal, formatUsd, parseDecimalToCents } from "../../domain/money.ts";
 import { formatPhone, telHref } from "../../domain/phone.ts";
 
@@ -77,5 +77,14 @@ describe("addresses and dates", () => {
   });
   it("takes the courier's calendar day in the service time zone", () => {
     expect(calendarDate(new Date("2026-11-22T03:00:00Z"), "America/New_York")).toBe("2026-11-21");
+  });
+  it("takes the device's calendar day as the device's time zone has it", () => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    // Every hour of a day and its neighbours, so a zone's offset shows wherever it falls.
+    for (let hour = -24; hour <= 48; hour++) {
+      const instant = new Date(Date.UTC(2026, 10, 21, hour, 30));
+      expect(localCalendarDate(instant)).toBe(calendarDate(instant, zone));
+    }
+    expect(localCalendarDate(new Date(2026, 0, 5, 23, 59))).toBe("2026-01-05");
   });
 });
