@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
 import { prefetchItinerary } from "./api/sessions.ts";
@@ -8,8 +8,12 @@ import "./styles/app.css";
 installErrorReporting();
 if (window.location.pathname !== "/login") prefetchItinerary();
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// A transition: React renders the first screen in slices and lets the phone
+// breathe between them, instead of one long task on a slow CPU.
+startTransition(() => {
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

@@ -1,3 +1,4 @@
+import { useDeferredValue } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { pendingVisits } from "../../domain/pharmacy-progress.ts";
 import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
@@ -7,7 +8,9 @@ import { CourierDayContext, SessionContext } from "./session-context.ts";
 
 export function LoggedInLayout() {
   const location = useLocation();
-  const state = SessionContext.useSelector((snapshot) => snapshot.value);
+  // Deferred: the logged-in screen that replaces "Loading…" renders in slices (a
+  // transition), not in one long task when the session's answer arrives.
+  const state = useDeferredValue(SessionContext.useSelector((snapshot) => snapshot.value));
 
   if (state === "checking") return <p className="splash" role="status">Loading…</p>;
   if (state === "loggedOut" || state === "loggingIn") {
@@ -39,12 +42,13 @@ const CONFIRM_VISITS_PATH = "/confirm_pharmacy_visits";
 function DayGate({ children }: { children: React.ReactNode }) {
   const day = CourierDayContext.useActorRef();
   const { pathname } = useLocation();
-  const { hasDay, failed, error, pending } = CourierDayContext.useSelector((state) => ({
+  // Deferred for the same reason: the screen the day's answer reveals renders in slices.
+  const { hasDay, failed, error, pending } = useDeferredValue(CourierDayContext.useSelector((state) => ({
     hasDay: state.context.day !== null,
     failed: state.matches("failed"),
     error: state.context.error,
     pending: state.context.day ? pendingVisits(state.context.day.pharmacy_visits).length > 0 : false,
-  }), (a, b) => a.hasDay === b.hasDay && a.failed === b.failed && a.error === b.error && a.pending === b.pending);
+  }), (a, b) => a.hasDay === b.hasDay && a.failed === b.failed && a.error === b.error && a.pending === b.pending));
 
   if (hasDay && pending && pathname !== CONFIRM_VISITS_PATH) return <Navigate to={CONFIRM_VISITS_PATH} replace />;
   if (hasDay) return <>{children}</>;
