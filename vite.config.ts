@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rollup } from "vite";
 import react from "@vitejs/plugin-react";
+import { FEATURE_ROUTES } from "./src/app/feature-routes.ts";
 
 /**
  * Brotli and gzip copies of every text asset next to it, served by
@@ -34,6 +35,67 @@ function precompress(): Plugin {
     },
   };
 }
+/**
+ * dist/route-preloads.json: for each screen that loads its code on demand
+ * (src/app/feature-routes.ts), the chunks it needs beyond the app's own. The
+ * server names them in the page it sends for such a path
+ * (server/http/route-preloads.ts), so a deep link or a reload mid-delivery
+ * fetches them alongside the app instead of one round trip after it.
+ */
+function routePreloads(): Plugin {
+  let root = process.cwd();
+  return {
+    name: "rxc-route-preloads",
+    apply: "build",
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((output): output is Rollup.OutputChunk => output.type === "chunk");
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const withStaticImports = (files: string[], seen = new Set<string>()): Set<string> => {
+        for (const file of files) {
+          if (seen.has(file)) continue;
+          seen.add(file);
+          withStaticImports(byFile.get(file)?.imports ?? [], seen);
+        }
+        return seen;
+      };
+      const entry = chunks.find((chunk) => chunk.isEntry);
+      if (!entry) return this.error("no entry chunk");
+      const inThePage = withStaticImports([entry.fileName]);
+      const routes = FEATURE_ROUTES.map(({ module, paths }) => {
+        const chunk = chunks.find((candidate) => candidate.facadeModuleId === path.resolve(root, module));
+        if (!chunk) return this.error(`${module} (src/app/feature-routes.ts) has no chunk of its own`);
+        const files = [...withStaticImports([chunk.fileName])].filter((file) => !inThePage.has(file)).map((file) => `/${file}`);
+        return { paths, files };
+      });
+      this.emitFile({ type: "asset", fileName: "route-preloads.json", source: `${JSON.stringify(routes, null, 2)}\n` });
+    },
+  };
+}
+
+/**
+ * The app's stylesheet (5 KB) inside index.html: the first paint needs the
+ * page alone, not a second request on a weak signal. The CSP allows inline
+ * styles already (server/http/security-headers.ts).
+ */
+function inlineStylesheet(): Plugin {
+  return {
+    name: "rxc-inline-stylesheet",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(html, context) {
+        return html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+          const asset = context.bundle?.[file];
+          return asset?.type === "asset" ? `<style>${String(asset.source).trim()}</style>` : tag;
+        });
+      },
+    },
+  };
+}
+
 import { VitePWA } from "vite-plugin-pwa";
 
 // The API runs on the same origin in production (server/app.ts serves dist/);
@@ -41,6 +103,8 @@ import { VitePWA } from "vite-plugin-pwa";
 export default defineConfig({
   plugins: [
     react(),
+    routePreloads(),
+    inlineStylesheet(),
     // The app shell is precached so the app opens without network; the courier's
     // day lives in localforage, never in the service worker's caches (patient data).
     VitePWA({

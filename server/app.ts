@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import cookie from "@fastify/cookie";
@@ -13,10 +13,11 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { installAcceptCheck } from "./http/accept.ts";
 import { installErrorHandling } from "./http/errors.ts";
-import { installJsonCompression } from "./http/compress-json.ts";
+import { installJsonCompression, preferredEncoding } from "./http/compress-json.ts";
 import { installIdempotency } from "./http/idempotency.ts";
 import { loggerOptions, type LogDestination } from "./http/logging.ts";
 import { installPatientViewAudit } from "./http/patient-view-audit.ts";
+import { pageVariants, routePreloads } from "./http/route-preloads.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { registerRoutes } from "./routes/index.ts";
 
@@ -98,10 +99,21 @@ async function serveWebApp(app: FastifyInstance, webRoot: string): Promise<void>
   if (!existsSync(indexHtml)) return;
   // preCompressed: the build writes .br/.gz copies (vite.config.ts); sent when the browser accepts them.
   await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false, preCompressed: true });
+  const preloadsFor = routePreloads(webRoot);
+  const pageWith = pageVariants(readFileSync(indexHtml, "utf8"));
   app.get("/*", { config: { public: true } }, (request, reply) => {
-    if (request.url.startsWith("/api/")) {
-      return reply.status(404).send({ error: "not_found", message: `No route GET ${request.url.split("?")[0]}.` });
+    const pathname = request.url.split("?")[0]!;
+    if (pathname.startsWith("/api/")) {
+      return reply.status(404).send({ error: "not_found", message: `No route GET ${pathname}.` });
     }
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    reply.header("cache-control", "no-cache");
+    // A screen that loads its code on demand: name its chunks in the page, so they come with the app's script.
+    const preloads = preloadsFor(pathname);
+    if (preloads.length === 0) return reply.sendFile("index.html");
+    const page = pageWith(preloads);
+    const encoding = preferredEncoding(request.headers["accept-encoding"]);
+    reply.type("text/html; charset=utf-8").header("vary", "Accept-Encoding");
+    if (encoding) reply.header("content-encoding", encoding);
+    return reply.send(encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.html);
   });
 }

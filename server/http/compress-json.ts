@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 const THRESHOLD_BYTES = 1024;
 const BROTLI_QUALITY = 4;
 
-function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+export function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
   if (!acceptEncoding) return null;
   const offered = acceptEncoding.split(",").map((part) => {
     const [name = "", ...params] = part.trim().toLowerCase().split(";");

@@ -20,7 +20,7 @@ export async function installSecurityHeaders(app: FastifyInstance, options: { br
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...(bt ? BRAINTREE.script : [])],
-        // Inline style attributes only (React's style prop); no inline scripts anywhere.
+        // Inline styles: React's style prop, and the stylesheet inside index.html (vite.config.ts); no inline scripts anywhere.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
         connectSrc: ["'self'", ...(bt ? BRAINTREE.connect : [])],

@@ -9,6 +9,8 @@ import { LoggedInLayout } from "./LoggedInLayout.tsx";
 /**
  * Feature screens load on demand (code splitting): the login screen and
  * /pharmacies carry none of the delivery wizard, signature pad or card fields.
+ * feature-routes.ts lists the same paths and modules for the build
+ * (tests/ui/feature-routes.test.tsx keeps the two in step).
  */
 export const router = createBrowserRouter([
   { path: "/login", element: <LoginScreen />, errorElement: <RouteErrorScreen /> },

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { FEATURE_ROUTES } from "../../src/app/feature-routes.ts";
 import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle, ON_DEMAND_LIBRARIES, packagesByChunk, type InitialBundle } from "../../scripts/bench/lib/bundle.ts";
 
 /**
@@ -41,5 +42,23 @@ describe("the first screen's JavaScript", () => {
   it("finds the entry and what it imports", () => {
     expect(bundle.entry).toMatch(/^\/assets\/index-.*\.js$/);
     expect(bundle.chunks.length).toBeGreaterThan(1);
+  });
+});
+
+describe("dist/route-preloads.json (the chunks the server names in an on-demand screen's page)", () => {
+  it("lists, for every feature's paths, its own chunks: files that exist, none already in the first screen", () => {
+    const routes = JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
+    expect(routes.map((route) => route.paths)).toEqual(FEATURE_ROUTES.map((route) => route.paths));
+    const initial = new Set(bundle.chunks.map((chunk) => `/${chunk.file.replace(/^\//, "")}`));
+    expect(initial.size).toBeGreaterThan(1);
+    expect(initial.has(bundle.entry)).toBe(true);
+    for (const [index, route] of routes.entries()) {
+      const feature = FEATURE_ROUTES[index]!;
+      expect(route.files[0], feature.module).toMatch(new RegExp(`^/assets/${path.basename(feature.module, ".tsx")}-[\\w-]+\\.js$`));
+      for (const file of route.files) {
+        expect(existsSync(path.join(DIST, file)), file).toBe(true);
+        expect(initial.has(file), `${file} is in the first screen already`).toBe(false);
+      }
+    }
   });
 });

@@ -1,0 +1,19 @@
+/**
+ * The screens that load their code on demand, by path, in the order the router
+ * matches them (src/app/router.tsx). The build reads this too (vite.config.ts):
+ * it lists each feature's chunks, so the server can name them in the page it
+ * sends for such a path and the phone fetches them alongside the app instead of
+ * after it (a deep link or a reload mid-delivery on a weak signal). Plain data:
+ * no imports, so the build can read it without the app.
+ */
+export const FEATURE_ROUTES = [
+  { feature: "delivery", module: "src/features/delivery/DeliveryRoutes.tsx", paths: ["/pharmacies/:pharmacyId/deliver_orders/*"] },
+  {
+    feature: "returns",
+    module: "src/features/returns/ReturnsRoute.tsx",
+    paths: ["/pharmacies/:pharmacyId/reconcile", "/pharmacies/:pharmacyId/reconcile_details/:kind", "/pharmacies/:pharmacyId/reconcile_signature"],
+  },
+  { feature: "pickup", module: "src/features/pickup/PickupRoutes.tsx", paths: ["/pharmacies/:pharmacyId/*"] },
+  { feature: "pharmacyVisits", module: "src/features/pickup/PharmacyVisitsRoute.tsx", paths: ["/confirm_pharmacy_visits"] },
+  { feature: "machines", module: "src/features/machines/MachinesRoute.tsx", paths: ["/machines"] },
+] as const;

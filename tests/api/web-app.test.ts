@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
+import { loadConfig } from "../../server/config.ts";
+import type { Database } from "../../server/db/client.ts";
+import { seedDemo } from "../../server/db/seed.ts";
+import { TEST_DAY } from "../support/api-harness.ts";
+import { databaseTargets } from "../support/databases.ts";
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Rx Courier</title>
+    <script type="module" crossorigin src="/assets/index-app.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+const PRELOADS = [
+  { paths: ["/pharmacies/:pharmacyId/deliver_orders/*"], files: ["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"] },
+  { paths: ["/pharmacies/:pharmacyId/reconcile", "/pharmacies/:pharmacyId/reconcile_details/:kind"], files: ["/assets/ReturnsRoute-r1.js"] },
+  // Only root-relative /assets/*.js URLs are ever written into the page.
+  { paths: ["/pharmacies/:pharmacyId/*"], files: ["/assets/PickupRoutes-p1.js", '/assets/x.js"><script>alert(1)</script>', "https://cdn.example/x.js"] },
+  { paths: ["/machines"], files: ["/assets/MachinesRoute-m1.js"] },
+];
+
+const links = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+
+describe("the web app's page: its on-demand screens' chunks named in it (issue 9)", () => {
+  let webRoot: string;
+  let database: Database;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    webRoot = mkdtempSync(path.join(tmpdir(), "rxc-web-"));
+    mkdirSync(path.join(webRoot, "assets"));
+    writeFileSync(path.join(webRoot, "index.html"), PAGE);
+    writeFileSync(path.join(webRoot, "assets", "index-app.js"), "export {};\n");
+    writeFileSync(path.join(webRoot, "route-preloads.json"), JSON.stringify(PRELOADS));
+    database = await databaseTargets()[0]!.open();
+    await seedDemo(database.db, TEST_DAY);
+    app = await buildApp({ config: { ...loadConfig({}), webRoot }, database, today: () => TEST_DAY, logger: false });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  const get = (url: string) => app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+
+  it("a delivery step's page preloads the delivery chunks, before </head>, and is never cached stale", async () => {
+    const response = await get("/pharmacies/4/deliver_orders/12/address");
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(response.headers["cache-control"]).toBe("no-cache");
+    expect(String(response.headers["content-security-policy"])).toContain("script-src 'self'");
+    expect(links(response.body)).toEqual(["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"]);
+    expect(response.body.indexOf("modulepreload")).toBeLessThan(response.body.indexOf("</head>"));
+    expect(response.body.replace(/\s*<link rel="modulepreload"[^>]*>/g, "")).toBe(PAGE.replace(/\s*<\/head>/, "\n  </head>"));
+  });
+
+  it("matches the router's patterns: a splat takes nothing or the rest, a parameter one segment, the first pattern wins", async () => {
+    expect(links((await get("/pharmacies/4/deliver_orders")).body)).toEqual(["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"]);
+    expect(links((await get("/pharmacies/4/deliver_orders/12/signature?resume=1")).body)).toEqual(["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"]);
+    expect(links((await get("/pharmacies/4/reconcile")).body)).toEqual(["/assets/ReturnsRoute-r1.js"]);
+    expect(links((await get("/pharmacies/4/reconcile_details/cash")).body)).toEqual(["/assets/ReturnsRoute-r1.js"]);
+    expect(links((await get("/pharmacies/4/verify_orders")).body)).toEqual(["/assets/PickupRoutes-p1.js"]);
+    expect(links((await get("/machines")).body)).toEqual(["/assets/MachinesRoute-m1.js"]);
+    expect(links((await get("/machinesX")).body)).toEqual([]);
+  });
+
+  it("sends that page compressed to a browser that takes it, the same page", async () => {
+    const plain = (await get("/pharmacies/4/deliver_orders/12/address")).body;
+    const headers = (encoding: string) => ({ accept: "text/html", "accept-encoding": encoding });
+    const br = await app.inject({ method: "GET", url: "/pharmacies/4/deliver_orders/12/address", headers: headers("gzip, deflate, br") });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toContain("Accept-Encoding");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain);
+    const gzip = await app.inject({ method: "GET", url: "/pharmacies/4/deliver_orders/12/address", headers: headers("gzip") });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain);
+  });
+
+  it("screens in the app's own chunks get the page as built", async () => {
+    for (const url of ["/login", "/dashboard", "/pharmacies", "/"]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(PAGE);
+    }
+  });
+
+  it("leaves the API's unknown paths a JSON 404", async () => {
+    const response = await app.inject({ method: "GET", url: "/api/nothing-here" });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ error: "not_found" });
+  });
+});
