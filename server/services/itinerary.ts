@@ -1,9 +1,35 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../domain/vocabulary.ts";
 import type { Db } from "../db/client.ts";
 import { couriers, orders, pharmacies, pharmacyVisits } from "../db/schema.ts";
 import { orderView, pharmacyView } from "./views.ts";
+
+/**
+ * The day's three fixed queries, built once per database and prepared: every
+ * courier loads the day dozens of times (docs/benchmarks.md "API under load").
+ */
+function prepareDayQueries(db: Db) {
+  const courierId = sql.placeholder("courierId");
+  const serviceDate = sql.placeholder("serviceDate");
+  return {
+    courier: db.select().from(couriers).where(eq(couriers.id, courierId)).prepare("rxc_day_courier"),
+    visits: db
+      .select()
+      .from(pharmacyVisits)
+      .where(and(eq(pharmacyVisits.courierId, courierId), eq(pharmacyVisits.serviceDate, serviceDate)))
+      .orderBy(pharmacyVisits.id)
+      .prepare("rxc_day_visits"),
+    orders: db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.courierId, courierId), eq(orders.serviceDate, serviceDate)))
+      .orderBy(orders.id)
+      .prepare("rxc_day_orders"),
+  };
+}
+
+const prepared = new WeakMap<Db, ReturnType<typeof prepareDayQueries>>();
 
 export async function loadItinerary(
   db: Db,
@@ -11,20 +37,14 @@ export async function loadItinerary(
   serviceDate: string,
   supportPhone: string,
 ): Promise<ItineraryResponse> {
-  const [courier] = await db.select().from(couriers).where(eq(couriers.id, courierId));
+  let queries = prepared.get(db);
+  if (!queries) prepared.set(db, (queries = prepareDayQueries(db)));
+  const [courier] = await queries.courier.execute({ courierId });
   if (!courier) throw new Error(`Courier ${courierId} vanished`);
 
   const [visitRows, orderRows] = await Promise.all([
-    db
-      .select()
-      .from(pharmacyVisits)
-      .where(and(eq(pharmacyVisits.courierId, courierId), eq(pharmacyVisits.serviceDate, serviceDate)))
-      .orderBy(pharmacyVisits.id),
-    db
-      .select()
-      .from(orders)
-      .where(and(eq(orders.courierId, courierId), eq(orders.serviceDate, serviceDate)))
-      .orderBy(orders.id),
+    queries.visits.execute({ courierId, serviceDate }),
+    queries.orders.execute({ courierId, serviceDate }),
   ]);
 
   const pharmacyIds = [...new Set([...visitRows.map((v) => v.pharmacyId), ...orderRows.map((o) => o.pharmacyId)])];
