@@ -17,10 +17,17 @@ export const MAX_ADDON_ORDERS = 3;
 
 const ofPharmacy = (orders: readonly Order[], pharmacyId: number) => orders.filter((order) => order.pharmacy.id === pharmacyId);
 
-const byPatientLastName = (a: Order, b: Order) =>
-  a.patient_last_name.localeCompare(b.patient_last_name, "en", { sensitivity: "base" }) ||
-  a.patient_first_name.localeCompare(b.patient_first_name, "en", { sensitivity: "base" }) ||
-  a.id - b.id;
+/**
+ * One collator for every comparison: localeCompare with options builds one per
+ * call, which made sorting a pharmacy's 40 orders cost ~1 ms (×4 on a slow phone).
+ */
+let names: Intl.Collator | undefined;
+
+/** By patient last name, then first name, ignoring case and accents; the order id settles ties. */
+export const byPatientName = (a: Order, b: Order): number => {
+  names ??= new Intl.Collator("en", { sensitivity: "base" });
+  return names.compare(a.patient_last_name, b.patient_last_name) || names.compare(a.patient_first_name, b.patient_first_name) || a.id - b.id;
+};
 
 /**
  * Spec §4: the pharmacy's orders in status new, submitted_to_courier,
@@ -32,7 +39,7 @@ export function checkInList(orders: readonly Order[], pharmacyId: number, search
   return ofPharmacy(orders, pharmacyId)
     .filter((order) => CHECK_IN_STATUSES.includes(order.status.name))
     .filter((order) => needle === "" || order.recipient_description.toLocaleLowerCase("en").includes(needle))
-    .sort(byPatientLastName);
+    .sort(byPatientName);
 }
 
 /**

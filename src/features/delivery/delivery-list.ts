@@ -1,5 +1,5 @@
 import type { Order } from "../../../domain/contract/entities.ts";
-import { isOrderHandled } from "../../../domain/pharmacy-progress.ts";
+import { byPatientName, isOrderHandled } from "../../../domain/pharmacy-progress.ts";
 import type { OrderStatusName } from "../../../domain/vocabulary.ts";
 
 /** The statuses a pharmacy's delivery list shows: out for delivery, and what became of them. */
@@ -15,11 +15,6 @@ export interface DeliveryLists {
   /** 'Item(s) to return to pharmacy': attempted orders, and delivered ones whose cash or check goes back. */
   toReturn: Order[];
 }
-
-const byPatientName = (a: Order, b: Order) =>
-  a.patient_last_name.localeCompare(b.patient_last_name, "en", { sensitivity: "base" }) ||
-  a.patient_first_name.localeCompare(b.patient_first_name, "en", { sensitivity: "base" }) ||
-  a.id - b.id;
 
 /** The delivery list of one pharmacy (spec §2); `routedOrder` puts the deliveries in driving order. */
 export function deliveryLists(orders: readonly Order[], pharmacyId: number, routedOrder: readonly number[] | null = null): DeliveryLists {
