@@ -1,9 +1,9 @@
 import { RouterProvider } from "react-router";
 import { router } from "./router.tsx";
-import { startOfflineQueue } from "./offline-queue.ts";
+import { startOfflineQueueWhenIdle } from "./offline-queue.ts";
 import { SessionContext } from "./session-context.ts";
 
-startOfflineQueue();
+startOfflineQueueWhenIdle();
 
 export function App() {
   return (

@@ -30,6 +30,19 @@ const appOfflineQueueMachine = offlineQueueMachine.provide({
 export const offlineQueue = createActor(appOfflineQueueMachine, { input: { today: deviceToday() } });
 
 let started = false;
+
+/**
+ * Starts the queue once the first screen is up (the phone idle, or after a
+ * second at most): reading the device's storage is not what the courier is
+ * waiting for. Anything stored is on screen a moment later, and an order
+ * stored before then starts the queue itself (enqueueOffline).
+ */
+export function startOfflineQueueWhenIdle(): void {
+  if (typeof window === "undefined") return;
+  if ("requestIdleCallback" in window) window.requestIdleCallback(startOfflineQueue, { timeout: 1_000 });
+  else setTimeout(startOfflineQueue, 200);
+}
+
 export function startOfflineQueue(): void {
   if (started || typeof window === "undefined") return;
   started = true;
@@ -41,6 +54,7 @@ export function startOfflineQueue(): void {
 
 /** A delivery call failed on the network: keep it on the device; the flow continues as if done. */
 export function enqueueOffline(entry: StoredOfflineOrder): void {
+  startOfflineQueue();
   offlineQueue.send({ type: "ENQUEUE", entry });
 }
 
