@@ -11,11 +11,18 @@ export async function hasCouriers(db: Db): Promise<boolean> {
   return (row?.n ?? 0) > 0;
 }
 
-/** Empties every table but the vocabulary. */
+/**
+ * Empties every table but the vocabulary: the demo reset only. The audit trail's
+ * append-only guard (migration 0002) is lifted for this transaction alone.
+ */
 export async function wipe(db: Db): Promise<void> {
-  await db.execute(sql`truncate table
-    audit_events, idempotency_keys, return_lines, return_signatures, payments, delivery_orders,
-    deliveries, orders, pharmacy_visits, pharmacies, sessions, couriers restart identity cascade`);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`alter table audit_events disable trigger audit_events_no_truncate`);
+    await tx.execute(sql`truncate table
+      audit_events, idempotency_keys, return_lines, return_signatures, payments, delivery_orders,
+      deliveries, orders, pharmacy_visits, pharmacies, sessions, couriers restart identity cascade`);
+    await tx.execute(sql`alter table audit_events enable trigger audit_events_no_truncate`);
+  });
 }
 
 /** Loads the demo day for serviceDate ("YYYY-MM-DD") into an empty database. */

@@ -131,6 +131,31 @@ describeApi("audit trail", (api) => {
     expect(offenders).toEqual([]);
   });
 
+  it("is append-only in the database too: an UPDATE, DELETE or TRUNCATE of audit rows fails and changes nothing", async () => {
+    await api().login();
+    const rowsBefore = await db().select().from(auditEvents).orderBy(auditEvents.id);
+    expect(rowsBefore.length).toBeGreaterThan(0);
+    const first = rowsBefore[0]!;
+    const attempts = [
+      () => db().update(auditEvents).set({ action: "tampered" }).where(eq(auditEvents.id, first.id)),
+      () => db().delete(auditEvents).where(eq(auditEvents.id, first.id)),
+      () => db().execute(sql`delete from audit_events`),
+      () => db().execute(sql`truncate table audit_events`),
+    ];
+    for (const attempt of attempts) {
+      // Drizzle wraps the database's error ("Failed query: …"); the trigger's words are its cause.
+      const failure = await attempt().then(
+        () => null,
+        (error: unknown) => error as Error & { cause?: Error },
+      );
+      expect(failure?.cause?.message ?? failure?.message).toMatch(/audit_events is append-only/);
+    }
+    expect(await db().select().from(auditEvents).orderBy(auditEvents.id)).toEqual(rowsBefore);
+    // Appending still works.
+    await db().insert(auditEvents).values({ action: "test_append", courierId: first.courierId });
+    expect((await db().select().from(auditEvents)).length).toBe(rowsBefore.length + 1);
+  });
+
   it("finds the orders in any response shape, once each", () => {
     const order = (id: number) => ({ id, patient_first_name: "X", pharmacy: { id: 99, name: "P" } });
     expect(viewedOrderIds({ orders: [order(1), order(2)] })).toEqual([1, 2]);
