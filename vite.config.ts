@@ -35,6 +35,7 @@ function precompress(): Plugin {
     },
   };
 }
+
 /**
  * dist/route-preloads.json: for each screen that loads its code on demand
  * (src/app/feature-routes.ts), the chunks it needs beyond the app's own. The
