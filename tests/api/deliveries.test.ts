@@ -64,21 +64,28 @@ describeApi("POST /api/courier/deliveries", (api) => {
     return ids;
   }
 
-  async function postForm(client: ApiClient, entries: [string, FormValue][], csrf: "field" | "header" | "none" = "field") {
+  /** A POST to the deliveries endpoint with the body exactly as the test gives it. */
+  const postRaw = (client: ApiClient, contentType: string, payload: string | Buffer, headers: Record<string, string> = {}) =>
+    api().app.inject({
+      method: "POST",
+      url: URL,
+      headers: { accept: API_MEDIA_TYPE, cookie: client.cookie, "content-type": contentType, ...headers },
+      payload,
+    });
+
+  async function postForm(
+    client: ApiClient,
+    entries: [string, FormValue][],
+    csrf: "field" | "header" | "none" = "field",
+    headers: Record<string, string> = {},
+  ) {
     const request = new Request("http://localhost/", {
       method: "POST",
       body: toFormData(csrf === "field" ? [["_csrf_token", client.csrfToken], ...entries] : entries),
     });
-    return api().app.inject({
-      method: "POST",
-      url: URL,
-      headers: {
-        accept: API_MEDIA_TYPE,
-        cookie: client.cookie,
-        "content-type": request.headers.get("content-type")!,
-        ...(csrf === "header" ? { "x-csrf-token": client.csrfToken } : {}),
-      },
-      payload: Buffer.from(await request.arrayBuffer()),
+    return postRaw(client, request.headers.get("content-type")!, Buffer.from(await request.arrayBuffer()), {
+      ...(csrf === "header" ? { "x-csrf-token": client.csrfToken } : {}),
+      ...headers,
     });
   }
   const submit = (client: ApiClient, submission: DeliveryCompletion | RecipientSubmission, csrf?: "field" | "header" | "none") =>
@@ -484,35 +491,17 @@ describeApi("POST /api/courier/deliveries", (api) => {
     );
     expect(strayFile.message).toBe("The form field delivery[body] may not carry a file.");
     const noBoundary = await expectRefusedUnchanged(
-      () =>
-        api().app.inject({
-          method: "POST",
-          url: URL,
-          headers: { accept: API_MEDIA_TYPE, cookie: client.cookie, "x-csrf-token": client.csrfToken, "content-type": "multipart/form-data" },
-          payload: "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--",
-        }),
+      () => postRaw(client, "multipart/form-data", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--", { "x-csrf-token": client.csrfToken }),
       400,
     );
     expect(noBoundary.message).toContain("could not be read");
     const truncated = await expectRefusedUnchanged(
-      () =>
-        api().app.inject({
-          method: "POST",
-          url: URL,
-          headers: { accept: API_MEDIA_TYPE, cookie: client.cookie, "x-csrf-token": client.csrfToken, "content-type": "multipart/form-data; boundary=zzz" },
-          payload: '--zzz\r\nContent-Disposition: form-data; name="delivery[body]"\r\n\r\nhalf a fo',
-        }),
+      () => postRaw(client, "multipart/form-data; boundary=zzz", '--zzz\r\nContent-Disposition: form-data; name="delivery[body]"\r\n\r\nhalf a fo', { "x-csrf-token": client.csrfToken }),
       400,
     );
     expect(truncated.error).toBe("invalid_request");
     const text = await expectRefusedUnchanged(
-      () =>
-        api().app.inject({
-          method: "POST",
-          url: URL,
-          headers: { accept: API_MEDIA_TYPE, cookie: client.cookie, "x-csrf-token": client.csrfToken, "content-type": "text/plain" },
-          payload: "hello",
-        }),
+      () => postRaw(client, "text/plain", "hello", { "x-csrf-token": client.csrfToken }),
       400,
     );
     expect(text.error).toBe("invalid_request");
@@ -583,20 +572,7 @@ describeApi("POST /api/courier/deliveries", (api) => {
     const client = await api().login();
     const [id] = await pickedUp(["Coleman"]);
     const entries = deliveryFormEntries(completion([id!], { dob_verified: true, relationship_id: PATIENT, order_payment: { payment_type: "check", amount: "12.50", new_copay: null, transaction_id: null } }));
-    const send = async () => {
-      const request = new Request("http://localhost/", { method: "POST", body: toFormData([["_csrf_token", client.csrfToken], ...entries]) });
-      return api().app.inject({
-        method: "POST",
-        url: URL,
-        headers: {
-          accept: API_MEDIA_TYPE,
-          cookie: client.cookie,
-          "content-type": request.headers.get("content-type")!,
-          "idempotency-key": "6f1d2c1e-8a7b-4c3d-9e0f-123456789abc",
-        },
-        payload: Buffer.from(await request.arrayBuffer()),
-      });
-    };
+    const send = () => postForm(client, entries, "field", { "idempotency-key": "6f1d2c1e-8a7b-4c3d-9e0f-123456789abc" });
     const first = await send();
     expect(first.statusCode, first.body).toBe(200);
     const again = await send();
