@@ -5,7 +5,8 @@ type Props = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "
 
 /** A button whose second tap within 200 ms is ignored (spec §9). */
 export function ActionButton({ variant = "primary", block = true, onClick, className, type = "button", ...rest }: Props) {
-  const lastTap = useRef(0);
+  // No tap yet: the first one always counts, even in the page's first 200 ms (timeStamp counts from page load).
+  const lastTap = useRef(Number.NEGATIVE_INFINITY);
   const classes = ["button", variant !== "primary" && `button--${variant}`, block && "button--block", className]
     .filter(Boolean)
     .join(" ");
