@@ -38,6 +38,12 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       min: Math.ceil(max / 2),
       idleTimeoutMillis: 60_000,
     });
+    // An idle connection that PostgreSQL drops (a restart, a failover, an administrator) is an
+    // 'error' on the pool; unheard, Node ends the process. The pool discards that connection and
+    // opens another on the next query, so a warning is all it needs.
+    pool.on("error", (error) => {
+      process.emitWarning(`PostgreSQL closed an idle pooled connection: ${error.message}`, { code: "RXC_PG_IDLE_CLOSED" });
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const client = await pool.connect();
     try {
