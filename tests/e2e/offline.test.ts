@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ItineraryResponse, Order } from "../../domain/contract/index.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { expectAccessible, expectTapTargets, launchBrowser, logIn, phonePage, removeDataDir, screenshot, startServer, type RunningServer, pageApi } from "./support.ts";
+import { expectAccessible, expectTapTargets, launchBrowser, logIn, phonePage, removeDataDir, screenshot, serviceWorkerInControl, startServer, type RunningServer, pageApi } from "./support.ts";
 
 /**
  * Issue 6 at 390×844: the phone loses network mid-delivery; one signed and
@@ -51,12 +51,7 @@ beforeAll(async () => {
   }
   // The app shell must be in the service worker before the network goes.
   await page.goto("/pharmacies");
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
-    }
-  });
+  await serviceWorkerInControl(page);
   await page.getByRole("button", { name: "Refresh" }).click();
   await page.getByRole("heading", { name: "Pharmacies" }).waitFor();
 });

@@ -41,7 +41,8 @@ export async function startServer(env: Record<string, string> = {}, existing?: {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
-      const response = await fetch(`${url}/api/health`);
+      // Each probe bounded: a server that accepts but never answers must not hang the hook.
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
       if (response.ok) break;
     } catch {
       // not listening yet
@@ -68,14 +69,27 @@ export function removeDataDir(server: RunningServer): void {
   rmSync(server.dataDir, { recursive: true, force: true });
 }
 
+/**
+ * Debian's Chromium, headless. A launch that hangs (seen once in CI on a busy
+ * machine: Playwright's own limit is 180 s, the whole hook's budget) is given
+ * up after 60 s and tried once more.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  const launch = () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      timeout: 60_000,
+      args: [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      ],
+    });
+  try {
+    return await launch();
+  } catch (error) {
+    if (!(error instanceof Error && error.name === "TimeoutError")) throw error;
+    return launch();
+  }
 }
 
 /**
@@ -97,6 +111,25 @@ export async function phonePage(browser: Browser, baseURL: string, { serviceWork
     bypassCSP: true,
   });
   return context.newPage();
+}
+
+/**
+ * Resolves once the app's service worker is active and controls the page.
+ * Its clients.claim() can miss a page that was still loading when the worker
+ * activated (Chromium claims only pages ready to run script), and such a page
+ * stays uncontrolled; a navigation after activation always is, so one reload
+ * settles it instead of waiting for a controllerchange that may never come.
+ */
+export async function serviceWorkerInControl(page: Page): Promise<void> {
+  const active = await page.evaluate(() =>
+    Promise.race([
+      navigator.serviceWorker.ready.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000)),
+    ]),
+  );
+  if (!active) throw new Error("the service worker did not activate in 60 s");
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), "service worker in control").toBe(true);
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
