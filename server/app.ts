@@ -15,6 +15,7 @@ import { installAcceptCheck } from "./http/accept.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installJsonCompression, preferredEncoding } from "./http/compress-json.ts";
 import { installIdempotency } from "./http/idempotency.ts";
+import { inlineScriptHashes } from "./http/inline-scripts.ts";
 import { loggerOptions, type LogDestination } from "./http/logging.ts";
 import { installPatientViewAudit } from "./http/patient-view-audit.ts";
 import { pageVariants, routePreloads } from "./http/route-preloads.ts";
@@ -48,7 +49,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
-  await installSecurityHeaders(app, { braintree: config.braintree !== null });
+  const page = webAppPage(config.webRoot);
+  await installSecurityHeaders(app, { braintree: config.braintree !== null, inlineScripts: page ? inlineScriptHashes(page) : [] });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
@@ -89,18 +91,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerRoutes(app, { config, database, sessions, today });
   app.get("/api/health", { config: { public: true } }, async () => ({ ok: true, engine: database.engine }));
 
-  await serveWebApp(app, config.webRoot);
+  if (page) await serveWebApp(app, config.webRoot, page);
   return app;
 }
 
-/** The built web app from the same origin; any non-API path is the single-page app. */
-async function serveWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
+/** The built index.html, when there is a web app to serve. */
+function webAppPage(webRoot: string): string | null {
   const indexHtml = path.join(webRoot, "index.html");
-  if (!existsSync(indexHtml)) return;
+  return existsSync(indexHtml) ? readFileSync(indexHtml, "utf8") : null;
+}
+
+/** The built web app from the same origin; any non-API path is the single-page app. */
+async function serveWebApp(app: FastifyInstance, webRoot: string, indexHtml: string): Promise<void> {
   // preCompressed: the build writes .br/.gz copies (vite.config.ts); sent when the browser accepts them.
   await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false, preCompressed: true });
   const preloadsFor = routePreloads(webRoot);
-  const pageWith = pageVariants(readFileSync(indexHtml, "utf8"));
+  const pageWith = pageVariants(indexHtml);
   app.get("/*", { config: { public: true } }, (request, reply) => {
     const pathname = request.url.split("?")[0]!;
     if (pathname.startsWith("/api/")) {

@@ -12,15 +12,18 @@ const BRAINTREE = {
   connect: ["https://api.braintreegateway.com", "https://client-analytics.braintreegateway.com", "https://*.braintree-api.com"],
 };
 
-export async function installSecurityHeaders(app: FastifyInstance, options: { braintree: boolean }): Promise<void> {
+export async function installSecurityHeaders(
+  app: FastifyInstance,
+  options: { braintree: boolean; /** 'sha256-…' sources of the web app page's inline scripts (server/http/inline-scripts.ts). */ inlineScripts: readonly string[] },
+): Promise<void> {
   const bt = options.braintree;
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...(bt ? BRAINTREE.script : [])],
-        // Inline styles: React's style prop, and the stylesheet inside index.html (vite.config.ts); no inline scripts anywhere.
+        scriptSrc: ["'self'", ...options.inlineScripts, ...(bt ? BRAINTREE.script : [])],
+        // Inline styles: React's style prop, and the stylesheet inside index.html (vite.config.ts). Inline scripts only by hash.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
         connectSrc: ["'self'", ...(bt ? BRAINTREE.connect : [])],

@@ -1,5 +1,6 @@
 import ky, { type KyInstance } from "ky";
 import { API_MEDIA_TYPE } from "../../domain/api-version.ts";
+import { takeEarlyResponse } from "./early-requests.ts";
 import { toFailure } from "./failure.ts";
 
 /** A request that gets no answer in this long is treated as "no internet" (spec §8). */
@@ -24,6 +25,8 @@ function createClient(): KyInstance {
     headers: { Accept: API_MEDIA_TYPE },
     hooks: {
       beforeRequest: [
+        // The session and the day may already be on their way (index.html): use that answer, not a second request.
+        (request) => takeEarlyResponse(request),
         (request) => {
           if (MUTATING.has(request.method) && csrfToken) request.headers.set("X-CSRF-Token", csrfToken);
         },

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,7 +18,7 @@ const PAGE = `<!doctype html>
     <title>Rx Courier</title>
     <script type="module" crossorigin src="/assets/index-app.js"></script>
   </head>
-  <body><div id="root"></div></body>
+  <body><div id="root"></div><script>window.early = {};</script></body>
 </html>
 `;
 
@@ -54,6 +55,14 @@ describe("the web app's page: its on-demand screens' chunks named in it (issue 9
   });
 
   const get = (url: string) => app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+
+  it("allows the page's own inline script by its hash, and no other inline script", async () => {
+    const hash = createHash("sha256").update("window.early = {};").digest("base64");
+    for (const url of ["/login", "/pharmacies/4/deliver_orders/12/address", "/api/health"]) {
+      const csp = String((await get(url)).headers["content-security-policy"]);
+      expect(/script-src ([^;]+)/.exec(csp)?.[1]?.split(" ")).toEqual(["'self'", `'sha256-${hash}'`]);
+    }
+  });
 
   it("a delivery step's page preloads the delivery chunks, before </head>, and is never cached stale", async () => {
     const response = await get("/pharmacies/4/deliver_orders/12/address");

@@ -95,9 +95,14 @@ export async function launchBrowser(): Promise<Browser> {
 /**
  * A phone-sized page (390×844, touch) on the given server. `serviceWorkers:
  * "block"` keeps every request in reach of page.route (the app's service
- * worker would otherwise fetch and serve some of them itself).
+ * worker would otherwise fetch and serve some of them itself). `enforceCsp`
+ * keeps the app's Content-Security-Policy in force (no axe scan on such a page).
  */
-export async function phonePage(browser: Browser, baseURL: string, { serviceWorkers = "allow" as "allow" | "block" } = {}): Promise<Page> {
+export async function phonePage(
+  browser: Browser,
+  baseURL: string,
+  { serviceWorkers = "allow" as "allow" | "block", enforceCsp = false } = {},
+): Promise<Page> {
   const context = await browser.newContext({
     serviceWorkers,
     baseURL,
@@ -108,7 +113,7 @@ export async function phonePage(browser: Browser, baseURL: string, { serviceWork
     locale: "en-US",
     timezoneId: "America/New_York",
     // axe-core is injected as an inline script; the app's CSP (rightly) forbids those.
-    bypassCSP: true,
+    bypassCSP: !enforceCsp,
   });
   return context.newPage();
 }
