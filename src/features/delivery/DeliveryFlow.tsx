@@ -14,6 +14,7 @@ import { reportMachineState } from "../../app/live-machine-state.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
 import { setUpCardClient } from "../../payments/index.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { preloadMaskWhenIdle } from "../../ui/lazy-mask.ts";
 import { createActionMemo } from "./action-memo.ts";
 import { createCardSession } from "./card-session.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
@@ -58,6 +59,8 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
     createCardSession({ fetchClientToken, setUpCardClient, postJson, authorize: authorizeOrderCard, labels: CARD_FIELD_LABELS }),
   );
   const [machine] = useState(() => provideDeliveryFlow({ memo, storedOn: input.today, cards }));
+  // The ID step's expiry date is masked: have imask before the courier gets there.
+  useEffect(() => preloadMaskWhenIdle(), []);
   const actor = useActorRef(machine, {
     input,
     snapshot: stored?.snapshot as never,
