@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { deliveryFormEntries } from "../../domain/contract/deliveries.ts";
 import type { FormValue } from "../../domain/contract/form-fields.ts";
 import type { ItineraryResponse, Order } from "../../domain/contract/index.ts";
-import { TEXT } from "../../domain/texts.ts";
+import { BUTTON_DEBOUNCE_MS, TEXT } from "../../domain/texts.ts";
 import { expectAccessible, expectTapTargets, launchBrowser, logIn, phonePage, removeDataDir, screenshot, startServer, type RunningServer, pageApi } from "./support.ts";
 
 /**
@@ -184,6 +184,8 @@ it("returns an attempted order and a cash copay with the pharmacy staff's signat
   expect(await page.getByLabel("Last name").inputValue()).toBe("Raman");
   await look("returns-6-signature-offline");
   await page.context().setOffline(false);
+  // Try again is the Submit button relabelled: spec §9 ignores a second tap on it within 200 ms.
+  await page.waitForTimeout(BUTTON_DEBOUNCE_MS + 50);
   await page.getByRole("button", { name: TEXT.tryAgain, exact: true }).last().click();
 
   // Back on /pharmacies: Northside is Completed.
