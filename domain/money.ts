@@ -25,10 +25,15 @@ export function centsToDecimal(cents: Cents | null | undefined): string | null {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+/**
+ * Made on first use, not when the app loads: a page's first Intl formatter
+ * costs ~8 ms (tens on a slow phone), and most first screens show no money.
+ */
+let usd: Intl.NumberFormat | undefined;
 
 /** 1234 → "$12.34" for display. */
 export function formatUsd(cents: Cents): string {
+  usd ??= new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
   return usd.format(cents / 100);
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatAddress } from "../../domain/address.ts";
 import { isCopayAbsent, isValidCopay, isValidCorrectedCopay } from "../../domain/copay.ts";
 import { calendarDate, isoToUsDate, localCalendarDate, usDateToIso } from "../../domain/dates.ts";
@@ -39,6 +39,26 @@ describe("money in cents", () => {
     expect(centsToDecimal(5)).toBe("0.05");
     expect(centsToDecimal(null)).toBeNull();
     expect(formatUsd(123456)).toBe("$1,234.56");
+  });
+  it("makes its currency formatter on first use, once: loading the app builds no Intl formatter (issue 9)", async () => {
+    vi.resetModules();
+    const NumberFormat = Intl.NumberFormat;
+    let made = 0;
+    Intl.NumberFormat = class extends NumberFormat {
+      constructor(...args: ConstructorParameters<typeof NumberFormat>) {
+        super(...args);
+        made++;
+      }
+    } as typeof NumberFormat;
+    try {
+      const money = await import("../../domain/money.ts");
+      expect(made).toBe(0);
+      expect(money.formatUsd(1599)).toBe("$15.99");
+      expect(money.formatUsd(-5)).toBe("-$0.05");
+      expect(made).toBe(1);
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+    }
   });
 });
 
