@@ -7,6 +7,7 @@ import {
   type StoredOfflineOrder,
 } from "../../machines/offline-queue.machine.ts";
 import { withQueueLock } from "../offline/queue-lock.ts";
+import { whenIdle } from "../ui/when-idle.ts";
 import { deviceStore } from "./device-store.ts";
 
 /** The courier's day on this device; the server's zone decides it for the API, the phone's for storage. */
@@ -39,8 +40,7 @@ let started = false;
  */
 export function startOfflineQueueWhenIdle(): void {
   if (typeof window === "undefined") return;
-  if ("requestIdleCallback" in window) window.requestIdleCallback(startOfflineQueue, { timeout: 1_000 });
-  else setTimeout(startOfflineQueue, 200);
+  whenIdle(startOfflineQueue, { timeoutMs: 1_000, fallbackMs: 200 });
 }
 
 export function startOfflineQueue(): void {

@@ -12,18 +12,9 @@ export interface LazyMask {
   destroy(): void;
 }
 
-/**
- * Fetches imask once the screen is idle, so a later step's masked input has
- * it at hand without a round trip. Returns the cancel, for an effect.
- */
-export function preloadMaskWhenIdle(): () => void {
-  const preload = () => void import("imask").catch(() => undefined);
-  if (typeof window.requestIdleCallback === "function") {
-    const id = window.requestIdleCallback(preload, { timeout: 3_000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = setTimeout(preload, 1_000);
-  return () => clearTimeout(id);
+/** Fetches imask ahead of need (a later step's masked input then has it at hand without a round trip). */
+export function preloadMask(): void {
+  void import("imask").catch(() => undefined);
 }
 
 /**

@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from "@xstate/react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
+import { formatUsd } from "../../../domain/money.ts";
 import {
   deliveryConfirmation,
   deliveryPathOf,
@@ -14,7 +15,8 @@ import { reportMachineState } from "../../app/live-machine-state.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
 import { setUpCardClient } from "../../payments/index.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
-import { preloadMaskWhenIdle } from "../../ui/lazy-mask.ts";
+import { preloadMask } from "../../ui/lazy-mask.ts";
+import { whenIdle } from "../../ui/when-idle.ts";
 import { createActionMemo } from "./action-memo.ts";
 import { createCardSession } from "./card-session.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
@@ -59,8 +61,16 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
     createCardSession({ fetchClientToken, setUpCardClient, postJson, authorize: authorizeOrderCard, labels: CARD_FIELD_LABELS }),
   );
   const [machine] = useState(() => provideDeliveryFlow({ memo, storedOn: input.today, cards }));
-  // The ID step's expiry date is masked: have imask before the courier gets there.
-  useEffect(() => preloadMaskWhenIdle(), []);
+  // Have ready, while the courier reads the address, what later steps need: imask for the ID
+  // step's expiry date, and the currency formatter the payment step makes on its first use.
+  useEffect(
+    () =>
+      whenIdle(() => {
+        preloadMask();
+        formatUsd(0);
+      }),
+    [],
+  );
   const actor = useActorRef(machine, {
     input,
     snapshot: stored?.snapshot as never,
