@@ -180,11 +180,13 @@ export async function logIn(page: Page, email = "courier@example.com", password 
 export async function pageApi<T = unknown>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const session = await (await fetch("/api/sessions/current")).json();
+      // Bounded: page.evaluate has no time limit of its own, and a hung call must fail the test, not outlast its hook.
+      const session = await (await fetch("/api/sessions/current", { signal: AbortSignal.timeout(30_000) })).json();
       const response = await fetch(path, {
         method,
         headers: { "Content-Type": "application/json", "X-CSRF-Token": session.csrf_token },
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : null };
