@@ -1,6 +1,6 @@
 import type { Address, Order, Pharmacy } from "./contract/entities.ts";
 import { isValidCorrectedCopay, MINIMUM_COPAY_CENTS } from "./copay.ts";
-import { usDateToIso } from "./dates.ts";
+import { isoToUsDate, usDateToIso } from "./dates.ts";
 import { parseDecimalToCents, type Cents } from "./money.ts";
 import {
   ID_TYPES,
@@ -52,6 +52,22 @@ export function allDeliveriesAttempted(orders: Parameters<typeof deliveryList>[0
 /** Spec §2: the date-of-birth step only when the pharmacy has dob_verification_enabled. */
 export function dobVerificationNeeded(order: Pick<Order, "pharmacy">): boolean {
   return order.pharmacy.dob_verification_enabled;
+}
+
+/** The date the date-of-birth step shows to check (MM/DD/YYYY), or null: none on file ('Not available'). */
+export function dobToCheck(order: Pick<Order, "patient_date_of_birth">): string | null {
+  return isoToUsDate(order.patient_date_of_birth);
+}
+
+/**
+ * A date of birth may be confirmed only when the step shows one to check
+ * (docs/decisions.md "A date of birth nobody can see is never confirmed"):
+ * with none on file, 'Did not verify date of birth' is the courier's only
+ * way on. The delivery-flow machine's guard and the server's completion
+ * check are this one rule.
+ */
+export function dobCanBeVerified(order: Pick<Order, "patient_date_of_birth">): boolean {
+  return dobToCheck(order) !== null;
 }
 
 /** Spec §4: the ID step only when the order has collect_identification. */

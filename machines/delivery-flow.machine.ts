@@ -9,6 +9,7 @@ import type {
 } from "../domain/contract/deliveries.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import {
+  dobCanBeVerified,
   dobVerificationNeeded,
   EMPTY_IDENTIFICATION,
   EMPTY_SIGNATURE_FORM,
@@ -264,6 +265,8 @@ export const deliveryFlowMachine = setup({
   guards: {
     /** Spec §2: the date-of-birth step only when the pharmacy has dob_verification_enabled. */
     dobVerificationEnabled: ({ context }) => dobVerificationNeeded(context.order),
+    /** A date of birth is confirmed only when the step shows one: none on file leaves 'Did not verify date of birth'. */
+    dobOnFile: ({ context }) => dobCanBeVerified(context.order),
     /** Spec §4: the ID step only when the order has collect_identification. */
     collectIdentification: ({ context }) => identificationNeeded(context.order),
     /** Spec §4: payment if copay or fee is due and the recipient is not skipped (and not yet paid). */
@@ -420,7 +423,12 @@ export const deliveryFlowMachine = setup({
           states: {
             ready: {
               on: {
-                DOB_VERIFIED: { target: "#deliveryFlow.steps.recipient", actions: "verifyDob", description: "'Date of birth verified'" },
+                DOB_VERIFIED: {
+                  guard: "dobOnFile",
+                  target: "#deliveryFlow.steps.recipient",
+                  actions: "verifyDob",
+                  description: "'Date of birth verified': only when the order has a date of birth on file to check.",
+                },
                 DOB_NOT_VERIFIED: { target: "confirmingFailure", description: "'Did not verify date of birth'" },
               },
             },

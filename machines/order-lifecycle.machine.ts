@@ -13,6 +13,7 @@ export interface OrderLifecycleContext {
 
 export type OrderLifecycleEvent =
   | { type: "SUBMIT_TO_COURIER" }
+  | { type: "UNASSIGN" }
   | { type: "VERIFY" }
   | { type: "PICK_UP" }
   | { type: "CANCEL" }
@@ -50,6 +51,7 @@ export const orderLifecycleMachine = setup({
     submitted_to_courier: {
       description: "Waiting at the pharmacy for the courier: shows a Check-in link.",
       on: {
+        UNASSIGN: { target: "new", description: "Dispatch takes the order off the courier's day before pickup." },
         VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
         PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
         CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." },

@@ -27,7 +27,7 @@ export function eventBetween(
   context: Partial<OrderLifecycleContext> = {},
 ): OrderLifecycleEvent["type"] | null {
   const events: OrderLifecycleEvent["type"][] = [
-    "SUBMIT_TO_COURIER", "VERIFY", "PICK_UP", "CANCEL", "DELIVER", "ATTEMPT_DELIVERY", "RETURN_TO_PHARMACY", "RECONCILE",
+    "SUBMIT_TO_COURIER", "UNASSIGN", "VERIFY", "PICK_UP", "CANCEL", "DELIVER", "ATTEMPT_DELIVERY", "RETURN_TO_PHARMACY", "RECONCILE",
   ];
   return events.find((event) => nextOrderStatus(from, event, context) === to) ?? null;
 }

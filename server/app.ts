@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { calendarDate } from "../domain/dates.ts";
+import { purgeLoginAttempts } from "./auth/login-limits.ts";
 import { installAuth } from "./auth/plugin.ts";
 import { createSessionStore } from "./auth/session-store.ts";
 import type { Config } from "./config.ts";
@@ -14,6 +15,7 @@ import type { Database } from "./db/client.ts";
 import { installAcceptCheck } from "./http/accept.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { installJsonCompression, preferredEncoding } from "./http/compress-json.ts";
+import { installLoadShedding } from "./http/load-shedding.ts";
 import { installIdempotency } from "./http/idempotency.ts";
 import { inlineScriptHashes } from "./http/inline-scripts.ts";
 import { loggerOptions, type LogDestination } from "./http/logging.ts";
@@ -21,6 +23,10 @@ import { installPatientViewAudit } from "./http/patient-view-audit.ts";
 import { pageVariants, routePreloads } from "./http/route-preloads.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { registerRoutes } from "./routes/index.ts";
+import { startWebhookSender, type WebhookSender } from "./services/webhooks/sender.ts";
+import { ensureEnvironmentKey } from "./ops/api-keys.ts";
+import { installOpsAuth } from "./ops/auth.ts";
+import { registerOpsRoutes } from "./ops/routes/index.ts";
 
 export interface AppOptions {
   config: Config;
@@ -30,6 +36,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (the redaction tests read them). */
   logStream?: LogDestination;
+  /** How often the webhook sender looks for due rows (default 1 s). */
+  webhookPollMs?: number;
 }
 
 /** JSON bodies are small: a signature SVG travels as multipart with its own limit. */
@@ -41,9 +49,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Redaction and serializers: no patient data, tokens or bodies in the logs (server/http/logging.ts).
     logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
-    trustProxy: config.trustProxy,
+    // A hop count as proxy-addr's function: hop 0 is the socket's address (the balancer), the client is the first hop not trusted.
+    trustProxy: typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     return503OnClosing: true,
+    // The router's own refusals (a malformed or overlong URL) in the product's error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+      // The reply here is typed for no route in particular.
+      (reply as unknown as FastifyReply)
+        .status(tooLong ? 414 : 400)
+        .send({ error: "invalid_request", message: tooLong ? "The address is too long." : "The address is not valid." });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -59,12 +76,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: "Rx Courier API",
         version: "1",
-        description: "The courier app's API. Send Accept: application/vnd.rxcourier.v1+json.",
+        description:
+          "The courier app's API (session cookie and CSRF token; send Accept: application/vnd.rxcourier.v1+json) " +
+          "and the operations API under /api/ops/v1 (Authorization: Bearer <key>; docs/operations.md).",
       },
       components: {
         securitySchemes: {
           session: { type: "apiKey", in: "cookie", name: "rxc_session" },
           csrf: { type: "apiKey", in: "header", name: "X-CSRF-Token" },
+          opsKey: { type: "http", scheme: "bearer", description: "An operations API key: OPS_API_KEY or one made with POST /api/ops/v1/keys." },
         },
       },
       security: [{ session: [], csrf: [] }],
@@ -72,14 +92,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
+  // First of the API's request hooks: a call shed for load costs no session lookup.
+  installLoadShedding(app, {
+    concurrency: config.maxConcurrentRequests ?? (database.engine === "pglite" ? 8 : 64),
+    maxWaitMs: config.requestQueueMs,
+    maxQueue: 500,
+  });
   installAcceptCheck(app);
   const sessions = createSessionStore(database.db, {
     idleMinutes: config.sessionIdleMinutes,
     absoluteHours: config.sessionAbsoluteHours,
   });
   installAuth(app, sessions);
+  // The operations API's Bearer keys (issue 15); OPS_API_KEY is kept as a hash before anything is served.
+  if (config.opsApiKey) await ensureEnvironmentKey(database.db, config.opsApiKey);
+  installOpsAuth(app, { db: database.db, enabled: config.opsApiKey !== null, requestsPerMinute: config.opsRequestsPerMinute });
   // Dead sessions are refused at once; their rows go at start and then hourly (docs/security.md "Retention").
-  const purgeSessions = () => sessions.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
+  const purgeSessions = () =>
+    Promise.all([sessions.purgeExpired(), purgeLoginAttempts(database.db)]).catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
   const sessionPurge = setInterval(purgeSessions, 3_600_000).unref();
   app.addHook("onReady", async () => void (await purgeSessions()));
   app.addHook("onClose", async () => clearInterval(sessionPurge));
@@ -88,11 +118,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Last of the onSend hooks: idempotency and the audit read the plain JSON first.
   installJsonCompression(app);
 
-  await registerRoutes(app, { config, database, sessions, today });
+  // Each process sends the outbox's due webhooks while it listens (server/services/webhooks/sender.ts).
+  let webhookSender: WebhookSender | null = null;
+  app.addHook("onReady", async () => {
+    webhookSender = startWebhookSender({
+      db: database.db,
+      log: app.log,
+      allowPrivate: config.webhookAllowPrivate,
+      retryScale: config.webhookRetryScale,
+      pollMs: options.webhookPollMs,
+    });
+  });
+  app.addHook("onClose", async () => void (await webhookSender?.stop()));
+  app.decorate("webhookSender", { drain: () => webhookSender?.drain() ?? Promise.resolve() });
+
+  const { paymentGateway } = await registerRoutes(app, { config, database, sessions, today });
+  await registerOpsRoutes(app, {
+    db: database.db,
+    today,
+    gateway: paymentGateway,
+    timeZone: config.serviceTimeZone,
+    webhookAllowPrivate: config.webhookAllowPrivate,
+  });
   app.get("/api/health", { config: { public: true } }, async () => ({ ok: true, engine: database.engine }));
 
   if (page) await serveWebApp(app, config.webRoot, page);
   return app;
+}
+
+function trustHops(count: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < count;
 }
 
 /** The built index.html, when there is a web app to serve. */

@@ -14,9 +14,22 @@ export interface Config {
   webRoot: string;
   sessionIdleMinutes: number;
   sessionAbsoluteHours: number;
-  /** Trust X-Forwarded-* from the load balancer in front (docs/deployment.md). */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* hops to trust (docs/security.md "Client address"): false,
+   * a hop count (TRUST_PROXY=true is one hop: the balancer in front), or the
+   * balancers' addresses/CIDRs. The client is the right-most address not trusted.
+   */
+  trustProxy: false | number | string[];
+  /** Login attempts per email and minute, from any address, counted in the database. */
   loginAttemptsPerMinute: number;
+  /** Login attempts per client address and minute, whatever the email. */
+  loginAttemptsPerAddressPerMinute: number;
+  /** API calls served at once (MAX_CONCURRENT_REQUESTS); unset: 8 on the embedded database, 64 on PostgreSQL. */
+  maxConcurrentRequests: number | undefined;
+  /** How long a call may wait for a serving slot before it is refused with 503 + Retry-After (REQUEST_QUEUE_MS). */
+  requestQueueMs: number;
+  /** Password hashes at once; more wait in a bounded queue, then 503 (server/auth/password-hashing.ts). */
+  passwordHashConcurrency: number;
   /** Client error reports accepted per address and minute (POST /api/client_errors). */
   clientErrorsPerMinute: number;
   /** Load the demo day into an empty database at start (DEMO_DATA=false in production: its couriers have a published password). */
@@ -26,11 +39,58 @@ export interface Config {
   logLevel: string;
   /** Real Braintree when all three credentials are set; the local sandbox gateway otherwise (docs/payments.md). */
   braintree: BraintreeConfig | null;
+  /** Webhook endpoints on private or loopback addresses are accepted (WEBHOOK_ALLOW_PRIVATE=true: tests and the demo only). */
+  webhookAllowPrivate: boolean;
+  /** Multiplies the webhook retry schedule (WEBHOOK_RETRY_SCALE); tests shrink it, production leaves it at 1. */
+  webhookRetryScale: number;
+  /** The first dispatch key of the operations API (OPS_API_KEY); without it every ops call is 401 (docs/operations.md). */
+  opsApiKey: string | null;
+  /** Operations API calls accepted per key and minute before 429 (OPS_REQUESTS_PER_MINUTE). */
+  opsRequestsPerMinute: number;
+}
+
+/** A shorter OPS_API_KEY could be guessed; the server refuses to start with one. */
+export const OPS_API_KEY_MIN_LENGTH = 32;
+
+/** Thrown by loadConfig when the environment cannot be run with; main.ts prints the message and exits. */
+export class ConfigError extends Error {}
+
+function opsApiKeyFrom(value: string | undefined): string | null {
+  if (value === undefined || value === "") return null;
+  if (value.length < OPS_API_KEY_MIN_LENGTH || /\s/.test(value)) {
+    throw new ConfigError(
+      `OPS_API_KEY must be at least ${OPS_API_KEY_MIN_LENGTH} characters with no spaces (it has ${value.length}). ` +
+        "Make one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"",
+    );
+  }
+  return value;
 }
 
 function intFrom(value: string | undefined, fallback: number): number {
   const parsed = value == null || value === "" ? NaN : Number(value);
   return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+/**
+ * TRUST_PROXY: "false" or unset, "true" (one hop), a hop count ("2": a CDN in
+ * front of the balancer), or a comma-separated list of balancer addresses or
+ * CIDRs. Never "trust everything": the left of X-Forwarded-For is the client's to write.
+ */
+export function trustProxyFrom(value: string | undefined): false | number | string[] {
+  const text = (value ?? "").trim();
+  if (text === "" || text === "false" || text === "0") return false;
+  if (text === "true") return 1;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const addresses = text.split(",").map((part) => part.trim()).filter(Boolean);
+  for (const address of addresses) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(address)) throw new Error(`TRUST_PROXY: "${address}" is not an address, a CIDR, a hop count, true or false.`);
+  }
+  return addresses;
+}
+
+function scaleFrom(value: string | undefined): number {
+  const parsed = value == null || value === "" ? NaN : Number(value);
+  return Number.isFinite(parsed) && parsed > 0 && parsed <= 1 ? parsed : 1;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -44,12 +104,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve(env.WEB_ROOT || "./dist"),
     sessionIdleMinutes: intFrom(env.SESSION_IDLE_MINUTES, 8 * 60),
     sessionAbsoluteHours: intFrom(env.SESSION_ABSOLUTE_HOURS, 16),
-    trustProxy: env.TRUST_PROXY === "true",
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
     loginAttemptsPerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_MINUTE, 10),
+    loginAttemptsPerAddressPerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE, 30),
+    passwordHashConcurrency: intFrom(env.PASSWORD_HASH_CONCURRENCY, 2),
+    maxConcurrentRequests: env.MAX_CONCURRENT_REQUESTS ? intFrom(env.MAX_CONCURRENT_REQUESTS, 8) : undefined,
+    requestQueueMs: intFrom(env.REQUEST_QUEUE_MS, 2_000),
     clientErrorsPerMinute: intFrom(env.CLIENT_ERRORS_PER_MINUTE, 30),
     idempotencyLeaseSeconds: intFrom(env.IDEMPOTENCY_LEASE_SECONDS, 60),
     demoData: env.DEMO_DATA !== "false",
     logLevel: env.LOG_LEVEL || "info",
     braintree: braintreeConfigFrom(env),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === "true",
+    webhookRetryScale: scaleFrom(env.WEBHOOK_RETRY_SCALE),
+    opsApiKey: opsApiKeyFrom(env.OPS_API_KEY),
+    opsRequestsPerMinute: intFrom(env.OPS_REQUESTS_PER_MINUTE, 600),
   };
 }

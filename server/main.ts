@@ -1,11 +1,21 @@
 import { calendarDate } from "../domain/dates.ts";
 import { buildApp } from "./app.ts";
-import { loadConfig } from "./config.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { ensureReferenceData } from "./db/reference-data.ts";
 import { hasCouriers, seedDemo } from "./db/seed.ts";
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  // Said plainly and nothing started: a weak key is not run with (docs/operations.md).
+  if (error instanceof ConfigError) {
+    console.error(`Rx Courier cannot start: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await ensureReferenceData(database.db);
 if (config.demoData && !(await hasCouriers(database.db))) {

@@ -8,6 +8,7 @@ import { and, assign, createMachine, fromPromise, or, setup } from "xstate";
 export const deliveryFlowMachine = setup({
   guards: {
     dobVerificationEnabled: () => true,
+    dobOnFile: () => true,
     collectIdentification: () => true,
     paymentDue: () => true,
     nothingOwed: () => true,
@@ -142,9 +143,10 @@ export const deliveryFlowMachine = setup({
             ready: {
               on: {
                 DOB_VERIFIED: {
+                  guard: "dobOnFile",
                   target: "#deliveryFlow.steps.recipient",
                   actions: "verifyDob",
-                  description: "'Date of birth verified'",
+                  description: "'Date of birth verified': only when the order has a date of birth on file to check.",
                 },
                 DOB_NOT_VERIFIED: { target: "confirmingFailure", description: "'Did not verify date of birth'" },
               },

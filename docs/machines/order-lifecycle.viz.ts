@@ -29,6 +29,10 @@ export const orderLifecycleMachine = setup({
     submitted_to_courier: {
       description: "Waiting at the pharmacy for the courier: shows a Check-in link.",
       on: {
+        UNASSIGN: {
+          target: "new",
+          description: "Dispatch takes the order off the courier's day before pickup.",
+        },
         VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
         PICK_UP: {
           target: "picked_up",

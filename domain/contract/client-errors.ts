@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CLIENT_ERROR_KINDS, CLIENT_ERROR_LIMITS } from "../client-error-rules.ts";
+import { StoredText } from "./scalars.ts";
 
 export * from "../client-error-rules.ts";
 
@@ -15,9 +16,9 @@ export * from "../client-error-rules.ts";
 export const ClientErrorReport = z
   .object({
     kind: z.enum(CLIENT_ERROR_KINDS, { error: "must be render or unhandled" }),
-    message: z.string().min(1, "must not be empty").max(CLIENT_ERROR_LIMITS.message),
-    stack: z.string().max(CLIENT_ERROR_LIMITS.stack).nullish(),
-    url: z.string().min(1, "must not be empty").max(CLIENT_ERROR_LIMITS.url),
+    message: StoredText(CLIENT_ERROR_LIMITS.message, { min: 1, multiline: true }),
+    stack: StoredText(CLIENT_ERROR_LIMITS.stack, { multiline: true, trim: false }).nullish(),
+    url: StoredText(CLIENT_ERROR_LIMITS.url, { min: 1 }),
   })
   .strict();
 export type ClientErrorReport = z.infer<typeof ClientErrorReport>;

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { FAILURE_REASON_NAMES, ID_TYPES } from "../vocabulary.ts";
-import { Money } from "./common.ts";
 import { RecordId } from "./pickup.ts";
+import { Instant, MoneyAmount, StoredText } from "./scalars.ts";
 import {
   MAX_ORDERS_PER_DELIVERY,
   NOTES_MAX_LENGTH,
+  SIGNATURE_MAX_BYTES,
   WIRE_PAYMENT_TYPES,
 } from "./delivery-submissions.ts";
 
@@ -15,15 +16,17 @@ export * from "./delivery-submissions.ts";
 
 /** Form fields arrive as text: "true"/"false" and "1"/"0" are booleans. */
 const Bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
-const Text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
-const Instant = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time with its offset" });
+/** Names and short codes: one line. Notes may hold line breaks. */
+const Text = (max: number) => StoredText(max);
+const Notes = StoredText(NOTES_MAX_LENGTH, { multiline: true });
 const FormId = z.union([RecordId, z.string().regex(/^\d{1,10}$/, "must be an id").transform(Number).pipe(RecordId)]);
 const Coordinate = (limit: number) => z.union([z.number(), z.string().trim().regex(/^-?\d{1,3}(\.\d+)?$/).transform(Number)]).pipe(z.number().min(-limit).max(limit));
 
 export const SignatureFilePart = z.object({
-  filename: z.string().max(255),
-  type: z.string().max(255),
-  content: z.string(),
+  filename: StoredText(255),
+  type: StoredText(255),
+  /** Checked as XML and against the drawing allow-list (server/services/signature-svg.ts); bounded by the multipart file limit. */
+  content: z.string().max(SIGNATURE_MAX_BYTES, "is too large"),
 });
 
 export const DeliveryFields = z.object({
@@ -37,7 +40,7 @@ export const DeliveryFields = z.object({
   relationship: Text(64).optional(),
   relationship_id: FormId.optional(),
   recipient_called_at: Instant.nullish(),
-  body: Text(NOTES_MAX_LENGTH).nullish(),
+  body: Notes.nullish(),
   signature: z.object({ attachment: z.object({ file: SignatureFilePart }) }).optional(),
   latitude: Coordinate(90).optional(),
   longitude: Coordinate(180).optional(),
@@ -56,8 +59,8 @@ export const DeliveryFields = z.object({
   order_payment: z
     .object({
       payment_type: z.enum(WIRE_PAYMENT_TYPES, { error: "must be cash, check or credit_card" }),
-      amount: Money,
-      new_copay: Text(16).nullish(),
+      amount: MoneyAmount,
+      new_copay: MoneyAmount.nullish(),
       transaction_id: Text(128).nullish(),
     })
     .optional(),
@@ -72,7 +75,7 @@ export type DeliveryFields = z.infer<typeof DeliveryFields>;
 
 export const DeliveryRequest = z.object({
   /** The CSRF token travels here in a multipart form (read before validation). */
-  _csrf_token: z.string().optional(),
+  _csrf_token: StoredText(200).optional(),
   delivery: DeliveryFields,
 });
 export type DeliveryRequest = z.infer<typeof DeliveryRequest>;
@@ -83,7 +86,7 @@ export const FailedDeliveryRequest = z.object({
     failure_reason: z.enum(FAILURE_REASON_NAMES),
     client_occurred_at: Instant,
     order_ids: z.array(RecordId).min(1).max(MAX_ORDERS_PER_DELIVERY),
-    body: Text(NOTES_MAX_LENGTH).nullish(),
+    body: Notes.nullish(),
   }),
 });
 export type FailedDeliveryRequest = z.infer<typeof FailedDeliveryRequest>;

@@ -11,6 +11,14 @@ import { flattenFormFields, type FormFile, type FormValue } from "./form-fields.
 
 export const SIGNATURE_FILE_NAME = "signature.svg";
 export const SIGNATURE_MEDIA_TYPE = "image/svg+xml";
+
+/** "image/svg+xml", with parameters (charset=utf-8) or in any case: the media type is what counts. */
+export function isSignatureMediaType(contentType: string): boolean {
+  const [essence, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
+  if (essence !== SIGNATURE_MEDIA_TYPE) return false;
+  // The file is read as UTF-8; another declared charset would be misread.
+  return parameters.every((parameter) => !parameter.startsWith("charset=") || /^charset="?utf-8"?$/.test(parameter));
+}
 /** Multipart limits: the signature file, all text fields together, and the number of parts. */
 export const SIGNATURE_MAX_BYTES = 256 * 1024;
 export const FORM_FIELDS_MAX_BYTES = 64 * 1024;

@@ -8,3 +8,6 @@ export * from "./deliveries.ts";
 export * from "./form-fields.ts";
 export * from "./routing.ts";
 export * from "./returns.ts";
+export * from "./scalars.ts";
+export * from "./ops.ts";
+export * from "./onboarding.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { correctedCopayCents } from "../delivery-rules.ts";
-import { Money } from "./common.ts";
 import { Order } from "./entities.ts";
+import { MoneyAmount, StoredText } from "./scalars.ts";
 
 /** Which card gateway the server uses; the page sets up the matching card fields. */
 export const PaymentGatewayName = z.enum(["braintree", "sandbox"]);
@@ -20,9 +20,9 @@ export type ClientTokenResponse = z.infer<typeof ClientTokenResponse>;
  * short-lived nonce comes back.
  */
 export const SandboxTokenizeRequest = z.object({
-  number: z.string().trim().min(1, "Enter the card number").max(23),
-  cvv: z.string().trim().min(1, "Enter the CVV").max(4),
-  expiration_date: z.string().trim().min(1, "Enter the expiration date").max(7),
+  number: StoredText(23, { min: 1, tooShort: "Enter the card number" }),
+  cvv: StoredText(4, { min: 1, tooShort: "Enter the CVV" }),
+  expiration_date: StoredText(7, { min: 1, tooShort: "Enter the expiration date" }),
 });
 export type SandboxTokenizeRequest = z.infer<typeof SandboxTokenizeRequest>;
 
@@ -33,12 +33,12 @@ export const TokenizeResponse = z.object({ nonce: z.string(), details: CardDetai
 export type TokenizeResponse = z.infer<typeof TokenizeResponse>;
 
 /** Spec §5/§9: a corrected copay has at least 3 digits, not all zeros, and is at least $1.00. */
-export const CorrectedCopay = Money.refine((value) => correctedCopayCents(value) != null, "must be a corrected copay of at least 1.00");
+export const CorrectedCopay = MoneyAmount.refine((value) => correctedCopayCents(value) != null, "must be a corrected copay of at least 1.00");
 
 /** An empty email field means no receipt email. */
 const OptionalEmail = z.preprocess(
   (value) => (typeof value === "string" && value.trim() === "" ? null : value),
-  z.string().trim().max(254).email("must be a valid email address").nullable().optional(),
+  StoredText(254).pipe(z.email("must be a valid email address")).nullable().optional(),
 );
 
 /**
@@ -50,12 +50,12 @@ const OptionalEmail = z.preprocess(
  */
 export const OrderPayment = z.object({
   payment_type: z.literal("credit_card", { message: "must be credit_card: only card payments are authorized" }),
-  token: z.string().trim().min(1).max(4096).nullable().optional(),
+  token: StoredText(4096, { min: 1 }).nullable().optional(),
   email: OptionalEmail,
   new_copay: CorrectedCopay.nullable().optional(),
-  total: Money,
-  braintree_transaction_id: z.string().trim().min(1).max(64).nullable().optional(),
-  _csrf_token: z.string().max(200).optional(),
+  total: MoneyAmount,
+  braintree_transaction_id: StoredText(64, { min: 1 }).nullable().optional(),
+  _csrf_token: StoredText(200).optional(),
 });
 export type OrderPayment = z.infer<typeof OrderPayment>;
 
@@ -68,9 +68,9 @@ export type AuthorizeResponse = z.infer<typeof AuthorizeResponse>;
 
 /** What the order keeps about its card payment: references, never card data. */
 export const ChargeData = z.object({
-  transaction_id: z.string().trim().min(1).max(64),
-  amount: Money,
-  new_copay: Money.nullable().optional(),
+  transaction_id: StoredText(64, { min: 1 }),
+  amount: MoneyAmount,
+  new_copay: MoneyAmount.nullable().optional(),
   payment_type: z.literal("credit_card").optional(),
 });
 export type ChargeData = z.infer<typeof ChargeData>;

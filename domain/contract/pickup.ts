@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Money } from "./common.ts";
 import { Order, PharmacyVisit } from "./entities.ts";
+import { Instant, MoneyAmount } from "./scalars.ts";
 
 /**
  * The pickup calls of spec §7: order status and copay, pickups, cancellation,
@@ -25,7 +25,7 @@ export const OrderUpdateRequest = z.object({
   order: z
     .object({
       status_id: RecordId.optional(),
-      copay: Money.optional(),
+      copay: MoneyAmount.optional(),
     })
     .strict()
     .refine((order) => (order.status_id === undefined) !== (order.copay === undefined), {
@@ -36,7 +36,7 @@ export type OrderUpdateRequest = z.infer<typeof OrderUpdateRequest>;
 
 /** POST /orders/{id}/pickups: when the courier tapped verify, if the device knows. */
 export const PickupRequest = z
-  .object({ client_occurred_at: z.iso.datetime({ offset: true }).optional() })
+  .object({ client_occurred_at: Instant.optional() })
   .nullish();
 export type PickupRequest = z.infer<typeof PickupRequest>;
 
@@ -55,7 +55,7 @@ export type AddonsResponse = z.infer<typeof AddonsResponse>;
  */
 export const AddonsRequest = z.object({
   orders: z
-    .array(z.object({ id: RecordId, copay: Money }))
+    .array(z.object({ id: RecordId, copay: MoneyAmount }))
     .min(1, "choose at least one add-on order")
     .max(20)
     .refine((orders) => new Set(orders.map((order) => order.id)).size === orders.length, {

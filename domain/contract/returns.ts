@@ -5,6 +5,7 @@ import { Money } from "./common.ts";
 import { signatureFile, SignatureFilePart } from "./deliveries.ts";
 import { flattenFormFields, type FormValue } from "./form-fields.ts";
 import { RecordId } from "./pickup.ts";
+import { MoneyAmount, StoredText } from "./scalars.ts";
 
 /**
  * POST /api/courier/pharmacies/{id}/returns (spec §7 "Reconcile signature"):
@@ -60,11 +61,7 @@ export function returnFormEntries(submission: ReturnSubmission, csrfToken?: stri
 
 const required = (issue: { input: unknown }) => (issue.input === undefined ? "is required" : "must be text");
 
-const StaffName = z
-  .string({ error: required })
-  .trim()
-  .min(1, "is required")
-  .max(STAFF_NAME_MAX_LENGTH, `must be at most ${STAFF_NAME_MAX_LENGTH} characters`);
+const StaffName = z.string({ error: required }).pipe(StoredText(STAFF_NAME_MAX_LENGTH, { min: 1, tooShort: "is required" }));
 
 /** Form fields arrive as text. */
 const FormId = z.union([RecordId, z.string().regex(/^\d{1,10}$/, "must be an id").transform(Number).pipe(RecordId)], {
@@ -78,7 +75,7 @@ const Coordinate = (limit: number) =>
 export const WireReturnLineSchema = z
   .object({
     type: z.enum(RETURN_LINE_TYPES, { error: "must be item, cash or check" }),
-    amount: Money,
+    amount: MoneyAmount,
     order_id: RecordId,
   })
   .strict();
@@ -103,7 +100,7 @@ const ReturnLines = z
 
 export const ReturnRequest = z.object({
   /** The CSRF token travels here in a multipart form (read before validation). */
-  _csrf_token: z.string().optional(),
+  _csrf_token: StoredText(200).optional(),
   recipient_first_name: StaffName,
   recipient_last_name: StaffName,
   signature: z.object(
@@ -112,8 +109,8 @@ export const ReturnRequest = z.object({
   ),
   courier_id: FormId,
   pharmacy_id: FormId,
-  cash_collected: Money,
-  check_collected: Money,
+  cash_collected: MoneyAmount,
+  check_collected: MoneyAmount,
   latitude: Coordinate(90).optional(),
   longitude: Coordinate(180).optional(),
   returns: ReturnLines,

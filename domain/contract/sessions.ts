@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { Courier } from "./entities.ts";
+import { StoredText } from "./scalars.ts";
 
 export const LoginRequest = z.object({
-  email: z.string().trim().min(1, "Enter your email").max(254).email("Enter a valid email"),
-  password: z.string().min(1, "Enter your password").max(200),
+  email: StoredText(254, { min: 1, tooShort: "Enter your email" }).pipe(z.email("Enter a valid email")),
+  /** Not trimmed: every character of a password counts. */
+  password: StoredText(200, { min: 1, trim: false, tooShort: "Enter your password" }),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 

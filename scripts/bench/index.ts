@@ -4,7 +4,7 @@
  * figures into docs/benchmarks/latest.json. Not part of npm test.
  *
  *   npm run bench                          # everything but the soak (~15 min; routing alone takes 5)
- *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, offline, routing
+ *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, shedding, import, webhooks, offline, routing
  *   npm run bench -- --soak                # the 60 s soak (issue 10 "load held")
  *   npm run bench -- --quick --only=load   # short runs for a look; writes nothing
  *   npm run bench -- --only=first-screen --lighthouse-reports=/tmp/lh   # also keeps each Lighthouse report
@@ -15,12 +15,15 @@ import path from "node:path";
 import { firstScreenMarkdown, runFirstScreen } from "./first-screen.ts";
 import { previousResult, recordResult, ROOT, writeSection, type SectionName } from "./lib/report.ts";
 import { FULL_LOAD, loadMarkdown, runLoad } from "./load/index.ts";
-import { FIRST_SCREEN_NOTES, LOAD_NOTES } from "./notes.ts";
+import { FULL_SHEDDING, runShedding, sheddingMarkdown } from "./load/shedding.ts";
+import { FULL_IMPORT, importMarkdown, runImportBench } from "./ops/import.ts";
+import { FULL_WEBHOOKS, runWebhookBench, webhookMarkdown } from "./ops/webhooks.ts";
+import { FIRST_SCREEN_NOTES, IMPORT_NOTES, LOAD_NOTES, SHEDDING_NOTES, WEBHOOK_NOTES } from "./notes.ts";
 import { offlineMarkdown, runOfflineDrain } from "./offline.ts";
 import { runSoak, soakMarkdown } from "./soak.ts";
 import { runWizard, wizardMarkdown } from "./wizard.ts";
 
-const BENCHMARKS = ["first-screen", "wizard", "load", "offline", "routing"] as const;
+const BENCHMARKS = ["first-screen", "wizard", "load", "shedding", "import", "webhooks", "offline", "routing"] as const;
 type Benchmark = (typeof BENCHMARKS)[number] | "soak";
 
 const args = process.argv.slice(2);
@@ -48,6 +51,12 @@ if (args.includes("--rewrite")) {
   if (first) writeSection("First screen", firstScreenMarkdown(first, FIRST_SCREEN_NOTES));
   const load = previousResult("load") as Stored<typeof loadMarkdown> | undefined;
   if (load) writeSection("API under load", loadMarkdown(load, LOAD_NOTES));
+  const shedding = previousResult("shedding") as Stored<typeof sheddingMarkdown> | undefined;
+  if (shedding) writeSection("Load shedding", sheddingMarkdown(shedding, SHEDDING_NOTES));
+  const imported = previousResult("import") as Stored<typeof importMarkdown> | undefined;
+  if (imported) writeSection("Order import", importMarkdown(imported, IMPORT_NOTES));
+  const webhooks = previousResult("webhooks") as Stored<typeof webhookMarkdown> | undefined;
+  if (webhooks) writeSection("Webhooks", webhookMarkdown(webhooks, WEBHOOK_NOTES));
   const wizard = previousResult("wizard") as Stored<typeof wizardMarkdown> | undefined;
   if (wizard) writeSection("Wizard responsiveness", wizardMarkdown(wizard));
   const offline = previousResult("offlineDrain") as Stored<typeof offlineMarkdown> | undefined;
@@ -91,6 +100,23 @@ for (const name of selected) {
           : { ...FULL_LOAD, engines: ["pglite" as const, "postgres" as const] };
         const result = await runLoad(options);
         publish("API under load", "load", result, loadMarkdown(result, LOAD_NOTES));
+        break;
+      }
+      case "shedding": {
+        const result = await runShedding(quick ? { ...FULL_SHEDDING, durationMs: 8_000 } : FULL_SHEDDING);
+        publish("Load shedding", "shedding", result, sheddingMarkdown(result, SHEDDING_NOTES));
+        const held = result.runs.reduce((sum, run) => sum + run.over10s, 0);
+        if (held > 0) failures.push(`shedding: ${held} calls answered after more than 10 s`);
+        break;
+      }
+      case "import": {
+        const result = await runImportBench(quick ? { ...FULL_IMPORT, couriers: 50, baselineMs: 10_000, orders: 2000 } : FULL_IMPORT);
+        publish("Order import", "import", result, importMarkdown(result, IMPORT_NOTES));
+        break;
+      }
+      case "webhooks": {
+        const result = await runWebhookBench(quick ? { ...FULL_WEBHOOKS, couriers: 50, runMs: 10_000, backlog: 1000 } : FULL_WEBHOOKS);
+        publish("Webhooks", "webhooks", result, webhookMarkdown(result, WEBHOOK_NOTES));
         break;
       }
       case "routing": {

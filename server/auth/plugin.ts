@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../http/errors.ts";
+import { isOpsUrl } from "../ops/auth.ts";
 import type { ActiveSession, SessionStore } from "./session-store.ts";
 import { sameToken } from "./tokens.ts";
 
@@ -58,7 +59,8 @@ export function installAuth(app: FastifyInstance, store: SessionStore): void {
   app.decorateRequest("session", null);
 
   app.addHook("onRequest", async (request) => {
-    if (!request.url.startsWith("/api/")) return;
+    // The operations API authenticates with Bearer keys only (server/ops/auth.ts): the cookie is not read there.
+    if (!request.url.startsWith("/api/") || isOpsUrl(request.url)) return;
     const token = request.cookies[SESSION_COOKIE];
     request.session = token ? await store.find(token) : null;
     const config = request.routeOptions.config;

@@ -21,12 +21,33 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 export const couriers = pgTable("couriers", {
   id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
   email: text("email").notNull().unique(),
-  passwordHash: text("password_hash").notNull(),
+  /** null until the invited courier sets a password (POST /api/courier/password). */
+  passwordHash: text("password_hash"),
   firstName: text("first_name").notNull(),
   lastName: text("last_name").notNull(),
+  phoneNumber: text("phone_number"),
   selfServiceAddonsEnabled: boolean("self_service_addons_enabled").notNull().default(false),
+  /** Set by dispatch: the courier can no longer log in and every session has ended. */
+  deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/** A courier's invitation to set a password: single use, 7 days (issue 15). */
+export const courierInvitations = pgTable(
+  "courier_invitations",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    courierId: integer("courier_id")
+      .notNull()
+      .references(() => couriers.id, { onDelete: "cascade" }),
+    /** sha256 of the token: the link in the courier's hands is the only copy. */
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("courier_invitations_courier_idx").on(t.courierId)],
+);
 
 export const sessions = pgTable(
   "sessions",
@@ -42,6 +63,20 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("sessions_courier_idx").on(t.courierId)],
+);
+
+/**
+ * Login attempts allowed, per key ("email:…", "address:…"), counted here so
+ * that every API process sees the same counts (server/auth/login-limits.ts).
+ */
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    key: text("key").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("login_attempts_key_idx").on(t.key, t.attemptedAt), index("login_attempts_at_idx").on(t.attemptedAt)],
 );
 
 export const orderStatuses = pgTable("order_statuses", {
@@ -83,6 +118,25 @@ export const pharmacies = pgTable("pharmacies", {
   podRecipientConfig: text("pod_recipient_config").$type<"covid19_contactless" | "require_recipient">(),
   canSkipCopayCollection: boolean("can_skip_copay_collection").notNull().default(false),
   canSkipSignature: boolean("can_skip_signature").notNull().default(false),
+  /** Shown at check-in for this pharmacy's orders that bring no pickup note of their own. */
+  pickupNote: text("pickup_note"),
+});
+
+/**
+ * Operations API keys (issue 15). Only the SHA-256 of a key is kept; a key is a
+ * random 256-bit token, so a plain hash is enough (no guessing to slow down).
+ */
+export const apiKeys = pgTable("api_keys", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  name: text("name").notNull(),
+  role: text("role").$type<"dispatch" | "pharmacy">().notNull(),
+  pharmacyId: integer("pharmacy_id").references(() => pharmacies.id),
+  keyHash: text("key_hash").notNull().unique(),
+  /** "environment" for OPS_API_KEY, "api" for keys made with POST /keys. */
+  source: text("source").$type<"environment" | "api">().notNull(),
+  createdByKeyId: integer("created_by_key_id"),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  createdAt: createdAt(),
 });
 
 export const pharmacyVisits = pgTable(
@@ -162,11 +216,19 @@ export const orders = pgTable(
     identificationExpiration: date("identification_expiration"),
     copayAssertedAt: timestamp("copay_asserted_at", { withTimezone: true }),
     pickedUpAt: timestamp("picked_up_at", { withTimezone: true }),
+    /** The pharmacy system's own id for the order; unique per pharmacy (issue 15). */
+    externalId: text("external_id"),
+    /** sha256 of the creating request as sent: the same body again is the same order, another is 409. */
+    requestHash: text("request_hash"),
+    createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("orders_courier_day_idx").on(t.courierId, t.serviceDate),
     index("orders_pharmacy_day_idx").on(t.pharmacyId, t.serviceDate),
+    uniqueIndex("orders_pharmacy_external_id_idx").on(t.pharmacyId, t.externalId),
+    // GET /ops/v1/orders pages newest first.
+    index("orders_created_idx").on(t.createdAt, t.id),
   ],
 );
 
@@ -236,7 +298,8 @@ export const payments = pgTable(
       .references(() => couriers.id),
     paymentType: text("payment_type").notNull(),
     gateway: text("gateway").notNull(),
-    status: text("status").$type<"authorized" | "declined" | "failed" | "settled" | "voided">().notNull(),
+    /** "pending" only inside the authorizing transaction: written before the gateway is called. */
+    status: text("status").$type<"pending" | "authorized" | "declined" | "failed" | "settled" | "voided">().notNull(),
     amountCents: integer("amount_cents").notNull(),
     newCopayCents: integer("new_copay_cents"),
     transactionId: text("transaction_id"),
@@ -297,12 +360,83 @@ export const auditEvents = pgTable(
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
     courierId: integer("courier_id").references(() => couriers.id),
+    /** The operations API key that acted or read (issue 15). */
+    apiKeyId: integer("api_key_id").references(() => apiKeys.id),
     action: text("action").notNull(),
+    /** What a non-order mutation touched: "pharmacy:3", "courier:7", "key:2". */
+    subject: text("subject"),
     orderId: integer("order_id"),
     fromStatus: text("from_status"),
     toStatus: text("to_status"),
     clientOccurredAt: timestamp("client_occurred_at", { withTimezone: true }),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The visit a visit.confirmed entry is about. */
+    pharmacyVisitId: integer("pharmacy_visit_id"),
+    /** Where the phone said it was, when it sent a position (deliveries, returns). */
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
   },
-  (t) => [index("audit_order_idx").on(t.orderId)],
+  (t) => [index("audit_order_idx").on(t.orderId), index("audit_visit_idx").on(t.pharmacyVisitId)],
+);
+
+/**
+ * A webhook endpoint (docs/operations.md). A subscription made with a
+ * pharmacy's key carries that pharmacy: it hears that pharmacy's events only.
+ */
+export const webhookSubscriptions = pgTable("webhook_subscriptions", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  url: text("url").notNull(),
+  events: text("events").array().notNull(),
+  /** Standard Webhooks secret, "whsec_" + base64 of 32 random bytes. */
+  secret: text("secret").notNull(),
+  /** null: a dispatch key's subscription, every pharmacy's events. */
+  pharmacyId: integer("pharmacy_id").references(() => pharmacies.id),
+  /** The operations key that made it. */
+  apiKeyId: integer("api_key_id").references(() => apiKeys.id),
+  createdAt: createdAt(),
+});
+
+/**
+ * The outbox: one row per event and subscription, written in the transaction
+ * that changed the order or visit. The sender loop claims due rows with
+ * FOR UPDATE SKIP LOCKED and leases them while it sends.
+ */
+export const webhookMessages = pgTable(
+  "webhook_messages",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    /** The webhook-id header: the same on every attempt of this message. */
+    eventId: text("event_id").notNull().unique(),
+    eventType: text("event_type").notNull(),
+    /** The exact body sent, so every attempt signs the same bytes. */
+    body: text("body").notNull(),
+    status: text("status").$type<"pending" | "delivered" | "failed">().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("webhook_messages_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_messages_subscription_idx").on(t.subscriptionId, t.id),
+  ],
+);
+
+/** Every attempt to deliver a message: what the endpoint answered, or why nothing came back. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    messageId: bigint("message_id", { mode: "number" })
+      .notNull()
+      .references(() => webhookMessages.id, { onDelete: "cascade" }),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (t) => [index("webhook_attempts_message_idx").on(t.messageId)],
 );

@@ -2,13 +2,14 @@ import { readFileSync } from "node:fs";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ErrorBody } from "../../domain/contract/common.ts";
-import { CLIENT_ERROR_LIMITS, ClientErrorReport, scrubClientError } from "../../domain/contract/client-errors.ts";
+import { CLIENT_ERROR_LIMITS, ClientErrorReport, clientErrorLogRecord } from "../../domain/contract/client-errors.ts";
 
 /**
  * POST /api/client_errors: render failures and unexpected errors reported by
- * the app. Nothing is stored: the report is scrubbed again here (the app has
- * already scrubbed it, but the server does not trust a client with patient
- * data) and written to the log with the app's version.
+ * the app. Nothing is stored, and no free text from the phone is logged:
+ * only the error's class name, the frames in our own scripts, the route with
+ * its ids replaced and the app's version (clientErrorLogRecord; the app's own
+ * scrubbing is not relied on, see docs/security.md).
  *
  * Public, and without the CSRF token: a render failure may happen before
  * login or while the session is being restored. A cross-site page cannot
@@ -41,14 +42,14 @@ export const clientErrorRoutes =
           rateLimit: { max: deps.reportsPerMinute, timeWindow: "1 minute", keyGenerator: (request) => request.ip },
         },
         schema: {
-          summary: "Report a render failure or an unexpected error in the app (no patient data: it is scrubbed and logged, never stored)",
+          summary: "Report a render failure or an unexpected error in the app (only its error name, code locations and route are logged; nothing is stored)",
           tags: ["client errors"],
           body: ClientErrorReport,
           response: { 204: z.null().describe("Logged"), 400: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody },
         },
       },
       async (request, reply) => {
-        const report = scrubClientError(request.body);
+        const report = clientErrorLogRecord(request.body);
         request.log.warn(
           { client_error: { ...report, app_version: APP_VERSION, courier_id: request.session?.courier.id ?? null } },
           "client error reported",

@@ -9,6 +9,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly details?: ErrorBody["details"],
+    /** Sent with the refusal, e.g. Retry-After on a 429 or 503. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -36,6 +38,7 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      if (error.headers) void reply.headers(error.headers);
       return reply.status(error.statusCode).send({ error: error.code, message: error.message, details: error.details });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

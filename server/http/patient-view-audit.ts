@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../db/client.ts";
+import "../ops/auth.ts"; // declares request.opsCaller
 import { audit } from "../services/audit.ts";
 
 /**
@@ -43,13 +44,18 @@ export function viewedOrderIds(payload: unknown): number[] {
 
 export function installPatientViewAudit(app: FastifyInstance, options: { db: Db }): void {
   app.addHook("preSerialization", async (request, reply, payload) => {
-    if (reply.statusCode < 200 || reply.statusCode >= 300 || !request.session) return payload;
+    // The courier's session, or an operations API key (issue 15): both are views of patient data.
+    const actor = request.session
+      ? { courierId: request.session.courier.id, apiKeyId: null }
+      : request.opsCaller
+        ? { courierId: null, apiKeyId: request.opsCaller.keyId }
+        : null;
+    if (reply.statusCode < 200 || reply.statusCode >= 300 || !actor) return payload;
     const orderIds = viewedOrderIds(payload);
     if (orderIds.length === 0) return payload;
-    const courierId = request.session.courier.id;
     await audit(
       options.db,
-      orderIds.map((orderId) => ({ courierId, action: "view_patient_details" as const, orderId })),
+      orderIds.map((orderId) => ({ ...actor, action: "view_patient_details" as const, orderId })),
     );
     return payload;
   });

@@ -23,6 +23,8 @@ export interface BraintreeSdk {
     sale(request: braintree.TransactionRequest): Promise<Response<braintree.Transaction>>;
     submitForSettlement(transactionId: string, amount?: string): Promise<Response<braintree.Transaction>>;
     void(transactionId: string): Promise<Response<braintree.Transaction>>;
+    /** Optional so fakes written before proof of delivery still fit. */
+    find?(transactionId: string): Promise<braintree.Transaction>;
   };
 }
 
@@ -167,6 +169,17 @@ export function braintreeGateway(sdk: BraintreeSdk): PaymentGateway {
       ),
 
     void: (transactionId) => settle(transactionId, "voided", () => sdk.transaction.void(transactionId)),
+
+    async cardLastFour(transactionId) {
+      if (!sdk.transaction.find) return null;
+      try {
+        const transaction = await sdk.transaction.find(transactionId);
+        return transaction.creditCard?.last4 ?? null;
+      } catch {
+        // The proof still stands without it; it says "not available".
+        return null;
+      }
+    },
   };
 }
 

@@ -16,6 +16,8 @@ export interface PaymentGateway {
   submitForSettlement(transactionId: string, amountCents: Cents): Promise<SettlementResult>;
   /** Releases an authorization that will not be captured (failed delivery, or our own write failed). */
   void(transactionId: string): Promise<SettlementResult>;
+  /** The card's last four digits as the gateway holds them (proof of delivery); null when it cannot say. We never store them. */
+  cardLastFour(transactionId: string): Promise<string | null>;
 }
 
 export interface AuthorizeRequest {

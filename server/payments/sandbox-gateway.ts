@@ -34,11 +34,13 @@ interface NonceEntry {
   behaviour: CardBehaviour;
   expiresAt: number;
   consumed: boolean;
+  lastFour: string;
 }
 
 interface TransactionEntry {
   amountCents: Cents;
   status: "authorized" | "submitted_for_settlement" | "voided";
+  lastFour: string;
 }
 
 export interface SandboxGatewayOptions {
@@ -97,7 +99,7 @@ export class SandboxGateway implements PaymentGateway {
     }
     this.pruneExpired();
     const nonce = `tokencc_sb_${randomUUID()}`;
-    remember(this.nonces, nonce, { behaviour, expiresAt: this.now().getTime() + this.nonceTtlMs, consumed: false });
+    remember(this.nonces, nonce, { behaviour, expiresAt: this.now().getTime() + this.nonceTtlMs, consumed: false, lastFour: digits.slice(-4) });
     return { ok: true, nonce, details: { cardType: cardBrandName(brand!), lastFour: digits.slice(-4) } };
   }
 
@@ -126,7 +128,7 @@ export class SandboxGateway implements PaymentGateway {
     if (amount.kind === "gateway_rejected") {
       return { status: "declined", transactionId: id, processorResponse: `Gateway Rejected: ${amount.reason}` };
     }
-    remember(this.transactions, id, { amountCents: request.amountCents, status: "authorized" });
+    remember(this.transactions, id, { amountCents: request.amountCents, status: "authorized", lastFour: entry.lastFour });
     return { status: "authorized", transactionId: id, processorResponse: APPROVED_TEXT };
   }
 
@@ -151,6 +153,10 @@ export class SandboxGateway implements PaymentGateway {
     }
     entry.status = "voided";
     return { status: "voided", transactionId, processorResponse: "voided" };
+  }
+
+  async cardLastFour(transactionId: string): Promise<string | null> {
+    return this.transactions.get(transactionId)?.lastFour ?? null;
   }
 
   private pruneExpired(): void {

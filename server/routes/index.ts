@@ -1,12 +1,15 @@
 import type { FastifyInstance } from "fastify";
+import { DEFAULT_HASHING_BOUNDS, PasswordHasher } from "../auth/password-hashing.ts";
 import type { SessionStore } from "../auth/session-store.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { clientErrorRoutes } from "../http/client-errors.ts";
 import { addonRoutes } from "./addons.ts";
+import { courierPasswordRoutes } from "./courier-password.ts";
 import { deliveryRoutes } from "./deliveries.ts";
 import { itineraryRoutes } from "./itinerary.ts";
 import { createPaymentGateway } from "../payments/index.ts";
+import type { PaymentGateway } from "../payments/gateway.ts";
 import { openApiRoutes } from "./openapi.ts";
 import { orderRoutes } from "./orders.ts";
 import { paymentRoutes } from "./payments.ts";
@@ -24,9 +27,12 @@ export interface RouteDeps {
 }
 
 /** Every feature's routes, registered in one place. */
-export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<{ paymentGateway: PaymentGateway }> {
   const db = deps.database.db;
-  await app.register(sessionRoutes({ db, sessions: deps.sessions, loginAttemptsPerMinute: deps.config.loginAttemptsPerMinute }));
+  const loginLimits = { perEmailPerMinute: deps.config.loginAttemptsPerMinute, perAddressPerMinute: deps.config.loginAttemptsPerAddressPerMinute };
+  const hasher = new PasswordHasher({ ...DEFAULT_HASHING_BOUNDS, concurrency: deps.config.passwordHashConcurrency });
+  await app.register(sessionRoutes({ db, sessions: deps.sessions, loginLimits, hasher }));
+  await app.register(courierPasswordRoutes({ db, loginLimits, hasher }));
   await app.register(itineraryRoutes({ db, today: deps.today, supportPhone: deps.config.supportPhone }));
   // One gateway per process, shared by every route that needs it (the sandbox keeps its nonces in memory).
   const paymentGateway = createPaymentGateway(deps.config);
@@ -39,4 +45,5 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   await app.register(routingRoutes({ db, today: deps.today }));
   await app.register(clientErrorRoutes({ reportsPerMinute: deps.config.clientErrorsPerMinute }));
   await app.register(openApiRoutes);
+  return { paymentGateway };
 }

@@ -1,4 +1,6 @@
 import argon2 from "argon2";
+import { enforceLoginLimits, type LoginLimits } from "../auth/login-limits.ts";
+import type { PasswordHasher } from "../auth/password-hashing.ts";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -14,37 +16,27 @@ import { HttpError } from "../http/errors.ts";
 const DUMMY_HASH = await argon2.hash("not-a-real-password");
 
 export const sessionRoutes =
-  (deps: { db: Db; sessions: SessionStore; loginAttemptsPerMinute: number }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; sessions: SessionStore; loginLimits: LoginLimits; hasher: PasswordHasher }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       "/api/sessions",
       {
-        config: {
-          public: true,
-          csrf: false,
-          rateLimit: {
-            max: deps.loginAttemptsPerMinute,
-            timeWindow: "1 minute",
-            // Counted once the body is parsed, so the key has the email: couriers sharing an address keep their own attempts.
-            hook: "preHandler",
-            keyGenerator: (request) => {
-              const email = (request.body as { email?: unknown } | undefined)?.email;
-              return `${request.ip}|${typeof email === "string" ? email.trim().toLowerCase() : ""}`;
-            },
-          },
-        },
+        config: { public: true, csrf: false },
         schema: {
           summary: "Log in",
           tags: ["sessions"],
           body: LoginRequest,
-          response: { 200: SessionResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+          response: { 200: SessionResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody },
         },
       },
       async (request, reply) => {
         const email = request.body.email.toLowerCase();
+        // Counted in the database before any hashing: per email, and per address across emails (server/auth/login-limits.ts).
+        await enforceLoginLimits(deps.db, { email, address: request.ip }, deps.loginLimits);
         const [courier] = await deps.db.select().from(couriers).where(eq(sql`lower(${couriers.email})`, email));
-        const valid = await argon2.verify(courier?.passwordHash ?? DUMMY_HASH, request.body.password);
-        if (!courier || !valid) throw new HttpError(401, "invalid_credentials", "The email or password is incorrect.");
+        const valid = await deps.hasher.verify(courier?.passwordHash ?? DUMMY_HASH, request.body.password);
+        // A deactivated courier is refused like a wrong password: dispatch ended their access (issue 15).
+        if (!courier || !valid || courier.deactivatedAt) throw new HttpError(401, "invalid_credentials", "The email or password is incorrect.");
 
         // A new session id at every login: a planted cookie never becomes a logged-in one.
         const previous = request.cookies[SESSION_COOKIE];

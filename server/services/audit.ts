@@ -4,13 +4,36 @@ import { auditEvents } from "../db/schema.ts";
 
 type Executor = Pick<Db, "execute">;
 
+/** What the operations API writes (issue 15); every one carries the key's id. */
+export type OpsAuditAction =
+  | "key_created"
+  | "key_revoked"
+  | "pharmacy_created"
+  | "pharmacy_updated"
+  | "courier_invited"
+  | "courier_reinvited"
+  | "courier_deactivated"
+  | "courier_password_set"
+  | "order_created"
+  | "order_updated"
+  | "order_assigned"
+  | "order_unassigned";
+
 export interface AuditEntry {
   courierId: number | null;
-  action: "status_change" | "view_patient_details" | "login" | "logout";
+  /** The operations API key that acted or read, when it was one. */
+  apiKeyId?: number | null;
+  action: "status_change" | "view_patient_details" | "login" | "logout" | "copay_asserted" | "visit_confirmed" | OpsAuditAction;
+  /** What a mutation that is not about one order touched: "pharmacy:3", "courier:7", "key:2". */
+  subject?: string | null;
   orderId?: number | null;
   fromStatus?: string | null;
   toStatus?: string | null;
   clientOccurredAt?: Date | null;
+  /** The visit a visit_confirmed entry is about. */
+  pharmacyVisitId?: number | null;
+  latitude?: number | null;
+  longitude?: number | null;
 }
 
 /** Append-only: rows are inserted, never updated or deleted by the application. */
@@ -21,13 +44,20 @@ export async function audit(db: Executor, entries: AuditEntry[]): Promise<void> 
   const rows = JSON.stringify(
     entries.map((entry) => ({
       courier_id: entry.courierId,
+      api_key_id: entry.apiKeyId ?? null,
       action: entry.action,
+      subject: entry.subject ?? null,
       order_id: entry.orderId ?? null,
       from_status: entry.fromStatus ?? null,
       to_status: entry.toStatus ?? null,
       client_occurred_at: entry.clientOccurredAt ?? null,
+      pharmacy_visit_id: entry.pharmacyVisitId ?? null,
+      latitude: entry.latitude ?? null,
+      longitude: entry.longitude ?? null,
     })),
   );
-  await db.execute(sql`insert into ${auditEvents} (courier_id, action, order_id, from_status, to_status, client_occurred_at)
-    select courier_id, action, order_id, from_status, to_status, client_occurred_at from json_populate_recordset(null::audit_events, ${rows}::json)`);
+  await db.execute(sql`insert into ${auditEvents} (courier_id, api_key_id, action, subject, order_id, from_status, to_status, client_occurred_at,
+      pharmacy_visit_id, latitude, longitude)
+    select courier_id, api_key_id, action, subject, order_id, from_status, to_status, client_occurred_at, pharmacy_visit_id, latitude, longitude
+    from json_populate_recordset(null::audit_events, ${rows}::json)`);
 }

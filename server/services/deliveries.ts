@@ -1,10 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { SIGNATURE_MEDIA_TYPE, SURVEY_QUESTIONS, type DeliveryFields, type DeliveryResponse } from "../../domain/contract/deliveries.ts";
+import { isSignatureMediaType, SURVEY_QUESTIONS, type DeliveryFields, type DeliveryResponse } from "../../domain/contract/deliveries.ts";
 import type { Order } from "../../domain/contract/entities.ts";
 import { isoToUsDate } from "../../domain/dates.ts";
 import {
   amountOwedCents,
   correctedCopayCents,
+  dobCanBeVerified,
   dobVerificationNeeded,
   groupableWith,
   groupOrdersOffered,
@@ -229,7 +230,7 @@ async function completionPlan(tx: Tx, fields: DeliveryFields, ordered: Order[], 
   const file = fields.signature?.attachment.file ?? null;
   if (file && fields.signature_refusal_reason) throw badRequest("Send the signature or a reason for not signing, not both.");
   if (file) {
-    if (file.type !== SIGNATURE_MEDIA_TYPE) throw badRequest("The signature must be an SVG image (image/svg+xml).");
+    if (!isSignatureMediaType(file.type)) throw badRequest("The signature must be an SVG image (image/svg+xml).");
     const verdict = checkSignatureSvg(file.content);
     if (!verdict.ok) throw new HttpError(400, "invalid_signature", verdict.reason);
   }
@@ -237,6 +238,12 @@ async function completionPlan(tx: Tx, fields: DeliveryFields, ordered: Order[], 
   const signatureIssue = signatureProblem({ signed: file != null, refusal_reason: refusal, refusal_notes: fields.body ?? "" }, primary);
   if (signatureIssue) throw new HttpError(400, "signature_required", signatureIssue);
 
+  // The same rule as the delivery-flow machine's guard: no date on file, nothing to confirm.
+  if (fields.dob_verified === true && !dobCanBeVerified(primary)) {
+    throw badRequest(
+      `Order ${primary.id} has no date of birth on file, so it cannot be verified. Choose 'Did not verify date of birth' and return the order to the pharmacy.`,
+    );
+  }
   if (dobVerificationNeeded(primary) && fields.dob_verified !== true) {
     throw badRequest("The patient's date of birth must be verified before the delivery is completed.");
   }
@@ -350,7 +357,8 @@ export async function recordDelivery(
       .returning({ id: deliveries.id });
     await tx.insert(deliveryOrders).values(fields.order_ids.map((orderId) => ({ deliveryId: delivery!.id, orderId })));
     const occurredAt = instant(fields.client_occurred_at);
-    for (const row of rows) await applyTransition(tx, courierId, [row], event, plan.changes(views.get(row.id)!), occurredAt);
+    const position = { latitude: fields.latitude ?? null, longitude: fields.longitude ?? null };
+    for (const row of rows) await applyTransition(tx, courierId, [row], event, plan.changes(views.get(row.id)!), occurredAt, position);
 
     return {
       response: {

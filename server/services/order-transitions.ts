@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import { orders } from "../db/schema.ts";
 import { conflict, notFound } from "../http/errors.ts";
 import { audit } from "./audit.ts";
+import { enqueueOrderEvent, WEBHOOK_FOR_LIFECYCLE } from "./webhooks/order-events.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 /** A transaction or the database itself. */
@@ -13,6 +14,7 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
 const EVENT_WORDS: Record<OrderLifecycleEvent["type"], string> = {
   SUBMIT_TO_COURIER: "assigned to a courier",
+  UNASSIGN: "taken off the courier's day",
   VERIFY: "verified",
   PICK_UP: "picked up",
   CANCEL: "cancelled",
@@ -56,17 +58,28 @@ export function planTransition(rows: OrderRow[], event: OrderLifecycleEvent["typ
   return plan;
 }
 
+/** Where the phone said it was, when it sent a position: kept in the audit trail for the chain of custody. */
+export interface TransitionPosition {
+  latitude?: number | null;
+  longitude?: number | null;
+}
+
+/** Who moved an order: a courier (their id) or an operations API key. */
+export type TransitionActor = number | { courierId: number | null; apiKeyId: number | null };
+
 /**
  * Moves orders through the lifecycle in one go, with any extra column
- * changes, and writes the audit trail. Call inside a transaction.
+ * changes, writes the audit trail and puts the webhook events in the outbox.
+ * Call inside a transaction: the events exist only if the change commits.
  */
 export async function applyTransition(
   tx: Tx,
-  courierId: number,
+  actor: TransitionActor,
   rows: OrderRow[],
   event: OrderLifecycleEvent["type"],
   changes: Partial<Omit<OrderRow, "id" | "statusId">> = {},
   clientOccurredAt: Date | null = null,
+  position: TransitionPosition = {},
 ): Promise<OrderRow[]> {
   const plan = planTransition(rows, event);
   const updated: OrderRow[] = [];
@@ -82,13 +95,17 @@ export async function applyTransition(
   await audit(
     tx,
     rows.map((row) => ({
-      courierId,
+      ...(typeof actor === "number" ? { courierId: actor } : actor),
       action: "status_change" as const,
       orderId: row.id,
       fromStatus: statusNameOf(row),
       toStatus: plan.get(row.id)!,
       clientOccurredAt,
+      latitude: position.latitude ?? null,
+      longitude: position.longitude ?? null,
     })),
   );
+  const webhook = WEBHOOK_FOR_LIFECYCLE[event];
+  if (webhook) for (const row of updated) await enqueueOrderEvent(tx, webhook, row);
   return updated;
 }

@@ -107,24 +107,31 @@ type Outcome =
   | { kind: "unavailable" }
   | { kind: "failed"; error: Error };
 
+/** The steps of an authorization, in order; a test stops the path at each one (tests/api/payments-ordering.test.ts). */
+export type AuthorizationStep = "row_written" | "gateway_answered" | "row_completed" | "order_updated";
+
 /**
  * PUT /courier/orders/{id}/authorize. The order row stays locked (FOR UPDATE)
  * from the first check to the recorded result, so a double tap or a retry
  * waits for the first attempt and gets its transaction back: the card is
- * never authorized twice for one order. Every attempt leaves a payments row
- * (declines and outages too), which is why refusals are thrown only after
- * the transaction has committed.
+ * never authorized twice for one order. The payments row is written before
+ * the gateway is called, so a value the database cannot store fails before
+ * any money is held; once the gateway has authorized, any failure to
+ * complete the row or the order releases (voids) the hold. Every attempt
+ * leaves a payments row (declines and outages too), which is why refusals
+ * are thrown only after the transaction has committed.
  */
 export async function authorizeCardPayment(
-  deps: PaymentServiceDeps,
+  deps: PaymentServiceDeps & { checkpoint?: (step: AuthorizationStep) => void | Promise<void> },
   courierId: number,
   orderId: number,
   payment: OrderPayment,
 ): Promise<{ transaction_id: string }> {
   const totalCents = parseDecimalToCents(payment.total)!;
   const newCopayCents = payment.new_copay ? parseDecimalToCents(payment.new_copay) : null;
+  const checkpoint = deps.checkpoint ?? (() => undefined);
   // Set inside the transaction's callback, read in the catch below.
-  let freshAuthorization = null as string | null;
+  let heldTransaction = null as string | null;
 
   let outcome: Outcome;
   try {
@@ -137,37 +144,50 @@ export async function authorizeCardPayment(
       }
       await checkPayable(tx, order!, payment, totalCents, newCopayCents);
 
+      const [pending] = await tx
+        .insert(payments)
+        .values({
+          orderId,
+          courierId,
+          paymentType: "card",
+          gateway: deps.gateway.name,
+          status: "pending",
+          amountCents: totalCents,
+          newCopayCents,
+        })
+        .returning();
+      await checkpoint("row_written");
+
       let result;
       try {
         result = await deps.gateway.authorize({ amountCents: totalCents, nonce: payment.token!, orderId, email: payment.email ?? null });
       } catch (error) {
         if (!(error instanceof GatewayConfigurationError)) throw error;
-        await recordAttempt(tx, deps, { orderId, courierId, totalCents, newCopayCents, status: "failed", transactionId: null, processorResponse: error.message });
+        await completeAttempt(tx, pending!.id, { status: "failed", transactionId: null, processorResponse: error.message });
         return { kind: "failed", error };
       }
+      if (result.status === "authorized") heldTransaction = result.transactionId;
+      await checkpoint("gateway_answered");
       const status = result.status === "authorized" ? "authorized" : result.status === "declined" ? "declined" : "failed";
-      const row = await recordAttempt(tx, deps, {
-        orderId,
-        courierId,
-        totalCents,
-        newCopayCents,
+      const row = await completeAttempt(tx, pending!.id, {
         status,
         transactionId: result.transactionId,
         processorResponse: result.processorResponse,
       });
+      await checkpoint("row_completed");
       if (result.status === "declined") return { kind: "declined", processorResponse: result.processorResponse };
       if (result.status === "processor_unavailable") return { kind: "unavailable" };
 
-      freshAuthorization = result.transactionId;
       await tx
         .update(orders)
         .set({ paymentAuthorized: true, paymentType: "card", chargeData: chargeDataFor(row), updatedAt: new Date() })
         .where(eq(orders.id, orderId));
+      await checkpoint("order_updated");
       return { kind: "authorized", transactionId: result.transactionId };
     });
   } catch (error) {
     // The card was authorized but our record of it did not commit: release the hold rather than leave it orphaned.
-    if (freshAuthorization) await releaseOrphan(deps, freshAuthorization);
+    if (heldTransaction) await releaseOrphan(deps, heldTransaction);
     throw error;
   }
 
@@ -194,32 +214,16 @@ function replayOf(existing: PaymentRow, payment: OrderPayment, totalCents: Cents
   return { kind: "authorized", transactionId: existing.transactionId! };
 }
 
-async function recordAttempt(
+/** The gateway's answer on the attempt's row, written before the gateway was called. */
+async function completeAttempt(
   tx: Tx,
-  deps: PaymentServiceDeps,
-  attempt: {
-    orderId: number;
-    courierId: number;
-    totalCents: Cents;
-    newCopayCents: Cents | null;
-    status: "authorized" | "declined" | "failed";
-    transactionId: string | null;
-    processorResponse: string;
-  },
+  rowId: number,
+  answer: { status: "authorized" | "declined" | "failed"; transactionId: string | null; processorResponse: string },
 ): Promise<PaymentRow> {
   const [row] = await tx
-    .insert(payments)
-    .values({
-      orderId: attempt.orderId,
-      courierId: attempt.courierId,
-      paymentType: "card",
-      gateway: deps.gateway.name,
-      status: attempt.status,
-      amountCents: attempt.totalCents,
-      newCopayCents: attempt.newCopayCents,
-      transactionId: attempt.transactionId,
-      processorResponse: attempt.processorResponse,
-    })
+    .update(payments)
+    .set({ status: answer.status, transactionId: answer.transactionId, processorResponse: answer.processorResponse })
+    .where(eq(payments.id, rowId))
     .returning();
   return row!;
 }

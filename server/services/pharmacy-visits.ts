@@ -4,7 +4,9 @@ import type { ConfirmVisitsRequest } from "../../domain/contract/pickup.ts";
 import type { Db } from "../db/client.ts";
 import { pharmacyVisits } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
+import { audit } from "./audit.ts";
 import { visitsView } from "./order-responses.ts";
+import { enqueueEvent } from "./webhooks/outbox.ts";
 
 /**
  * Pharmacy visits (spec §2 /confirm_pharmacy_visits, §4 check-in, §7): the
@@ -56,6 +58,12 @@ export async function confirmVisits(
         .where(eq(pharmacyVisits.id, answer.id))
         .returning();
       updated.push(row!);
+    }
+    // The answers join the chain of custody and go out as visit.confirmed, with the change or not at all.
+    await audit(tx, updated.map((row) => ({ courierId, action: "visit_confirmed" as const, pharmacyVisitId: row.id })));
+    for (const row of updated) {
+      const visit = { id: row.id, pharmacy_id: row.pharmacyId, courier_id: row.courierId, service_date: row.serviceDate, confirmed: row.confirmed };
+      await enqueueEvent(tx, { type: "visit.confirmed", pharmacyId: row.pharmacyId, data: { visit } });
     }
     return visitsView(tx, updated);
   });

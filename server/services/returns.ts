@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { SIGNATURE_MEDIA_TYPE } from "../../domain/contract/deliveries.ts";
+import { isSignatureMediaType } from "../../domain/contract/deliveries.ts";
 import type { ReturnRequest, ReturnResponse } from "../../domain/contract/returns.ts";
 import { centsToDecimal, formatUsd, parseDecimalToCents, type Cents } from "../../domain/money.ts";
 import { needsDeliveryRecord, returnLinesMismatch, returnSummary, summaryOfLines, type ReturnLine } from "../../domain/returns.ts";
@@ -30,7 +30,7 @@ function checkForm(courierId: number, pharmacyId: number, form: ReturnRequest): 
   if ((form.latitude === undefined) !== (form.longitude === undefined)) throw badRequest("Send latitude and longitude together, or neither.");
 
   const file = form.signature.attachment.file;
-  if (file.type !== SIGNATURE_MEDIA_TYPE) throw badRequest("The signature must be an SVG image (image/svg+xml).");
+  if (!isSignatureMediaType(file.type)) throw badRequest("The signature must be an SVG image (image/svg+xml).");
   const verdict = checkSignatureSvg(file.content);
   if (!verdict.ok) throw new HttpError(400, "invalid_signature", verdict.reason);
 
@@ -135,8 +135,9 @@ export async function recordReturn(db: Db, courierId: number, pharmacyId: number
     // Undelivered items go back to the pharmacy; delivered orders' cash and checks reconcile them.
     const items = expected.items.map((line) => byId.get(line.order_id)!);
     const payments = [...expected.cash, ...expected.check].map((line) => byId.get(line.order_id)!).sort((a, b) => a.id - b.id);
-    if (items.length > 0) await applyTransition(tx, courierId, items, "RETURN_TO_PHARMACY", { itemReturned: true });
-    if (payments.length > 0) await applyTransition(tx, courierId, payments, "RECONCILE", { itemReturned: true });
+    const position = { latitude, longitude };
+    if (items.length > 0) await applyTransition(tx, courierId, items, "RETURN_TO_PHARMACY", { itemReturned: true }, null, position);
+    if (payments.length > 0) await applyTransition(tx, courierId, payments, "RECONCILE", { itemReturned: true }, null, position);
 
     return {
       return: {

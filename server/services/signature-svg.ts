@@ -1,6 +1,12 @@
+import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { hasControlCharacters } from "../../domain/contract/scalars.ts";
+
 /**
  * A recipient's signature arrives as signature.svg (spec §9). It is stored
- * and later shown to people, so only a drawing is accepted: an <svg> root
+ * and later shown to people, so only a drawing is accepted. It is first read
+ * by a strict XML parser (saxes: XML 1.0 well-formedness, so no NUL or other
+ * characters XML forbids, no unknown entities, no repeated attributes), and
+ * the parsed elements are then held to an allow-list: an <svg> root
  * holding path, polyline, line, circle, g and rect elements with presentation
  * attributes. No script, no event handlers, no foreignObject, no links, no
  * entities or DOCTYPE, no text. Anything else is refused, never "cleaned".
@@ -27,24 +33,23 @@ const NAMESPACES: Record<string, string> = {
 const MAX_ELEMENTS = 20_000;
 const MAX_DEPTH = 8;
 
-const DECLARATION = /^<\?xml\s+version\s*=\s*(["'])1\.[01]\1(\s+encoding\s*=\s*(["'])[A-Za-z0-9._-]+\3)?(\s+standalone\s*=\s*(["'])(yes|no)\5)?\s*\?>/;
-const TAG = /<(\/)?([A-Za-z][\w:.-]*)((?:\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>]*"|'[^'<>]*'))*)\s*(\/)?>/y;
-const ATTRIBUTE = /([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-/** Values that could fetch, run or expand something. */
+/** Values that could fetch, run or expand something (checked after the parser decoded references). */
 const UNSAFE_VALUE = /url\s*\(|javascript:|data:|expression\s*\(|[&\\]/i;
+/** Controls are refused in the text itself even where an XML version would allow them as references. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const RAW_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 const refuse = (reason: string): SvgVerdict => ({ ok: false, reason });
 
-function checkAttributes(element: string, source: string): SvgVerdict {
-  const seen = new Set<string>();
-  for (const match of source.matchAll(ATTRIBUTE)) {
-    const name = match[1]!;
-    const value = match[2] ?? match[3] ?? "";
-    if (seen.has(name)) return refuse(`The signature repeats the attribute ${name}.`);
-    seen.add(name);
+/** Thrown from a parser event to stop at the first refusal. */
+class Refusal extends Error {}
+
+function checkAttributes(element: string, attributes: Record<string, string>): SvgVerdict {
+  for (const [name, value] of Object.entries(attributes)) {
     if (/^on/i.test(name)) return refuse("The signature may not contain event handlers.");
     if (/href$/i.test(name)) return refuse("The signature may not link to other resources.");
     if (!ATTRIBUTES.has(name)) return refuse(`The signature may not use the attribute ${name} on <${element}>.`);
+    if (hasControlCharacters(value, true)) return refuse(`The signature's ${name} attribute holds control characters.`);
     if (name in NAMESPACES) {
       if (value !== NAMESPACES[name]) return refuse(`The signature's ${name} namespace is not SVG's.`);
     } else if (UNSAFE_VALUE.test(value)) {
@@ -55,54 +60,54 @@ function checkAttributes(element: string, source: string): SvgVerdict {
 }
 
 export function checkSignatureSvg(text: string): SvgVerdict {
-  let source = text.replace(/^\uFEFF/, "").trim();
-  const declaration = DECLARATION.exec(source);
-  if (declaration) source = source.slice(declaration[0].length);
-  if (source.includes("<!")) return refuse("The signature may not contain a DOCTYPE, comments or CDATA.");
-  if (source.includes("<?")) return refuse("The signature may not contain processing instructions.");
+  const source = text.replace(/^\uFEFF/, "").trim();
+  if (source === "") return refuse("The signature must be an <svg> element.");
+  if (!source.startsWith("<")) return refuse("The signature may not contain text.");
+  if (RAW_CONTROL.test(source)) return refuse("The signature is not well-formed SVG (it holds control characters).");
 
   const open: string[] = [];
   let roots = 0;
   let elements = 0;
   let strokes = 0;
-  let index = 0;
-  while (index < source.length) {
-    const lt = source.indexOf("<", index);
-    const text = source.slice(index, lt === -1 ? source.length : lt);
-    if (text.trim() !== "") return refuse("The signature may not contain text.");
-    if (lt === -1) break;
-    TAG.lastIndex = lt;
-    const tag = TAG.exec(source);
-    if (!tag) return refuse("The signature is not well-formed SVG.");
-    index = TAG.lastIndex;
-    const [, closing, name, attributes, selfClosing] = tag as unknown as [string, string | undefined, string, string, string | undefined];
+  const stop = (reason: string): never => {
+    throw new Refusal(reason);
+  };
 
-    if (closing) {
-      if (attributes.trim() !== "" || selfClosing) return refuse("The signature is not well-formed SVG.");
-      if (open.pop() !== name) return refuse(`The signature closes <${name}> out of order.`);
-      continue;
-    }
-    if (!CONTAINERS.has(name) && !DRAWING.has(name)) {
-      return refuse(`The signature may contain drawing elements only, not <${name}>.`);
-    }
+  const parser = new SaxesParser({ xmlns: false, position: false });
+  parser.on("error", (error) => stop(`The signature is not well-formed SVG (${error.message.replace(/^.*?:\d+:\d+: /, "")}).`));
+  parser.on("doctype", () => stop("The signature may not contain a DOCTYPE, comments or CDATA."));
+  parser.on("comment", () => stop("The signature may not contain a DOCTYPE, comments or CDATA."));
+  parser.on("cdata", () => stop("The signature may not contain a DOCTYPE, comments or CDATA."));
+  parser.on("processinginstruction", () => stop("The signature may not contain processing instructions."));
+  parser.on("text", (value) => {
+    if (value.trim() !== "") stop("The signature may not contain text.");
+  });
+  parser.on("opentag", (tag: SaxesTagPlain) => {
+    const name = tag.name;
+    if (!CONTAINERS.has(name) && !DRAWING.has(name)) stop(`The signature may contain drawing elements only, not <${name}>.`);
     if (open.length === 0) {
-      if (name !== "svg" || ++roots > 1) return refuse("The signature must be one <svg> element.");
+      if (name !== "svg" || ++roots > 1) stop("The signature must be one <svg> element.");
     } else if (name === "svg") {
-      return refuse("The signature may not nest <svg> elements.");
+      stop("The signature may not nest <svg> elements.");
     } else if (DRAWING.has(open[open.length - 1]!)) {
-      return refuse(`The signature may not put elements inside <${open[open.length - 1]}>.`);
+      stop(`The signature may not put elements inside <${open[open.length - 1]}>.`);
     }
-    const verdict = checkAttributes(name, attributes);
-    if (!verdict.ok) return verdict;
-    if (++elements > MAX_ELEMENTS) return refuse("The signature has too many elements.");
+    const verdict = checkAttributes(name, tag.attributes);
+    if (!verdict.ok) stop(verdict.reason);
+    if (++elements > MAX_ELEMENTS) stop("The signature has too many elements.");
     if (STROKES.has(name)) strokes++;
-    if (!selfClosing) {
-      open.push(name);
-      if (open.length > MAX_DEPTH) return refuse("The signature nests too deeply.");
-    }
+    open.push(name);
+    if (open.length > MAX_DEPTH) stop("The signature nests too deeply.");
+  });
+  parser.on("closetag", () => void open.pop());
+
+  try {
+    parser.write(source).close();
+  } catch (error) {
+    if (error instanceof Refusal) return refuse(error.message);
+    throw error;
   }
   if (roots === 0) return refuse("The signature must be an <svg> element.");
-  if (open.length > 0) return refuse(`The signature leaves <${open[open.length - 1]}> open.`);
   if (strokes === 0) return refuse("The signature is empty.");
   return { ok: true };
 }

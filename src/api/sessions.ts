@@ -32,13 +32,30 @@ function lastSession(): SessionResponse | null {
   }
 }
 
+/**
+ * The courier whose session last ended on this device (logged out, or found
+ * expired): the login screen's `next` is theirs, and only they are sent back to it.
+ */
+const SENT_AWAY_KEY = "rxc-sent-away";
+
+export function sentAwayCourierId(): number | null {
+  try {
+    const saved = Number(localStorage.getItem(SENT_AWAY_KEY));
+    return Number.isInteger(saved) && saved > 0 ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
 function forget(): void {
+  const leaving = courierId ?? lastSession()?.courier.id ?? null;
   setCsrfToken(null);
   courierId = null;
   try {
+    if (leaving !== null) localStorage.setItem(SENT_AWAY_KEY, String(leaving));
     localStorage.removeItem(LAST_SESSION_KEY);
   } catch {
-    // nothing stored
+    // Private mode or full storage: `next` is then followed for nobody but an unknown courier.
   }
 }
 

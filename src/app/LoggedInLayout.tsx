@@ -12,7 +12,7 @@ export function LoggedInLayout() {
   // transition), not in one long task when the session's answer arrives.
   const state = useDeferredValue(SessionContext.useSelector((snapshot) => snapshot.value));
 
-  if (state === "checking") return <p className="splash" role="status">Loading…</p>;
+  if (state === "checking") return <LoadingScreen text="Loading…" />;
   if (state === "loggedOut" || state === "loggingIn") {
     const next = location.pathname === "/" ? "" : `?next=${encodeURIComponent(location.pathname + location.search)}`;
     return <Navigate to={`/login${next}`} replace />;
@@ -62,5 +62,16 @@ function DayGate({ children }: { children: React.ReactNode }) {
       </main>
     );
   }
-  return <p className="splash" role="status">Loading your day…</p>;
+  return <LoadingScreen text="Loading your day…" />;
+}
+
+/** A screen of its own while an answer is awaited: a main landmark and a level-1 heading, announced as a status. */
+function LoadingScreen({ text }: { text: string }) {
+  return (
+    <main className="screen">
+      <div role="status">
+        <h1 className="splash">{text}</h1>
+      </div>
+    </main>
+  );
 }

@@ -18,10 +18,14 @@ export function NavBar() {
   const supportPhone = CourierDayContext.useSelector((state) => state.context.day?.support_phone ?? null);
   const refreshing = CourierDayContext.useSelector((state) => state.matches("loading"));
   const location = useLocation();
-  // The menu belongs to the screen it was opened on: navigating closes it.
-  const [openOn, setOpenOn] = useState<string | null>(null);
-  const menuOpen = openOn === location.pathname;
-  const setMenuOpen = (open: boolean) => setOpenOn(open ? location.pathname : null);
+  // The menu is not a history entry: any navigation closes it, Back included
+  // (coming back to the page it was opened on must not open it again).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [seenKey, setSeenKey] = useState(location.key);
+  if (seenKey !== location.key) {
+    setSeenKey(location.key);
+    if (menuOpen) setMenuOpen(false);
+  }
   const menuId = useId();
   const unsent = useHasIncompleteOrders();
   const [confirmingLogout, setConfirmingLogout] = useState(false);
@@ -30,12 +34,18 @@ export function NavBar() {
     if (!menuOpen) return;
     const close = (event: KeyboardEvent) => {
       if (event.key === "Escape") {
-        setOpenOn(null);
+        setMenuOpen(false);
         menuButton.current?.focus();
       }
     };
+    // Back or Forward before the next page has rendered must close it too.
+    const closeOnHistory = () => setMenuOpen(false);
     window.addEventListener("keydown", close);
-    return () => window.removeEventListener("keydown", close);
+    window.addEventListener("popstate", closeOnHistory);
+    return () => {
+      window.removeEventListener("keydown", close);
+      window.removeEventListener("popstate", closeOnHistory);
+    };
   }, [menuOpen]);
 
   const phoneLink = telHref(supportPhone);
@@ -84,7 +94,7 @@ export function NavBar() {
               Call support {phoneShown}
             </a>
           )}
-          <Link className="menu-item" to="/machines">
+          <Link className="menu-item" to="/machines" onClick={() => setMenuOpen(false)}>
             How the app works
           </Link>
           <button

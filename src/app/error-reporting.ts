@@ -4,8 +4,8 @@ import { API_MEDIA_TYPE } from "../../domain/api-version.ts";
 // The zod-free rules: this module is on the first screen.
 import {
   CLIENT_ERROR_LIMITS,
+  errorName,
   routePattern,
-  scrubMessage,
   stackFrames,
   type ClientErrorKind,
   type ClientErrorReportBody as ClientErrorReport,
@@ -14,10 +14,10 @@ import {
 /**
  * Render failures and unexpected errors go to POST /api/client_errors
  * (spec §7 "Error reporting is active except on the local host"). A report
- * carries no patient data: the message is scrubbed of quoted text, numbers,
- * dates and names, the page is sent as its route pattern (/pharmacies/:id/…),
- * and the stack as code locations only — the same rules the server applies
- * again (domain/client-error-rules.ts). Sending never throws and never
+ * carries no patient data because it carries no free text: the message is the
+ * error's class name only ("TypeError"), the page is sent as its route pattern
+ * (/pharmacies/:id/…), and the stack as code locations only — exactly what the
+ * server logs (domain/client-error-rules.ts). Sending never throws and never
  * reports its own failure; a page load sends at most a handful of reports.
  */
 
@@ -54,17 +54,17 @@ function messageOf(error: unknown): string {
   return "A value that is not an Error was thrown";
 }
 
-/** The report as the API takes it, already scrubbed. */
+/** The report as the API takes it: nothing of the error's own text but its class name. */
 export function clientErrorReport(kind: ClientErrorKind, error: unknown, href: string): ClientErrorReport {
   const stack = error instanceof Error ? error.stack : undefined;
-  // Frames go in Chrome's form so the server's own scrubbing reads them back the same.
+  // Frames go in Chrome's form so the server reads them back the same.
   const frames = stackFrames(stack).map((frame) => {
     const space = frame.indexOf(" ");
     return `    at ${frame.slice(0, space)} (${frame.slice(space + 1)})`;
   });
   return {
     kind,
-    message: scrubMessage(messageOf(error)) || "Error",
+    message: errorName(messageOf(error)),
     stack: frames.length ? frames.join("\n").slice(0, CLIENT_ERROR_LIMITS.stack) : null,
     url: routePattern(href),
   };
@@ -96,7 +96,8 @@ export function createErrorReporter(options: ErrorReporterOptions): ErrorReporte
       } catch {
         return false;
       }
-      const fingerprint = `${report.kind}|${report.message}|${report.url}`;
+      // The same kind of error at the same place on the same page is one report.
+      const fingerprint = `${report.kind}|${report.message}|${report.url}|${report.stack ?? ""}`;
       if (sent.has(fingerprint)) return false;
       sent.add(fingerprint);
       void Promise.resolve()

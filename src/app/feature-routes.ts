@@ -7,6 +7,7 @@
  * no imports, so the build can read it without the app.
  */
 export const FEATURE_ROUTES = [
+  { feature: "setPassword", module: "src/features/onboarding/SetPasswordRoute.tsx", paths: ["/set-password"] },
   { feature: "delivery", module: "src/features/delivery/DeliveryRoutes.tsx", paths: ["/pharmacies/:pharmacyId/deliver_orders/*"] },
   {
     feature: "returns",

@@ -13,7 +13,14 @@ import { LoggedInLayout } from "./LoggedInLayout.tsx";
  * (tests/ui/feature-routes.test.tsx keeps the two in step).
  */
 export const router = createBrowserRouter([
-  { path: "/login", element: <LoginScreen />, errorElement: <RouteErrorScreen /> },
+  {
+    // No session needed. /set-password is an invited courier's first visit, once: none of it in the first screen's bundle.
+    errorElement: <RouteErrorScreen />,
+    children: [
+      { path: "/login", element: <LoginScreen /> },
+      { path: "/set-password", lazy: () => import("../features/onboarding/SetPasswordRoute.tsx") },
+    ],
+  },
   {
     element: <LoggedInLayout />,
     errorElement: <RouteErrorScreen />,

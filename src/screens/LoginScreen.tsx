@@ -1,20 +1,20 @@
 import { useState, type FormEvent } from "react";
-import { Navigate, useSearchParams } from "react-router";
+import { Link, Navigate, useSearchParams } from "react-router";
+import { sentAwayCourierId } from "../api/sessions.ts";
 import { SessionContext } from "../app/session-context.ts";
-
-/** Only same-app paths are followed after login: never an open redirect. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
-}
+import { pathAfterLogin } from "./login-next.ts";
 
 export function LoginScreen() {
   const session = SessionContext.useActorRef();
-  const { state, error } = SessionContext.useSelector((snapshot) => ({ state: snapshot.value, error: snapshot.context.error }), (a, b) => a.state === b.state && a.error === b.error);
+  const { state, error, courierId } = SessionContext.useSelector(
+    (snapshot) => ({ state: snapshot.value, error: snapshot.context.error, courierId: snapshot.context.courier?.id ?? null }),
+    (a, b) => a.state === b.state && a.error === b.error && a.courierId === b.courierId,
+  );
   const [params] = useSearchParams();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
 
-  if (state === "loggedIn") return <Navigate to={safeNext(params.get("next"))} replace />;
+  if (state === "loggedIn") return <Navigate to={pathAfterLogin(params.get("next"), courierId, sentAwayCourierId())} replace />;
 
   const busy = state === "loggingIn" || state === "checking";
   const submit = (event: FormEvent) => {
@@ -61,6 +61,10 @@ export function LoginScreen() {
           {state === "loggingIn" ? "Logging in…" : "Log in"}
         </button>
       </form>
+      {/* No self-service reset: /set-password without an invite says to ask dispatch for a new one. */}
+      <Link to="/set-password">
+        Forgot password?
+      </Link>
     </main>
   );
 }

@@ -102,9 +102,9 @@ function PharmacyRow({
       );
     case "completed":
       return (
-        <div className="row-link" aria-label={`${pharmacy.name}: completed`}>
+        <div className="row-link">
           {name}
-          <span className="badge badge--ok">
+          <span className="badge badge--ok" role="img" aria-label="Completed">
             <CheckIcon />
           </span>
         </div>

@@ -8,10 +8,9 @@ import { TokenizeResponse } from "../../domain/contract/payments.ts";
 import { statusByName } from "../../domain/vocabulary.ts";
 import { auditEvents, deliveries, deliveryOrders, orders, payments } from "../../server/db/schema.ts";
 import { describeApi, type ApiClient } from "../support/api-harness.ts";
+import { OCCURRED, CALLED } from "../support/instants.ts";
 
 const URL = "/api/courier/deliveries";
-const OCCURRED = "2026-11-21T15:04:05.000Z";
-const CALLED = "2026-11-21T15:00:00.000Z";
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 354 200" width="354" height="200">' +
   '<path d="M 10.000,20.000 C 11.000,21.000 12.500,22.000 14.000,23.000" stroke-width="2.250" stroke="black" fill="none" stroke-linecap="round"></path>' +
@@ -297,11 +296,11 @@ describeApi("POST /api/courier/deliveries", (api) => {
   it("releases a card authorization when the delivery fails", async () => {
     const client = await api().login();
     const okafor = await orderOf("Okafor");
-    // A fresh order like Okafor's (Market Street takes cards): 12.50 copay + 3.00 fee.
+    // A fresh order like Okafor's (Market Street takes cards): 12.50 copay + 3.00 fee; not the pharmacy's external_id again.
     const { id: _id, updatedAt: _updated, ...copy } = okafor;
     const [row] = await db()
       .insert(orders)
-      .values({ ...copy, statusId: statusByName("picked_up").id, copayCents: 1250, deliveryFeeCents: 300, paymentAuthorized: false, recipientRelationshipId: null })
+      .values({ ...copy, externalId: null, statusId: statusByName("picked_up").id, copayCents: 1250, deliveryFeeCents: 300, paymentAuthorized: false, recipientRelationshipId: null })
       .returning({ id: orders.id });
     const id = row!.id;
     const token = await client.post("/api/payments/sandbox/tokenize", { number: "4111111111111111", cvv: "123", expiration_date: "12/40" });
@@ -524,6 +523,26 @@ describeApi("POST /api/courier/deliveries", (api) => {
     // Evans owes a copay: a group cannot be led by her order.
     const owes = await expectRefusedUnchanged(() => fail(client, [walterLike!, harold]), 400);
     expect(owes.error).toBe("not_groupable");
+  });
+
+  it("refuses a completion that claims a date of birth was verified for an order with none on file (400)", async () => {
+    const client = await api().login();
+    // Evans: Northside checks dates of birth, and her order has none. Park: Market Street does not check, and has none.
+    const [evans, park] = await pickedUp(["Evans"], ["Park"]);
+    const claimed = await expectRefusedUnchanged(
+      () => submit(client, completion([evans!], { dob_verified: true, order_payment: { payment_type: "cash", amount: "6.50", new_copay: null, transaction_id: null } })),
+      400,
+    );
+    expect(claimed).toEqual({
+      error: "invalid_request",
+      message: `Order ${evans} has no date of birth on file, so it cannot be verified. Choose 'Did not verify date of birth' and return the order to the pharmacy.`,
+    });
+    const unchecked = await expectRefusedUnchanged(() => submit(client, completion([park!], { dob_verified: true })), 400);
+    expect(unchecked.message).toContain(`Order ${park} has no date of birth on file`);
+    // What the courier can do instead: 'Did not verify date of birth', a failed attempt.
+    const failed = await fail(client, [evans!], "Date of Birth Not Verified");
+    expect(failed.statusCode, failed.body).toBe(200);
+    expect(await itineraryOrder(client, evans!)).toMatchObject({ status: { name: "delivery_attempted" }, patient_date_of_birth: null });
   });
 
   it("refuses a completion missing its date of birth check, ID or correct payment (400)", async () => {

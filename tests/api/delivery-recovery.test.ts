@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { deliveryOrders, idempotencyKeys, orders } from "../../server/db/schema.ts";
 import { describeApi } from "../support/api-harness.ts";
+import { OCCURRED } from "../support/instants.ts";
 
 /**
  * A process killed after the delivery committed but before its answer was
@@ -15,7 +16,7 @@ describeApi("a delivery retried after its answer was lost", (api) => {
     const client = await api().login();
     const db = api().database.db;
     const [order] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.courierId, client.courierId), eq(orders.patientLastName, "Mayfield")));
-    const body = { delivery: { failure_reason: "Patient Not Home", client_occurred_at: "2026-11-21T15:04:05.000Z", order_ids: [order!.id] } };
+    const body = { delivery: { failure_reason: "Patient Not Home", client_occurred_at: OCCURRED, order_ids: [order!.id] } };
     const key = randomUUID();
 
     const first = await client.post("/api/courier/deliveries", body, { headers: { "idempotency-key": key } });
@@ -40,7 +41,7 @@ describeApi("a delivery retried after its answer was lost", (api) => {
     const db = api().database.db;
     const [order] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.courierId, client.courierId), eq(orders.patientLastName, "Thompson")));
     const key = randomUUID();
-    const body = { delivery: { failure_reason: "Patient Not Home", client_occurred_at: "2026-11-21T15:04:05.000Z", order_ids: [order!.id] } };
+    const body = { delivery: { failure_reason: "Patient Not Home", client_occurred_at: OCCURRED, order_ids: [order!.id] } };
     expect((await client.post("/api/courier/deliveries", body, { headers: { "idempotency-key": key } })).statusCode).toBe(200);
     const dana = await api().login();
     const replayAttempt = await dana.post("/api/courier/deliveries", body, { headers: { "idempotency-key": key } });

@@ -21,6 +21,7 @@ import {
   type RawRequest,
   type TestSession,
 } from "../support/security-fixtures.ts";
+import { OCCURRED } from "../support/instants.ts";
 
 /**
  * Every mutating endpoint gets malformed, oversized, wrongly typed,
@@ -32,7 +33,6 @@ import {
  */
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 50);
-const OCCURRED = "2026-11-21T15:04:05.000Z";
 /** Beyond every JSON body limit (256 KB). */
 const OVERSIZED = 300 * 1024;
 

@@ -31,7 +31,7 @@ interface Probe {
 
 async function startProbeApi(database: Database, probe: Probe): Promise<FastifyInstance> {
   await seedDemo(database.db, TEST_DAY);
-  const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
+  const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000 };
   const app = await buildApp({ config, database, today: () => TEST_DAY, logger: false });
   app.post(PROBE, async (request) => {
     probe.runs += 1;

@@ -10,6 +10,7 @@ import { seedDemo } from "../../server/db/seed.ts";
 import { DEMO_PASSWORD, TEST_DAY } from "../support/api-harness.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { courierIdOf, freshOrder, makeSession, pharmacyIdOf, send, SIGNATURE_SVG, type TestSession } from "../support/security-fixtures.ts";
+import { OCCURRED } from "../support/instants.ts";
 
 /**
  * docs/security.md "Logs": the server's structured logs never hold patient
@@ -37,7 +38,7 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       database = await target.open();
       await seedDemo(database.db, TEST_DAY);
-      const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, logLevel: "trace" };
+      const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000, logLevel: "trace" };
       app = await buildApp({ config, database, today: () => TEST_DAY, logStream: { write: (line) => void lines.push(line) } });
       app.post(PROBE, async (request) => {
         // What a careless handler might log: every header and the body.
@@ -79,7 +80,7 @@ for (const target of databaseTargets()) {
             signed_by: `${PATIENT.first} ${PATIENT.last}`,
             dob_verified: true,
             recipient_called_at: null,
-            client_occurred_at: "2026-11-21T15:04:05.000Z",
+            client_occurred_at: OCCURRED,
             relationship_id: 1,
             recipient_first_name: null,
             recipient_last_name: null,
@@ -150,9 +151,10 @@ for (const target of databaseTargets()) {
       expect(err.message).toContain("params: [redacted]");
       expect(err.stack).toMatch(/\bat /);
 
-      // The client error report is logged, scrubbed.
+      // The client error report is logged without any free text from the phone (issue 14 finding 7).
       const clientError = records.find((r) => r.msg === "client error reported")!.client_error as Record<string, unknown>;
-      expect(clientError).toMatchObject({ kind: "render", route: "/pharmacies/:id/deliver_orders/:id/verify-dob", frames: ["DobStep /assets/index-1a2b.js:1:2345"] });
+      expect(clientError).toMatchObject({ kind: "render", error_name: "Error", route: "/pharmacies/:id/deliver_orders/:id/verify-dob", frames: ["/assets/index-1a2b.js:1:2345"] });
+      expect(clientError).not.toHaveProperty("message");
       expect(typeof clientError.app_version).toBe("string");
     });
   });

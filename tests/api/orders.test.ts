@@ -1,9 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { Order } from "../../domain/contract/entities.ts";
 import { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import { auditEvents, orders } from "../../server/db/schema.ts";
 import { describeApi, type ApiClient } from "../support/api-harness.ts";
+import { OCCURRED } from "../support/instants.ts";
 
 /** The courier's day as the app reads it back. */
 async function day(client: ApiClient) {
@@ -177,12 +178,13 @@ describeApi("orders: copay, pickup, status and cancellation", (api) => {
     const order = await orderOf(client, "Timothy", "Johnson");
     const bad = await client.post(`/api/orders/${order.id}/pickups`, { client_occurred_at: "this morning" });
     expect(bad.statusCode).toBe(400);
-    const at = "2026-11-21T14:03:00.000Z";
+    const at = OCCURRED;
     expect((await client.post(`/api/orders/${order.id}/pickups`, { client_occurred_at: at })).statusCode).toBe(200);
+    // The courier's change; dispatch's assignment before it is the demo day key's (issue 15).
     const [audit] = await api()
       .database.db.select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.orderId, order.id), eq(auditEvents.action, "status_change")));
+      .where(and(eq(auditEvents.orderId, order.id), eq(auditEvents.action, "status_change"), isNotNull(auditEvents.courierId)));
     expect(audit!.clientOccurredAt!.toISOString()).toBe(at);
     expect([audit!.fromStatus, audit!.toStatus]).toEqual(["submitted_to_courier", "picked_up"]);
   });

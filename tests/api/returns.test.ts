@@ -18,8 +18,8 @@ import {
   returnSignatures,
 } from "../../server/db/schema.ts";
 import { describeApi, type ApiClient } from "../support/api-harness.ts";
+import { OCCURRED } from "../support/instants.ts";
 
-const OCCURRED = "2026-11-21T15:04:05.000Z";
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 354 200" width="354" height="200">' +
   '<path d="M 10.000,20.000 C 11.000,21.000 12.500,22.000 14.000,23.000" stroke-width="2.250" stroke="black" fill="none" stroke-linecap="round"></path></svg>';

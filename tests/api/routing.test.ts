@@ -4,7 +4,7 @@ import { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import { RoutedOrdersResponse } from "../../domain/contract/routing.ts";
 import type { Order } from "../../domain/contract/entities.ts";
 import { statusByName } from "../../domain/vocabulary.ts";
-import { orders as ordersTable } from "../../server/db/schema.ts";
+import { orders as ordersTable, pharmacies as pharmaciesTable } from "../../server/db/schema.ts";
 import { haversineMeters, type LatLng } from "../../server/services/routing/distance.ts";
 import { describeApi, type ApiClient } from "../support/api-harness.ts";
 
@@ -107,7 +107,8 @@ describeApi("GET /api/routed_orders", (api) => {
 
     const stolen = await marcus.get(query(greenway.pharmacyId, greenway.orders.map((order) => order.id)));
     expect(stolen.statusCode).toBe(404);
-    expect(stolen.json()).toEqual({ error: "not_found", message: `Order ${greenway.orders[0]!.id} was not found.` });
+    // Greenway is not in Marcus's day: it answers as an unknown pharmacy would (finding 8).
+    expect(stolen.json()).toEqual({ error: "not_found", message: `Pharmacy ${greenway.pharmacyId} was not found.` });
 
     const mixed = await dana.get(query(marcusRiverside.pharmacyId, [marcusRiverside.orders[0]!.id]));
     const missing = await dana.get(query(marcusRiverside.pharmacyId, [2_000_000_000]));
@@ -157,6 +158,26 @@ describeApi("GET /api/routed_orders", (api) => {
       expect(response.json().error, url).toBe("invalid_request");
       expect(response.json().message, url).toContain(parameter);
     }
+  });
+
+  it("finding 8: a pharmacy not in the courier's day answers exactly as an unknown one, whatever its routing setting", async () => {
+    const client = await api().login();
+    const day = await dayOf(client);
+    const mine = new Set(day.orders.map((order) => order.pharmacy.id));
+    // Every demo pharmacy is in Dana's day: another one that exists, with none of her orders.
+    const [template] = await api().database.db.select().from(pharmaciesTable).where(inArray(pharmaciesTable.id, [...mine])).limit(1);
+    const { id: _id, ...fields } = template!;
+    const [other] = await api()
+      .database.db.insert(pharmaciesTable)
+      .values({ ...fields, name: "Not In Dana's Day Pharmacy" })
+      .returning({ id: pharmaciesTable.id, routingEnabled: pharmaciesTable.routingEnabled });
+    for (const routingEnabled of [false, true]) {
+      await api().database.db.update(pharmaciesTable).set({ routingEnabled }).where(eq(pharmaciesTable.id, other!.id));
+      const probed = await client.get(query(other!.id, [day.orders[0]!.id]));
+      expect(probed.statusCode).toBe(404);
+      expect(probed.json()).toEqual({ error: "not_found", message: `Pharmacy ${other!.id} was not found.` });
+    }
+    await api().database.db.update(pharmaciesTable).set({ routingEnabled: other!.routingEnabled }).where(eq(pharmaciesTable.id, other!.id));
   });
 
   it("answers an unknown pharmacy with 404 and a logged-out caller with 401", async () => {

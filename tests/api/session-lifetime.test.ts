@@ -89,7 +89,7 @@ describeApi("session lifetime", (api) => {
     const untrusted = await login(api().app, undefined, forwarded);
     expect(untrusted.response.cookies.find((c) => c.name === "rxc_session")!.secure).toBeFalsy();
 
-    const config = { ...loadConfig({ TRUST_PROXY: "true" }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
+    const config = { ...loadConfig({ TRUST_PROXY: "true" }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000 };
     const app = await buildApp({ config, database: api().database, today: () => TEST_DAY, logger: false });
     extraApps.push(app);
     await app.ready();
@@ -97,11 +97,12 @@ describeApi("session lifetime", (api) => {
     expect(trusted.response.cookies.find((c) => c.name === "rxc_session")!.secure).toBe(true);
   });
 
-  it("limits login attempts to LOGIN_ATTEMPTS_PER_MINUTE per address and email, then 429 in words", async () => {
+  it("limits login attempts to LOGIN_ATTEMPTS_PER_MINUTE per email from any address, then 429 in words with Retry-After", async () => {
     const config = { ...loadConfig({ LOGIN_ATTEMPTS_PER_MINUTE: "3" }), webRoot: "/nonexistent" };
     const app = await buildApp({ config, database: api().database, today: () => TEST_DAY, logger: false });
     extraApps.push(app);
     await app.ready();
+    // The counts live in the shared database: emails of this test only, so other tests' logins do not count here.
     const attempt = (email: string, remoteAddress = "10.7.0.1") =>
       app.inject({
         method: "POST",
@@ -110,13 +111,15 @@ describeApi("session lifetime", (api) => {
         headers: { accept: API_MEDIA_TYPE, "content-type": "application/json" },
         payload: JSON.stringify({ email, password: "guess" }),
       });
-    for (let i = 0; i < 3; i++) expect((await attempt("courier@example.com")).statusCode).toBe(401);
-    const limited = await attempt("courier@example.com");
+    for (let i = 0; i < 3; i++) expect((await attempt("limit-one@example.com")).statusCode).toBe(401);
+    const limited = await attempt("limit-one@example.com");
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({ error: "rate_limited", message: "Too many attempts. Please wait a minute and try again." });
-    expect((await attempt("courier@example.com", "10.7.0.2")).statusCode).toBe(401);
-    // Couriers behind one address (a depot's Wi-Fi) each keep their own attempts.
-    expect((await attempt("courier2@example.com")).statusCode).toBe(401);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    // Another address does not reset the email's count.
+    expect((await attempt("limit-one@example.com", "10.7.0.2")).statusCode).toBe(429);
+    // Couriers behind one address (a depot's Wi-Fi) each keep their own attempts, up to the address's own limit.
+    expect((await attempt("limit-two@example.com")).statusCode).toBe(401);
   });
 
   it("ties the CSRF token to its session: another session's token is refused", async () => {
@@ -186,7 +189,7 @@ describeApi("session lifetime", (api) => {
   });
 
   it("reads both limits from SESSION_IDLE_MINUTES and SESSION_ABSOLUTE_HOURS", async () => {
-    const config = { ...loadConfig({ SESSION_IDLE_MINUTES: "5", SESSION_ABSOLUTE_HOURS: "1" }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
+    const config = { ...loadConfig({ SESSION_IDLE_MINUTES: "5", SESSION_ABSOLUTE_HOURS: "1" }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000 };
     expect([config.sessionIdleMinutes, config.sessionAbsoluteHours]).toEqual([5, 1]);
     const app = await buildApp({ config, database: api().database, today: () => TEST_DAY, logger: false });
     extraApps.push(app);

@@ -94,7 +94,7 @@ beforeAll(async () => {
     ["Eleanor", "Abernathy"], ["Walter", "Brennan"], ["Rosa", "Delgado"], ["Grace", "Kowalski"],
     ["Harold", "Johnson"], ["Margaret", "Johnson"], ["Timothy", "Johnson"],
     ["Linda", "Park"],
-    ["Beatrice", "Coleman"], ["Franklin", "Diaz"], ["Isaac", "Freeman"],
+    ["Beatrice", "Coleman"], ["Franklin", "Diaz"], ["Isaac", "Freeman"], ["Yolanda", "Evans"],
   ] as const;
   for (const [first, last] of toPickUp) {
     const result = await api("POST", `/api/orders/${order(first, last).id}/pickups`, {});
@@ -316,6 +316,17 @@ describe("failed deliveries end at /attempted", () => {
     await expectAttempted("Franklin", "Diaz");
   });
 
+  it("no date of birth on file: only 'Did not verify date of birth' is offered (issue 17)", async () => {
+    await startDelivery(order("Yolanda", "Evans"));
+    await button(TEXT.presentAtAddress).click();
+    await atStep("verify-dob", "delivery-dob-not-on-file");
+    expect(await page.getByText(TEXT.dobNotAvailable).isVisible()).toBe(true);
+    expect(await button(TEXT.dobVerified).count()).toBe(0);
+    await button(TEXT.dobNotVerified).click();
+    await confirmDialog(TEXT.failedDeliveryConfirm);
+    await expectAttempted("Yolanda", "Evans");
+  });
+
   it("the recipient step's failed-delivery tick", async () => {
     await startDelivery(order("Curtis", "Mayfield"));
     await button(TEXT.presentAtAddress).click();
@@ -345,7 +356,7 @@ describe("failed deliveries end at /attempted", () => {
     await startDelivery(order("Grace", "Kowalski"));
     await button(TEXT.presentAtAddress).click();
     await atStep("verify-dob");
-    expect(await page.getByText(TEXT.dobNotAvailable).isVisible()).toBe(true);
+    expect(await page.getByText("12/01/1944").isVisible()).toBe(true);
     await button(TEXT.dobVerified).click();
     await page.getByRole("radio", { name: "Patient" }).check();
     await button(TEXT.continue).click();

@@ -6,6 +6,7 @@ import { deliveryFormEntries } from "../../domain/contract/deliveries.ts";
 import { toFormData } from "../../domain/contract/form-fields.ts";
 import type { Order } from "../../domain/contract/entities.ts";
 import { openDatabase, type Database } from "../../server/db/client.ts";
+import { OCCURRED } from "../support/instants.ts";
 
 /**
  * A courier's device talking to a real server process over HTTP: the
@@ -85,7 +86,6 @@ export interface Submission {
   send(baseUrl: string, courier: Courier, otherKey?: string): Promise<Answer>;
 }
 
-const OCCURRED = "2026-11-21T15:04:05.000Z";
 
 /** One submission per order, each with its own Idempotency-Key: contactless where the pharmacy asks for it, a failed attempt otherwise. */
 export function submissionsFor(orders: Order[]): Submission[] {

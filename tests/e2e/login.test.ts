@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { expectAccessible, expectTapTargets, launchBrowser, logIn, phonePage, removeDataDir, screenshot, serviceWorkerInControl, startServer, type RunningServer } from "./support.ts";
+import type { ItineraryResponse } from "../../domain/contract/index.ts";
+import { expectAccessible, expectTapTargets, launchBrowser, logIn, pageApi, phonePage, removeDataDir, screenshot, serviceWorkerInControl, startServer, type RunningServer } from "./support.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -78,4 +79,55 @@ it("on a reload, the page itself asks for the session and the day, once each, an
     expect(await page.evaluate(() => window.rxcEarlyRequests && Object.keys(window.rxcEarlyRequests)), servedBy).toEqual([]);
   }
   expect(cspViolations).toEqual([]);
+});
+
+it("on a shared phone the next courier lands home, not on the page the last one logged out from; Back never reopens the menu (issue 17)", async () => {
+  // Service workers blocked: the day's request stays in reach of page.route (the loading screen is held open below).
+  const page = await phonePage(browser, server.url, { serviceWorkers: "block" });
+  await logIn(page);
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  const day = (await pageApi<ItineraryResponse>(page, "GET", "/api/courier/itinerary")).body;
+  // Answer the pending visit so the demo courier may stay on a pharmacy's page.
+  const pending = day.pharmacy_visits.filter((visit) => visit.confirmed === null).map((visit) => ({ id: visit.id, confirmed: true }));
+  if (pending.length) expect((await pageApi(page, "POST", `/api/couriers/${day.courier.id}/pharmacy_visits/confirm`, { pharmacy_visits: pending })).status).toBe(200);
+  const northside = day.pharmacy_visits.find((visit) => visit.pharmacy.name === "Northside Family Drugs")!.pharmacy;
+  const checkIn = `/pharmacies/${northside.id}/verify_orders`;
+  await page.goto(checkIn);
+  await page.getByRole("heading", { level: 1 }).first().waitFor();
+
+  await page.getByRole("button", { name: "Menu" }).click();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe(`/login?next=${encodeURIComponent(checkIn)}`);
+
+  // The second courier, on the same phone, with the day's answer held back so the loading screen can be looked at.
+  let releaseDay!: () => void;
+  const dayHeld = new Promise<void>((resolve) => (releaseDay = resolve));
+  await page.route("**/api/courier/itinerary", async (route) => {
+    await dayHeld;
+    await route.continue();
+  });
+  await page.getByLabel("Email").fill("courier2@example.com");
+  await page.getByLabel("Password").fill("deliver-safely");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
+  await page.getByRole("heading", { level: 1, name: "Loading your day…" }).waitFor();
+  expect(await page.getByRole("main").count()).toBe(1);
+  await expectAccessible(page);
+  await screenshot(page, "loading-your-day");
+  releaseDay();
+  await page.getByRole("heading", { level: 1, name: "Hello, Marcus" }).waitFor();
+  expect(await page.getByRole("heading", { name: "Not found" }).count()).toBe(0);
+  await page.unroute("**/api/courier/itinerary");
+
+  // From the menu to 'How the app works' and Back: the page before the menu, the menu closed.
+  await page.getByRole("button", { name: "Menu" }).click();
+  await page.getByRole("link", { name: "How the app works" }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe("/machines");
+  await page.goBack();
+  await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
+  await page.getByRole("heading", { level: 1, name: "Hello, Marcus" }).waitFor();
+  expect(await page.getByRole("navigation", { name: "Account" }).count()).toBe(0);
+  expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
+  await expectAccessible(page);
+  await screenshot(page, "back-from-menu-page");
 });

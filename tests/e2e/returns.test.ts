@@ -191,7 +191,8 @@ it("returns an attempted order and a cash copay with the pharmacy staff's signat
   // Back on /pharmacies: Northside is Completed.
   await expect.poll(path, { timeout: 10_000 }).toBe("/pharmacies");
   const completed = page.getByRole("region", { name: TEXT.completedSection });
-  await completed.getByLabel("Northside Family Drugs: completed").waitFor();
+  // The check mark says so to a screen reader too (issue 17).
+  await completed.getByRole("listitem").filter({ hasText: "Northside Family Drugs" }).getByRole("img", { name: "Completed" }).waitFor();
   expect(await page.getByRole("region", { name: TEXT.returnSection }).count()).toBe(0);
   await look("returns-7-completed");
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe } from "vitest";
 import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
 import { buildApp } from "../../server/app.ts";
-import { loadConfig } from "../../server/config.ts";
+import { loadConfig, type Config } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
 import { seedDemo } from "../../server/db/seed.ts";
 import { databaseTargets } from "./databases.ts";
@@ -45,9 +45,9 @@ export function sessionCookie(response: LightMyRequestResponse): string {
   return `rxc_session=${cookie.value}`;
 }
 
-export async function startApi(database: Database): Promise<ApiContext> {
+export async function startApi(database: Database, overrides: Partial<Config> = {}): Promise<ApiContext> {
   await seedDemo(database.db, TEST_DAY);
-  const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
+  const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000, ...overrides };
   const app = await buildApp({ config, database, today: () => TEST_DAY, logger: false });
   await app.ready();
 
@@ -92,12 +92,12 @@ export async function startApi(database: Database): Promise<ApiContext> {
  * Runs a suite once per database engine, each with a freshly seeded demo day.
  * The suite receives a getter because the app only exists once beforeAll ran.
  */
-export function describeApi(title: string, suite: (api: () => ApiContext) => void): void {
+export function describeApi(title: string, suite: (api: () => ApiContext) => void, config: Partial<Config> = {}): void {
   for (const target of databaseTargets()) {
     describe(`${title} [${target.name}]`, () => {
       let context: ApiContext | undefined;
       beforeAll(async () => {
-        context = await startApi(await target.open());
+        context = await startApi(await target.open(), config);
       });
       afterAll(async () => {
         await context?.app.close();

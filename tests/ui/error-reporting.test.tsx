@@ -47,7 +47,7 @@ describe("client error reporting", () => {
     expect(local.send).not.toHaveBeenCalled();
   });
 
-  it("sends a valid report with the route pattern, the scrubbed message and code locations only", async () => {
+  it("sends a valid report with the route pattern, the error's class name and code locations only: no text of the error", async () => {
     const { send, reporter } = spyReporter();
     const error = new TypeError("Cannot read 'dob' of Eleanor Abernathy (1948-03-14) at 1012 Pine St");
     error.stack = `TypeError: Cannot read 'dob' of Eleanor Abernathy\n    at DobStep (https://courier.example/assets/index-1a2b.js?v=Eleanor:1:2345)\n    at renderWithHooks (https://courier.example/assets/react-9f.js:3:44)`;
@@ -56,7 +56,7 @@ describe("client error reporting", () => {
     const report = send.mock.calls[0]![0];
     expect(ClientErrorReport.parse(report)).toEqual({
       kind: "render",
-      message: "TypeError: Cannot read [text] of [word] [word] ([date]) at [number] [word] [word]",
+      message: "TypeError",
       url: "/pharmacies/:id/deliver_orders/:id/verify-dob",
       stack: "    at DobStep (/assets/index-1a2b.js:1:2345)\n    at renderWithHooks (/assets/react-9f.js:3:44)",
     });
@@ -65,9 +65,15 @@ describe("client error reporting", () => {
 
   it("sends each distinct error once, and at most ten a page", async () => {
     const { send, reporter } = spyReporter();
-    expect(reporter.report("unhandled", new Error("Failed to fetch"))).toBe(true);
-    expect(reporter.report("unhandled", new Error("Failed to fetch"))).toBe(false);
-    for (let i = 0; i < 20; i++) reporter.report("unhandled", new Error(`Failed step ${"abcdefghijklmnopqrstuvwxyz"[i]}`));
+    const fetchFailed = new Error("Failed to fetch");
+    expect(reporter.report("unhandled", fetchFailed)).toBe(true);
+    // Another message from the same place is the same error: no text of it is sent.
+    expect(reporter.report("unhandled", Object.assign(new Error("Load failed"), { stack: fetchFailed.stack }))).toBe(false);
+    for (let i = 0; i < 20; i++) {
+      const error = new Error("Failed step");
+      error.stack = `Error: Failed step\n    at step${i} (https://courier.example/assets/index.js:${i + 1}:1)`;
+      reporter.report("unhandled", error);
+    }
     await flush();
     expect(send).toHaveBeenCalledTimes(10);
   });
@@ -88,7 +94,7 @@ describe("client error reporting", () => {
     expect(url).toBe("/api/client_errors");
     expect(init).toMatchObject({ method: "POST", keepalive: true, credentials: "same-origin" });
     expect(init!.headers).toMatchObject({ "Content-Type": "application/json", Accept: "application/vnd.rxcourier.v1+json" });
-    expect(JSON.parse(init!.body as string)).toMatchObject({ kind: "unhandled", message: "Error: Load failed", url: "/pharmacies/:id/deliver_orders/:id/verify-dob" });
+    expect(JSON.parse(init!.body as string)).toMatchObject({ kind: "unhandled", message: "Error", url: "/pharmacies/:id/deliver_orders/:id/verify-dob" });
   });
 
   it("reports uncaught errors and unhandled rejections from the page, until uninstalled", async () => {
@@ -106,8 +112,8 @@ describe("client error reporting", () => {
     window.removeEventListener("error", quiet);
     await flush();
     expect(send.mock.calls.map(([report]) => [report.kind, report.message])).toEqual([
-      ["unhandled", "RangeError: Invalid time value"],
-      ["unhandled", "Error: Payment gateway went away"],
+      ["unhandled", "RangeError"],
+      ["unhandled", "Error"],
     ]);
   });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  dobCanBeVerified,
+  dobToCheck,
   allDeliveriesAttempted,
   allowedPaymentMethods,
   deliveryList,
@@ -280,5 +282,16 @@ describe("signature step (spec §5)", () => {
     expect(signatureComplete(unable, canSkip)).toBe(true);
     expect(countsAsSigned(sig({ refusal_reason: "refused" }))).toBe(false);
     expect(countsAsSigned(sig({ signed: true }))).toBe(true);
+  });
+});
+
+describe("a date of birth to check (issue 17, docs/decisions.md)", () => {
+  it("is the one on file, as MM/DD/YYYY; with none (or none readable) nothing can be verified", () => {
+    expect(dobToCheck(makeOrder({ patient_date_of_birth: "1948-03-14" }))).toBe("03/14/1948");
+    expect(dobCanBeVerified(makeOrder({ patient_date_of_birth: "1948-03-14" }))).toBe(true);
+    for (const none of [null, "", "unknown"]) {
+      expect(dobToCheck(makeOrder({ patient_date_of_birth: none }))).toBeNull();
+      expect(dobCanBeVerified(makeOrder({ patient_date_of_birth: none }))).toBe(false);
+    }
   });
 });

@@ -66,6 +66,7 @@ export async function startBenchServer(options: ServerOptions): Promise<BenchSer
     LOG_LEVEL: "info",
     // Every simulated courier logs in from 127.0.0.1; the login limit (per address and email) is not what is measured.
     LOGIN_ATTEMPTS_PER_MINUTE: "100000",
+    LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: "100000",
     ...options.env,
   };
   delete env.DATABASE_URL;

@@ -4,7 +4,7 @@ import { deliveryFormEntries, type DeliveryCompletion, type RecipientSubmission 
 import type { Order } from "../../../domain/contract/entities.ts";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import type { FormValue } from "../../../domain/contract/form-fields.ts";
-import { amountOwedCents, dobVerificationNeeded, identificationNeeded, paymentMethodAllowed, paymentTotalCents } from "../../../domain/delivery-rules.ts";
+import { amountOwedCents, dobCanBeVerified, dobVerificationNeeded, identificationNeeded, paymentMethodAllowed, paymentTotalCents } from "../../../domain/delivery-rules.ts";
 import { centsToDecimal } from "../../../domain/money.ts";
 import { CONTACTLESS, PATIENT, isRelationshipOffered, relationshipIdOf } from "../../../domain/recipient.ts";
 import { ordersToRoute } from "../../../domain/routing.ts";
@@ -96,12 +96,15 @@ export function multipart(entries: readonly (readonly [string, FormValue])[]): {
  * The delivery completion the app sends for a patient who signs, as the
  * wizard fills it: date of birth verified where the pharmacy checks it, the
  * ID where the order needs one, cash or a check for what is owed. null when
- * the patient is not offered as recipient or only a card could pay.
+ * the patient is not offered as recipient, only a card could pay, or the
+ * pharmacy checks a date of birth the order does not have (only a failed
+ * attempt is possible then).
  */
 export function completionFor(order: Order, signature: string, occurredAt: string): DeliveryCompletion | null {
   const owed = amountOwedCents(order);
   const method = (["cash", "check"] as const).find((type) => paymentMethodAllowed(order.pharmacy, type));
   if (!isRelationshipOffered(order, PATIENT_ID) || (owed > 0 && !method)) return null;
+  if (dobVerificationNeeded(order) && !dobCanBeVerified(order)) return null;
   const id = identificationNeeded(order);
   return {
     order_ids: [order.id],

@@ -96,10 +96,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
       log(`  ${engine}: paced run, ${options.couriers} couriers, ${options.pacedMs / 1000} s…`);
       const paced = await runPaced(server.url, days, { durationMs: options.pacedMs, meanThinkMs: options.meanThinkMs, rampUpMs: options.rampUpMs });
-      log(`  ${engine}: ${paced.perSecond} calls/s, p99 ${paced.p99} ms, ${paced.errors} errors`);
+      log(`  ${engine}: ${paced.perSecond} calls/s, p99 ${paced.p99} ms, ${paced.errors} errors (${paced.shed} shed, ${paced.over10s} over 10 s)`);
       log(`  ${engine}: saturated run, ${options.saturationMs / 1000} s…`);
       const saturation = await runSaturation(server.url, days, { durationMs: options.saturationMs });
-      log(`  ${engine}: ${saturation.perSecond} calls/s, p50 ${saturation.p50} ms, ${saturation.errors} errors`);
+      log(`  ${engine}: ${saturation.perSecond} calls/s, p50 ${saturation.p50} ms, ${saturation.errors} errors (${saturation.shed} shed with 503 + Retry-After, ${saturation.over10s} calls over 10 s)`);
       if (engine === "postgres" || options.engines.length === 1) {
         log(`  hello-world, ${options.couriers} connections, ${options.helloMs / 1000} s…`);
         hello = await runHello(options.couriers, options.helloMs);
@@ -185,6 +185,11 @@ export function loadMarkdown(result: LoadResult, notes: readonly string[] = []):
       "",
     );
     lines.push(`Saturated, ${engine.saturation.couriers} couriers, ${engine.saturation.seconds} s, ${engine.saturation.requests} calls:`, "", runTable(engine.saturation, engine.engine, false), "");
+    // Issue 14 finding 10: past the bounded wait, calls are refused fast instead of held.
+    lines.push(
+      `Load shedding: ${engine.saturation.shed} calls refused with 503 + Retry-After (the app retries them), ${engine.saturation.over10s} calls answered after more than 10 s (paced run: ${engine.paced.shed} shed, ${engine.paced.over10s} over 10 s).`,
+      "",
+    );
     if (result.hello && (engine.engine === "postgres" || result.engines.length === 1)) {
       const h = result.hello;
       lines.push(

@@ -9,7 +9,7 @@ import { apiCall, logIn } from "../lib/api.ts";
 import { percentile, round } from "../lib/machine.ts";
 import { ROOT } from "../lib/report.ts";
 import { freePort } from "../lib/server.ts";
-import { CourierDay, ENDPOINT_LABELS, signatureSvg, type Endpoint, type RequestSpec } from "./courier-day.ts";
+import { CourierDay, ENDPOINT_LABELS, signatureSvg, type Action, type Endpoint, type RequestSpec } from "./courier-day.ts";
 
 export interface EndpointStats {
   label: string;
@@ -40,6 +40,13 @@ export interface RunResult {
   substitutions: number;
   /** Paced runs: the mean pause between a courier's calls. */
   meanThinkMs?: number;
+  /** Calls refused fast for load (503 busy with Retry-After, issue 14 finding 10): the app's queue retries them. */
+  shed: number;
+  /** Calls answered after more than 10 s (what load shedding is there to prevent). */
+  over10s: number;
+  /** p99 of the calls refused for load, and of the calls served (2xx), ms; null when there were none. */
+  shedP99: number | null;
+  servedP99: number | null;
   /** Calls slower than 100 ms, by the second of the run they ended in (where the tail comes from: everywhere, or a few stalls). */
   slowBySecond: Record<number, number>;
   /** Paced runs: the first seconds, while the couriers connect and the server's database pool grows, counted apart. */
@@ -53,8 +60,19 @@ class Recorder {
   private failures = new Map<Endpoint, number>();
   readonly errorKinds: Record<string, number> = {};
   readonly errorSamples: string[] = [];
+  private shed = 0;
+  private over10s = 0;
+  private readonly shedMs: number[] = [];
+  private readonly servedMs: number[] = [];
 
   record(endpoint: Endpoint, ms: number, status: number, body: string): void {
+    // autocannon gives no body: a 503 there is the shedder's (nothing else in the mix answers 503).
+    if (status === 503 && (body === "" || body.includes('"busy"'))) {
+      this.shed++;
+      this.shedMs.push(ms);
+    }
+    if (status >= 200 && status < 300) this.servedMs.push(ms);
+    if (ms > 10_000) this.over10s++;
     const list = this.latencies.get(endpoint) ?? [];
     list.push(ms);
     this.latencies.set(endpoint, list);
@@ -102,13 +120,17 @@ class Recorder {
       p50: round(percentile(all, 50), 1),
       p99: round(percentile(all, 99), 1),
       substitutions: couriers.reduce((sum, day) => sum + day.substitutions, 0),
+      shed: this.shed,
+      over10s: this.over10s,
+      shedP99: this.shedMs.length ? round(percentile(this.shedMs, 99), 1) : null,
+      servedP99: this.servedMs.length ? round(percentile(this.servedMs, 99), 1) : null,
       slowBySecond: this.slow,
     };
   }
 }
 
 /** Logs the couriers in through the API (each its own session) and loads each one's day, a few at a time. */
-export async function courierDays(url: string, emails: readonly string[], count: number): Promise<CourierDay[]> {
+export async function courierDays(url: string, emails: readonly string[], count: number, round?: readonly Action[]): Promise<CourierDay[]> {
   const signature = signatureSvg();
   const days: CourierDay[] = new Array(count);
   let next = 0;
@@ -116,7 +138,7 @@ export async function courierDays(url: string, emails: readonly string[], count:
     for (let i = next++; i < count; i = next++) {
       const courier = await logIn(url, emails[i]!);
       const day = await apiCall<ItineraryResponse>(url, courier, "GET", "/api/courier/itinerary");
-      days[i] = new CourierDay(courier, day, signature, i);
+      days[i] = new CourierDay(courier, day, signature, i, round);
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
@@ -165,7 +187,15 @@ function send(url: URL, agent: http.Agent, spec: RequestSpec, timeoutMs: number)
 export async function runPaced(
   url: string,
   days: CourierDay[],
-  options: { durationMs: number; meanThinkMs: number; timeoutMs?: number; callsPerCourier?: number; rampUpMs?: number },
+  options: {
+    durationMs: number;
+    meanThinkMs: number;
+    timeoutMs?: number;
+    callsPerCourier?: number;
+    rampUpMs?: number;
+    /** Ends the run early once true (checked before each call): a run as long as something else takes. */
+    stopWhen?: () => boolean;
+  },
 ): Promise<RunResult> {
   const target = new URL(url);
   const rampUpMs = options.rampUpMs ?? 0;
@@ -183,7 +213,8 @@ export async function runPaced(
       const think = () => Math.min(5 * options.meanThinkMs, -Math.log(1 - random()) * options.meanThinkMs);
       try {
         await sleep(random() * options.meanThinkMs);
-        for (let calls = 0; performance.now() < end && calls < (options.callsPerCourier ?? Infinity); calls++) {
+        const going = () => performance.now() < end && !options.stopWhen?.();
+        for (let calls = 0; going() && calls < (options.callsPerCourier ?? Infinity); calls++) {
           const spec = day.next();
           const sent = performance.now();
           try {
@@ -198,6 +229,7 @@ export async function runPaced(
           const pause = think();
           if (performance.now() + pause >= end) break;
           await sleep(pause);
+          if (!going()) break;
         }
       } finally {
         agent.destroy();

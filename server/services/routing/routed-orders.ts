@@ -19,13 +19,19 @@ export interface RoutedOrdersRequest {
 
 /**
  * The courier's remaining deliveries among the given orders, in driving
- * order from the pharmacy. Every id must be one of the courier's orders at
+ * order from the pharmacy (one of the courier's pharmacies today). Every id must be one of the courier's orders at
  * that pharmacy today (another courier's order is indistinguishable from a
  * missing one); those no longer in the bag (delivered, attempted) or not
  * yet picked up are simply not part of the route.
  */
 export async function routedOrders(db: Db, request: RoutedOrdersRequest, search: SearchOptions = {}): Promise<RoutedOrdersResponse> {
-  const [pharmacy] = await db.select().from(pharmacies).where(eq(pharmacies.id, request.pharmacyId));
+  // A pharmacy not in the courier's day answers exactly as an unknown one: its existence and settings are not the courier's to probe.
+  const [inDay] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.courierId, request.courierId), eq(orders.pharmacyId, request.pharmacyId), eq(orders.serviceDate, request.serviceDate)))
+    .limit(1);
+  const [pharmacy] = inDay ? await db.select().from(pharmacies).where(eq(pharmacies.id, request.pharmacyId)) : [];
   if (!pharmacy) throw notFound(`Pharmacy ${request.pharmacyId}`);
   if (!pharmacy.routingEnabled) throw conflict(`${pharmacy.name} does not use routing: deliver its orders in the listed order.`);
 

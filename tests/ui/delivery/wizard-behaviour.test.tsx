@@ -50,6 +50,7 @@ const johnsons = [51, 52, 53].map((id, index) =>
     delivery_fee: index === 0 ? null : "0.00",
     patient_first_name: ["Timothy", "Harold", "Margaret"][index]!,
     patient_last_name: "Johnson",
+    patient_date_of_birth: ["2008-05-09", "1961-02-27", "1963-10-15"][index]!,
     address: { street_address: "1200 Spruce St", street_address_2: "Apt 4B", city: "Philadelphia", state_abbreviation: "PA", zipcode: "19107", latitude: null, longitude: null },
     pharmacy: riverside,
   }),
@@ -128,11 +129,16 @@ describe("the steps", () => {
     expect(completion.input).toMatchObject({ order_ids: [41], dob_verified: true, recipient_called_at: expect.any(String), signature_svg: SIGNATURE_SVG });
   });
 
-  it("date of birth: 'Not available' when the order has none", async () => {
+  it("date of birth: 'Not available' when the order has none, and only 'Did not verify date of birth' is offered", async () => {
     const noDob = makeOrder({ ...abernathy, id: 45, status: "picked_up", patient_date_of_birth: null });
     const { user } = await start([noDob], noDob);
     await clickEnabled(user, TEXT.presentAtAddress);
     expect(await screen.findByText(TEXT.dobNotAvailable)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: TEXT.dobVerified })).toBeNull();
+    await clickEnabled(user, TEXT.dobNotVerified);
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "OK" }));
+    const failure = await callOf("submitFailure");
+    expect(failure.input).toMatchObject({ failure_reason: "Date of Birth Not Verified", order_ids: [45] });
   });
 
   it("recipient: Patient first and No Recipient last when offered, Patient's names locked, Other limited to 32", async () => {

@@ -62,6 +62,8 @@ const plainOthers = [
   makeOrder({ id: 82, ...groupBase, patient_first_name: "Timothy" }),
 ];
 const covidOrder = makeOrder({ id: 90, ...groupBase, pharmacy: makePharmacy({ id: 3, pod_recipient_config: "covid19_contactless", can_skip_signature: true }) });
+// Date-of-birth checks but no date on file: the step has nothing to confirm.
+const noDobOrder = makeOrder({ id: 120, status: "picked_up", patient_date_of_birth: null, pharmacy: makePharmacy({ id: 4, dob_verification_enabled: true }) });
 const owedOrder = makeOrder({ id: 100, status: "picked_up", ...owed, pharmacy: makePharmacy({ id: 2, pod_recipient_config: "require_recipient" }) });
 
 
@@ -99,6 +101,7 @@ const SCENARIOS: Scenario[] = [
     events: [E.present, E.notes, E.continue, E.recipientDone, E.recipientError, E.retry, E.cancel, E.tick, E.confirm, E.failureQueued],
   },
   { name: "copay owed, no ID", order: owedOrder, events: [E.present, E.patient, E.continue, E.paid] },
+  { name: "DOB checks, no date of birth on file", order: noDobOrder, events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.failureDone] },
   { name: "deep links", order: fullOrder, events: [E.present, E.dobVerified, E.patient, E.other, E.otherNames, E.continue, E.id, E.paid, ...goTo] },
 ];
 

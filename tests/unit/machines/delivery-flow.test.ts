@@ -43,11 +43,19 @@ const full: DeliveryFlowInput = {
     id: 70,
     status: "picked_up",
     ...owed,
+    patient_date_of_birth: "1948-03-14",
     collect_identification: true,
     signature_required: true,
     signature_refusal_reasons: refusalReasons,
     pharmacy: makePharmacy({ dob_verification_enabled: true, can_skip_signature: true }),
   }),
+  supportPhone: PHONE,
+  today: TODAY,
+};
+
+// A pharmacy that checks dates of birth, and an order with none on file: the step has no date to show.
+const noDob: DeliveryFlowInput = {
+  order: makeOrder({ id: 120, status: "picked_up", patient_date_of_birth: null, pharmacy: makePharmacy({ dob_verification_enabled: true }) }),
   supportPhone: PHONE,
   today: TODAY,
 };
@@ -113,6 +121,11 @@ const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] 
   { name: "copay owed, no ID", input: owedOnly, events: [E.present, E.patient, E.continue, E.paid] },
   { name: "ID, nothing owed", input: idOnly, events: [E.present, E.patient, E.continue, E.id] },
   {
+    name: "DOB checks, no date of birth on file",
+    input: noDob,
+    events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.failureDone, E.failureError, E.retry, ...goTo],
+  },
+  {
     name: "deep links",
     input: full,
     events: [E.present, E.dobVerified, E.patient, E.other, E.noRecipient, E.continue, E.id, E.paid, ...goTo],
@@ -157,6 +170,16 @@ describe("delivery-flow machine: every path", () => {
       expect(snapshot.status).toBe(path.state.status);
     });
   }
+
+  it("with no date of birth on file, no path confirms one: 'Did not verify date of birth' is the way on (docs/decisions.md)", () => {
+    const paths = pathsOf(noDob, SCENARIOS.find((scenario) => scenario.input === noDob)!.events);
+    const visited = paths.flatMap((path) => path.steps.map((step) => step.state as AnyMachineSnapshot));
+    expect(visited.some((snapshot) => snapshot.matches({ steps: "verifyDob" }))).toBe(true);
+    expect(visited.some((snapshot) => snapshot.matches("attempted"))).toBe(true);
+    const shown = (snapshots: AnyMachineSnapshot[]) => snapshots.map((snapshot) => JSON.stringify(snapshot.value));
+    expect(shown(visited.filter((snapshot) => (snapshot.context as DeliveryFlowContext).dobVerified))).toEqual([]);
+    expect(shown(visited.filter((snapshot) => snapshot.matches({ steps: "recipient" })))).toEqual([]);
+  });
 
   it("covers every state and transition", () => {
     expectFullCoverageAcross(
@@ -482,6 +505,6 @@ describe("resuming after a reload", () => {
 
 // The scenarios' orders must be what their names say.
 it("scenario orders are consistent with the rules they exercise", () => {
-  const orders: Order[] = [full.order, plain.order, covid.order, owedOnly.order, idOnly.order];
+  const orders: Order[] = [full.order, plain.order, covid.order, owedOnly.order, idOnly.order, noDob.order];
   expect(orders.every((order) => order.status.name === "picked_up")).toBe(true);
 });

@@ -6,7 +6,7 @@ import { eventBetween, nextOrderStatus } from "../../../machines/order-status.ts
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 
 const EVENTS: OrderLifecycleEvent[] = [
-  { type: "SUBMIT_TO_COURIER" }, { type: "VERIFY" }, { type: "PICK_UP" }, { type: "CANCEL" },
+  { type: "SUBMIT_TO_COURIER" }, { type: "UNASSIGN" }, { type: "VERIFY" }, { type: "PICK_UP" }, { type: "CANCEL" },
   { type: "DELIVER" }, { type: "ATTEMPT_DELIVERY" }, { type: "RETURN_TO_PHARMACY" }, { type: "RECONCILE" },
 ];
 
@@ -44,5 +44,8 @@ describe("order lifecycle machine", () => {
     expect(nextOrderStatus("delivered", "RECONCILE", { paymentType: "card", paymentCollected: true })).toBeNull();
     expect(eventBetween("submitted_to_courier", "cancelled")).toBe("CANCEL");
     expect(eventBetween("delivered", "new")).toBeNull();
+    expect(nextOrderStatus("submitted_to_courier", "UNASSIGN")).toBe("new");
+    expect(nextOrderStatus("picked_up", "UNASSIGN")).toBeNull();
+    expect(nextOrderStatus("verified", "UNASSIGN")).toBeNull();
   });
 });

@@ -1,0 +1,322 @@
+import { z } from "zod";
+import { isValidCopay } from "../copay.ts";
+import { formatPhone } from "../phone.ts";
+import { ORDER_STATUS_NAMES, PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, US_STATE_ABBREVIATIONS } from "../vocabulary.ts";
+import { Order, Pharmacy } from "./entities.ts";
+import { MoneyAmount, StoredText } from "./scalars.ts";
+
+/**
+ * The operations API under /api/ops/v1 (issue 15): dispatch and pharmacy
+ * systems, authenticated with `Authorization: Bearer <key>`, no cookie and no
+ * CSRF token. Every request value is bounded by the scalars of scalars.ts.
+ * Refusals are ErrorBody (common.ts): 400 with details[].path, 401, 404, 409,
+ * 413, 429.
+ */
+
+export const OPS_API_PREFIX = "/api/ops/v1";
+
+/** Ids in bodies are PostgreSQL integers; in paths and query strings they arrive as text. */
+const MAX_ID = 2_147_483_647;
+export const OpsId = z.number().int().positive().max(MAX_ID);
+const PathId = z.coerce.number().int().positive().max(MAX_ID);
+export const OpsIdParams = z.object({ id: PathId });
+export const OpsOrderIdParams = z.object({ order_id: PathId });
+
+/** A calendar day, "YYYY-MM-DD", that exists. */
+export const CalendarDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, "must be a real calendar date")
+  .meta({ description: "Calendar date, YYYY-MM-DD." });
+
+export const PhoneNumber = StoredText(32, { min: 1 }).refine((value) => formatPhone(value) !== null, {
+  message: "must be a US phone number: 10 digits, optionally after a leading 1",
+});
+
+const Name = (max = 100) => StoredText(max, { min: 1 });
+const Note = StoredText(1000, { multiline: true });
+
+export const OpsAddressInput = z.object({
+  street_address: Name(200),
+  street_address_2: StoredText(200).nullish(),
+  city: Name(100),
+  state_abbreviation: z.enum(US_STATE_ABBREVIATIONS, { error: "must be a US state abbreviation, e.g. PA" }),
+  zipcode: z.string().regex(/^\d{5}(-\d{4})?$/, "must be a ZIP code: 5 digits, or 5+4"),
+  latitude: z.number().min(-90, "must be from -90 to 90").max(90, "must be from -90 to 90"),
+  longitude: z.number().min(-180, "must be from -180 to 180").max(180, "must be from -180 to 180"),
+});
+export type OpsAddressInput = z.infer<typeof OpsAddressInput>;
+
+/** An order's address: coordinates are welcome but a pharmacy system may not know them. */
+export const OpsOrderAddressInput = OpsAddressInput.extend({
+  latitude: OpsAddressInput.shape.latitude.nullish(),
+  longitude: OpsAddressInput.shape.longitude.nullish(),
+});
+
+export const PaymentMethodInput = z.object({
+  type: z.enum(PAYMENT_TYPES, { error: "must be cash, check or card" }),
+  allowed: z.boolean(),
+});
+
+// ---------------------------------------------------------------- keys
+
+export const KEY_ROLES = ["dispatch", "pharmacy"] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+/** POST /api/ops/v1/keys (dispatch only). A pharmacy key names its pharmacy; a dispatch key none. */
+export const KeyCreateRequest = z
+  .object({
+    role: z.enum(KEY_ROLES, { error: "must be dispatch or pharmacy" }),
+    pharmacy_id: OpsId.nullish(),
+    name: Name(100),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.role === "pharmacy" && body.pharmacy_id == null) {
+      ctx.addIssue({ code: "custom", path: ["pharmacy_id"], message: "is required for a pharmacy key" });
+    }
+    if (body.role === "dispatch" && body.pharmacy_id != null) {
+      ctx.addIssue({ code: "custom", path: ["pharmacy_id"], message: "must be left out for a dispatch key" });
+    }
+  });
+export type KeyCreateRequest = z.infer<typeof KeyCreateRequest>;
+
+/** 201: the key itself is shown this once; only its SHA-256 is kept. */
+export const KeyCreateResponse = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  role: z.enum(KEY_ROLES),
+  pharmacy_id: z.number().int().nullable(),
+  name: z.string(),
+});
+export type KeyCreateResponse = z.infer<typeof KeyCreateResponse>;
+
+// ---------------------------------------------------------------- pharmacies
+
+const pharmacyFields = {
+  name: Name(200),
+  phone_number: PhoneNumber,
+  address: OpsAddressInput,
+  payment_methods: z
+    .array(PaymentMethodInput)
+    .min(1, "name at least one payment method")
+    .max(PAYMENT_TYPES.length)
+    .refine((methods) => new Set(methods.map((method) => method.type)).size === methods.length, "each type may appear once"),
+  allow_pod_copay_collection: z.boolean(),
+  routing_enabled: z.boolean(),
+  dob_verification_enabled: z.boolean(),
+  pod_recipient_config: z.enum(POD_RECIPIENT_CONFIGS).nullable(),
+  can_skip_copay_collection: z.boolean(),
+  can_skip_signature: z.boolean(),
+  /** Shown to the courier at check-in for this pharmacy's orders that bring no note of their own. */
+  pickup_note: Note.nullish(),
+};
+
+/** POST /api/ops/v1/pharmacies (dispatch only) → 201 {pharmacy}. */
+export const PharmacyCreateRequest = z.object(pharmacyFields).strict();
+export type PharmacyCreateRequest = z.infer<typeof PharmacyCreateRequest>;
+
+/** PATCH /api/ops/v1/pharmacies/{id}: any of the fields, at least one. */
+export const PharmacyUpdateRequest = z
+  .object(pharmacyFields)
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, "send at least one field to change");
+export type PharmacyUpdateRequest = z.infer<typeof PharmacyUpdateRequest>;
+
+export const OpsPharmacy = Pharmacy.extend({ pickup_note: z.string().nullable() });
+export type OpsPharmacy = z.infer<typeof OpsPharmacy>;
+export const PharmacyResponse = z.object({ pharmacy: OpsPharmacy });
+export const PharmacyListResponse = z.object({ pharmacies: z.array(OpsPharmacy) });
+
+// ---------------------------------------------------------------- couriers
+
+/** POST /api/ops/v1/couriers (dispatch only) → 201 {courier, invite_token, invite_expires_at}. */
+export const CourierInviteRequest = z
+  .object({
+    first_name: Name(100),
+    last_name: Name(100),
+    email: z.string().trim().max(254, "must be at most 254 characters").email("must be an email address"),
+    phone_number: PhoneNumber.nullish(),
+  })
+  .strict();
+export type CourierInviteRequest = z.infer<typeof CourierInviteRequest>;
+
+export const OpsCourier = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone_number: z.string().nullable(),
+  /** False once dispatch deactivated the courier: they cannot log in. */
+  active: z.boolean(),
+  /** True once the courier set a password from an invitation. */
+  password_set: z.boolean(),
+  created_at: z.string(),
+});
+export type OpsCourier = z.infer<typeof OpsCourier>;
+
+/** An invitation lives 7 days and opens /set-password?token=… once. */
+export const INVITE_LIFETIME_DAYS = 7;
+
+/** 201 from POST couriers and from POST couriers/{id}/invitation (a new token; the old one stops working). */
+export const CourierInviteResponse = z.object({
+  courier: OpsCourier,
+  invite_token: z.string(),
+  invite_expires_at: z.string(),
+});
+export type CourierInviteResponse = z.infer<typeof CourierInviteResponse>;
+export const CourierResponse = z.object({ courier: OpsCourier });
+export const CourierListResponse = z.object({ couriers: z.array(OpsCourier) });
+/** POST couriers/{id}/deactivation and couriers/{id}/invitation carry no data. */
+export const EmptyRequest = z.object({}).strict().nullish();
+
+// ---------------------------------------------------------------- orders
+
+/** Spec §9 money: a copay is "0.00" (none) or at least 1.00, like the courier's side. */
+export const CopayAmount = MoneyAmount.refine((value) => value === "0.00" || isValidCopay(value), {
+  message: "must be 0.00 (no copay) or at least 1.00",
+});
+
+const orderFields = {
+  patient_first_name: Name(100),
+  patient_last_name: Name(100),
+  patient_date_of_birth: CalendarDay.nullish(),
+  phone_number: PhoneNumber,
+  address: OpsOrderAddressInput,
+  rx_numbers: z.array(Name(50)).min(1, "name at least one prescription").max(50, "at most 50 prescriptions"),
+  copay: CopayAmount.nullish(),
+  delivery_fee: MoneyAmount.nullish(),
+  other_items_amount_due: MoneyAmount.nullish(),
+  pid_order: z.boolean().optional(),
+  collect_identification: z.boolean().optional(),
+  controlled_substance: z.boolean().optional(),
+  signature_required: z.boolean().optional(),
+  delivery_instruction: Note.nullish(),
+  superuser_note: Note.nullish(),
+  pickup_note: Note.nullish(),
+  /** The day the order is for; today in the service's time zone when left out. */
+  service_date: CalendarDay.optional(),
+};
+
+/**
+ * POST /api/ops/v1/orders → 201 {order}; the same body again for the same
+ * (pharmacy_id, external_id) → 200 with the same order; a different body → 409.
+ */
+export const OrderCreateRequest = z
+  .object({
+    pharmacy_id: OpsId,
+    external_id: Name(100),
+    ...orderFields,
+  })
+  .strict();
+export type OrderCreateRequest = z.infer<typeof OrderCreateRequest>;
+
+/** PATCH /api/ops/v1/orders/{id}: until the order is picked up (409 after). */
+export const OrderUpdateOpsRequest = z
+  .object(orderFields)
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, "send at least one field to change");
+export type OrderUpdateOpsRequest = z.infer<typeof OrderUpdateOpsRequest>;
+
+export const MAX_BATCH_ORDERS = 1000;
+
+/**
+ * POST /api/ops/v1/orders/batch. Each row is an OrderCreateRequest, checked on
+ * its own: a bad row is "rejected" with its errors and never stops the others.
+ */
+export const OrderBatchRequest = z
+  .object({
+    orders: z
+      .array(z.looseObject({}).meta({ description: "An OrderCreateRequest; checked row by row." }))
+      .min(1, "send at least one order")
+      .max(MAX_BATCH_ORDERS, `at most ${MAX_BATCH_ORDERS} orders at once`),
+  })
+  .strict();
+export type OrderBatchRequest = z.infer<typeof OrderBatchRequest>;
+
+export const FieldError = z.object({ path: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof FieldError>;
+
+export const BATCH_ROW_STATUSES = ["created", "unchanged", "rejected"] as const;
+export const OrderBatchResult = z.object({
+  external_id: z.string().nullable(),
+  status: z.enum(BATCH_ROW_STATUSES),
+  order_id: z.number().int().optional(),
+  errors: z.array(FieldError).optional(),
+});
+export type OrderBatchResult = z.infer<typeof OrderBatchResult>;
+export const OrderBatchResponse = z.object({ results: z.array(OrderBatchResult) });
+export type OrderBatchResponse = z.infer<typeof OrderBatchResponse>;
+
+/** An order as the operations side sees it: the courier's Order and where it stands. */
+export const OpsOrder = Order.extend({
+  external_id: z.string().nullable(),
+  service_date: z.string(),
+  courier_id: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type OpsOrder = z.infer<typeof OpsOrder>;
+
+export const StatusChange = z.object({
+  from_status: z.string().nullable(),
+  to_status: z.string(),
+  occurred_at: z.string(),
+  /** Who moved it: "courier:7", "key:3" or null for the system. */
+  actor: z.string().nullable(),
+});
+export const OpsOrderDetail = OpsOrder.extend({ status_history: z.array(StatusChange) });
+
+export const OrderResponse = z.object({ order: OpsOrder });
+export const OrderDetailResponse = z.object({ order: OpsOrderDetail });
+
+/** POST /api/ops/v1/orders/{id}/cancellation: before pickup. */
+export const OrderCancellationRequest = z.object({ reason: Note.nullish() }).strict().nullish();
+
+/** GET /api/ops/v1/orders: newest first; pass next_cursor back as cursor for the next page. */
+export const OrderListQuery = z.object({
+  service_date: CalendarDay.optional(),
+  status: z.enum(ORDER_STATUS_NAMES).optional(),
+  pharmacy_id: PathId.optional(),
+  courier_id: PathId.optional(),
+  cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]+$/, "must be a next_cursor from an earlier page").optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type OrderListQuery = z.infer<typeof OrderListQuery>;
+export const OrderListResponse = z.object({ orders: z.array(OpsOrder), next_cursor: z.string().nullable() });
+
+// ---------------------------------------------------------------- assignments
+
+/**
+ * POST /api/ops/v1/assignments (dispatch only) → 200: the orders go to that
+ * courier's day as submitted_to_courier, with a pharmacy visit (confirmed
+ * null) per pharmacy. An order not yet picked up moves from its previous
+ * courier; a picked-up one is 409.
+ */
+export const AssignmentRequest = z
+  .object({
+    courier_id: OpsId,
+    service_date: CalendarDay,
+    order_ids: z
+      .array(OpsId)
+      .min(1, "name at least one order")
+      .max(MAX_BATCH_ORDERS, `at most ${MAX_BATCH_ORDERS} orders at once`)
+      .refine((ids) => new Set(ids).size === ids.length, "each order may appear once"),
+  })
+  .strict();
+export type AssignmentRequest = z.infer<typeof AssignmentRequest>;
+
+export const OpsPharmacyVisit = z.object({
+  id: z.number().int(),
+  courier_id: z.number().int(),
+  pharmacy_id: z.number().int(),
+  service_date: z.string(),
+  confirmed: z.boolean().nullable(),
+});
+export const AssignmentResponse = z.object({ orders: z.array(OpsOrder), pharmacy_visits: z.array(OpsPharmacyVisit) });
+export type AssignmentResponse = z.infer<typeof AssignmentResponse>;

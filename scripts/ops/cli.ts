@@ -1,0 +1,282 @@
+import { readFile } from "node:fs/promises";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type {
+  AssignmentRequest,
+  AssignmentResponse,
+  CourierInviteRequest,
+  CourierInviteResponse,
+  KeyCreateRequest,
+  KeyCreateResponse,
+  PharmacyCreateRequest,
+} from "../../domain/contract/ops.ts";
+import { KEY_ROLES, MAX_BATCH_ORDERS } from "../../domain/contract/ops.ts";
+import { PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, type PaymentType } from "../../domain/vocabulary.ts";
+import { clientFromEnv, OpsApiError, UsageError, type OpsClient } from "./client.ts";
+import { formatReport, ImportStopped, importOrders } from "./import-orders.ts";
+import { OrderCsvHeaderError } from "./order-csv.ts";
+
+/** Where the CLI writes, and what it reads: the real process, or a test's. */
+export interface OpsIo {
+  env: NodeJS.ProcessEnv;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Whether err is a terminal: the import's progress then rewrites one line. */
+  errIsTty?: boolean;
+}
+
+const positiveId = (what: string) => (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new InvalidArgumentError(`${what} must be a positive whole number.`);
+  return Number(value);
+};
+
+const idList = (value: string) => value.split(",").map((item) => positiveId("each order id")(item.trim()));
+
+function number(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === "" || !Number.isFinite(parsed)) throw new InvalidArgumentError("must be a number.");
+  return parsed;
+}
+
+function paymentTypes(value: string): PaymentType[] {
+  const types = value.split(",").map((item) => item.trim().toLowerCase()).filter(Boolean);
+  const wrong = types.filter((type) => !(PAYMENT_TYPES as readonly string[]).includes(type));
+  if (wrong.length) throw new InvalidArgumentError(`${wrong.join(", ")}: each must be one of ${PAYMENT_TYPES.join(", ")}.`);
+  return types as PaymentType[];
+}
+
+/** The invite link dispatch sends the courier (the app's /set-password screen). */
+export const inviteLink = (baseUrl: string, token: string) => `${baseUrl.replace(/\/+$/, "")}/set-password?token=${encodeURIComponent(token)}`;
+
+function describeInvite(invite: CourierInviteResponse, baseUrl: string): string {
+  const { courier } = invite;
+  return [
+    `Courier ${courier.id}: ${courier.first_name} ${courier.last_name} <${courier.email}>`,
+    `Send them this link to set their password (it works once, until ${invite.invite_expires_at}):`,
+    `  ${inviteLink(baseUrl, invite.invite_token)}`,
+  ].join("\n");
+}
+
+/**
+ * `npm run ops -- <command>`: the operations API from a terminal (issue 15),
+ * documented in docs/operations.md. Returns the exit status: 0 done, 1 the
+ * server refused (or an import had rejected rows), 2 a usage mistake.
+ */
+export async function runOps(argv: string[], io: OpsIo): Promise<number> {
+  let client: OpsClient | null = null;
+  const call: OpsClient = (method, path, body) => (client ??= clientFromEnv(io.env))(method, path, body);
+  const baseUrl = () => io.env.RXC_URL ?? "";
+  let status = 0;
+  const print = (json: boolean, data: unknown, human: string) => io.out(json ? JSON.stringify(data, null, 2) : human);
+
+  const program = new Command("ops")
+    .description("Run the courier company's day through the Rx Courier operations API. Needs RXC_URL and RXC_KEY.")
+    .option("--json", "print the API's JSON answer instead of a summary")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) })
+    .showHelpAfterError("(run with --help for the commands and options)");
+  const json = () => Boolean(program.opts().json);
+  // Once the command line is understood, before anything is sent: RXC_URL and RXC_KEY must be there.
+  program.hook("preAction", () => {
+    client ??= clientFromEnv(io.env);
+  });
+
+  // ------------------------------------------------------------ pharmacies
+  const pharmacies = program.command("pharmacies").description("pharmacies the company picks up from (dispatch key)");
+  pharmacies
+    .command("add")
+    .description("add a pharmacy")
+    .requiredOption("--name <name>", "the pharmacy's name")
+    .requiredOption("--phone <number>", "its phone number")
+    .requiredOption("--street <address>", "street address")
+    .option("--street2 <line>", "suite, floor")
+    .requiredOption("--city <city>", "city")
+    .requiredOption("--state <XX>", "two-letter state")
+    .requiredOption("--zip <zipcode>", "ZIP code")
+    .requiredOption("--lat <degrees>", "latitude", number)
+    .requiredOption("--lng <degrees>", "longitude", number)
+    .option("--payment-methods <list>", `payment types the courier may take, comma-separated (${PAYMENT_TYPES.join(", ")})`, paymentTypes, [...PAYMENT_TYPES])
+    .option("--collect-copay", "couriers collect copays at the door (allow_pod_copay_collection)", false)
+    .option("--can-skip-copay", "the courier may skip copay collection", false)
+    .option("--can-skip-signature", "the courier may skip the signature", false)
+    .option("--routing", "route optimisation for this pharmacy's deliveries", false)
+    .option("--dob-check", "the courier checks the patient's date of birth", false)
+    .addOption(new Option("--pod-recipient <config>", "who may accept a delivery").choices([...POD_RECIPIENT_CONFIGS]))
+    .option("--pickup-note <text>", "shown to the courier at check-in")
+    .action(async (options) => {
+      const body: PharmacyCreateRequest = {
+        name: options.name,
+        phone_number: options.phone,
+        address: {
+          street_address: options.street,
+          street_address_2: options.street2 ?? null,
+          city: options.city,
+          state_abbreviation: String(options.state).toUpperCase() as PharmacyCreateRequest["address"]["state_abbreviation"],
+          zipcode: options.zip,
+          latitude: options.lat,
+          longitude: options.lng,
+        },
+        payment_methods: PAYMENT_TYPES.map((type) => ({ type, allowed: (options.paymentMethods as PaymentType[]).includes(type) })),
+        allow_pod_copay_collection: options.collectCopay,
+        routing_enabled: options.routing,
+        dob_verification_enabled: options.dobCheck,
+        pod_recipient_config: options.podRecipient ?? null,
+        can_skip_copay_collection: options.canSkipCopay,
+        can_skip_signature: options.canSkipSignature,
+        pickup_note: options.pickupNote ?? null,
+      };
+      const answer = await call<{ pharmacy: { id: number; name: string } }>("POST", "pharmacies", body);
+      print(json(), answer, `Pharmacy ${answer.pharmacy.id}: ${answer.pharmacy.name}`);
+    });
+  pharmacies
+    .command("list")
+    .description("list the pharmacies")
+    .action(async () => {
+      const answer = await call<{ pharmacies: { id: number; name: string; address: { city: string; state_abbreviation: string } }[] }>("GET", "pharmacies");
+      print(json(), answer, answer.pharmacies.map((p) => `${p.id}\t${p.name}\t${p.address.city}, ${p.address.state_abbreviation}`).join("\n") || "No pharmacies yet.");
+    });
+
+  // ------------------------------------------------------------ couriers
+  const couriers = program.command("couriers").description("couriers and their invitations (dispatch key)");
+  couriers
+    .command("invite")
+    .description("add a courier and print the link that lets them set a password (valid 7 days, once)")
+    .requiredOption("--first-name <name>", "first name")
+    .requiredOption("--last-name <name>", "last name")
+    .requiredOption("--email <email>", "the email they log in with")
+    .option("--phone <number>", "phone number")
+    .action(async (options) => {
+      const body: CourierInviteRequest = { first_name: options.firstName, last_name: options.lastName, email: options.email, phone_number: options.phone ?? null };
+      const answer = await call<CourierInviteResponse>("POST", "couriers", body);
+      print(json(), answer, describeInvite(answer, baseUrl()));
+    });
+  couriers
+    .command("reinvite")
+    .description("a new invite link for a courier who never set a password or forgot it (the old link stops working)")
+    .argument("<courier-id>", "the courier's id", positiveId("courier-id"))
+    .action(async (id: number) => {
+      const answer = await call<CourierInviteResponse>("POST", `couriers/${id}/invitation`, {});
+      print(json(), answer, describeInvite(answer, baseUrl()));
+    });
+  couriers
+    .command("list")
+    .description("list the couriers")
+    .action(async () => {
+      const answer = await call<{ couriers: { id: number; first_name: string; last_name: string; email: string; active: boolean; password_set: boolean }[] }>("GET", "couriers");
+      const state = (c: { active: boolean; password_set: boolean }) => (!c.active ? "deactivated" : c.password_set ? "active" : "invited");
+      print(json(), answer, answer.couriers.map((c) => `${c.id}\t${c.first_name} ${c.last_name}\t${c.email}\t${state(c)}`).join("\n") || "No couriers yet.");
+    });
+
+  // ------------------------------------------------------------ orders
+  const orders = program.command("orders").description("orders (dispatch key, or a pharmacy's key for its own orders)");
+  orders
+    .command("import")
+    .description("import orders from a CSV file (columns: docs/operations.md); rejected rows are listed by line")
+    .argument("<file>", "the CSV file (UTF-8)")
+    .requiredOption("--pharmacy <id>", "the pharmacy the orders are from", positiveId("--pharmacy"))
+    .option("--chunk-size <n>", `orders per request (at most ${MAX_BATCH_ORDERS})`, positiveId("--chunk-size"), MAX_BATCH_ORDERS)
+    .action(async (file: string, options: { pharmacy: number; chunkSize: number }) => {
+      const text = await readUtf8(file);
+      let lastPercent = -1;
+      const report = await importOrders(call, text, {
+        pharmacyId: options.pharmacy,
+        chunkSize: Math.min(options.chunkSize, MAX_BATCH_ORDERS),
+        onProgress: (done, total) => {
+          // A progress line once there is more than one batch: a large file takes a while.
+          if (total <= options.chunkSize) return;
+          const percent = Math.floor((done / total) * 100);
+          if (percent === lastPercent) return;
+          lastPercent = percent;
+          const line = `Importing ${file}: ${done}/${total} orders sent (${percent}%)`;
+          if (io.errIsTty) io.err(`\r${line}${done === total ? "\n" : ""}`);
+          else io.err(line);
+        },
+      });
+      print(json(), report, formatReport(report, file));
+      if (report.rejected.length) status = 1;
+    });
+
+  // ------------------------------------------------------------ assignments
+  program
+    .command("assign")
+    .description("give orders to a courier's day (each pharmacy's visit then waits for the courier to confirm it)")
+    .requiredOption("--courier <id>", "the courier", positiveId("--courier"))
+    .requiredOption("--date <YYYY-MM-DD>", "the service date")
+    .requiredOption("--orders <ids>", "order ids, comma-separated", idList)
+    .action(async (options: { courier: number; date: string; orders: number[] }) => {
+      const body: AssignmentRequest = { courier_id: options.courier, service_date: options.date, order_ids: options.orders };
+      const answer = await call<AssignmentResponse>("POST", "assignments", body);
+      const visits = answer.pharmacy_visits.map((visit) => visit.pharmacy_id).join(", ");
+      print(json(), answer, `Assigned ${answer.orders.length} order${answer.orders.length === 1 ? "" : "s"} to courier ${options.courier} on ${options.date}; pharmacy visits to confirm: ${visits || "none"}.`);
+    });
+
+  // ------------------------------------------------------------ keys
+  const keys = program.command("keys").description("API keys (dispatch key)");
+  keys
+    .command("create")
+    .description("create an API key; it is printed this once (only its hash is stored)")
+    .addOption(new Option("--role <role>", "dispatch, or pharmacy for one pharmacy's system").choices([...KEY_ROLES]).makeOptionMandatory())
+    .option("--pharmacy <id>", "the pharmacy a pharmacy key belongs to", positiveId("--pharmacy"))
+    .requiredOption("--name <name>", "what the key is for, e.g. 'Riverside PMS'")
+    .action(async (options: { role: KeyCreateRequest["role"]; pharmacy?: number; name: string }) => {
+      const body: KeyCreateRequest = { role: options.role, name: options.name, ...(options.pharmacy ? { pharmacy_id: options.pharmacy } : {}) };
+      const answer = await call<KeyCreateResponse>("POST", "keys", body);
+      print(
+        json(),
+        answer,
+        `Key ${answer.id} (${answer.role}${answer.pharmacy_id ? ` for pharmacy ${answer.pharmacy_id}` : ""}): ${answer.name}\n  ${answer.key}\nStore it now: it is not shown again.`,
+      );
+    });
+  keys
+    .command("revoke")
+    .description("revoke a key at once")
+    .argument("<key-id>", "the key's id", positiveId("key-id"))
+    .action(async (id: number) => {
+      await call("DELETE", `keys/${id}`);
+      print(json(), { id, revoked: true }, `Key ${id} revoked.`);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof UsageError || error instanceof OrderCsvHeaderError) {
+      io.err(error.message);
+      return 2;
+    }
+    if (error instanceof ImportStopped) {
+      io.err(formatReport(error.report, "so far"));
+      io.err(error.message);
+      return 1;
+    }
+    if (error instanceof OpsApiError) {
+      io.err(error.message);
+      return 1;
+    }
+    io.err(unreachable(error, baseUrl()) ?? (error instanceof Error ? error.message : String(error)));
+    return 1;
+  }
+}
+
+/** fetch's "fetch failed" said as what it means, with the network's reason (refused, unknown host, timed out). */
+function unreachable(error: unknown, baseUrl: string): string | null {
+  const stopped = error instanceof ImportStopped ? error.cause : error;
+  if (stopped instanceof DOMException && stopped.name === "TimeoutError") return `${baseUrl} did not answer in time.`;
+  if (!(stopped instanceof TypeError) || !(stopped.cause instanceof Error)) return null;
+  return `Cannot reach ${baseUrl} (RXC_URL): ${stopped.cause.message}`;
+}
+
+/** The file as UTF-8 text; a file saved in another encoding is refused rather than imported garbled. */
+async function readUtf8(file: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${file} is not UTF-8 text: save it as "CSV UTF-8" and import it again.`);
+  }
+}

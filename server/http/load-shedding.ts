@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+
+/**
+ * Load shedding (issue 14 finding 10): at most `concurrency` API calls are
+ * served at once; more wait in line, each at most `maxWaitMs`, and a call
+ * that cannot start by then (or finds the line full) is answered at once with
+ * 503 and Retry-After. The app's offline queue retries a 503, and a refusal
+ * in a second is better for a courier than an answer in ten: the embedded
+ * database serves one query at a time, so under more load than it can take
+ * every call would otherwise just wait longer.
+ */
+
+export interface LoadSheddingOptions {
+  concurrency: number;
+  maxWaitMs: number;
+  /** Calls allowed to wait at once; beyond it the refusal is immediate. */
+  maxQueue: number;
+}
+
+export const BUSY_MESSAGE = "The server is busy. Please try again in a moment.";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set once the call holds a serving slot; released once, when it ends. */
+    servingSlot: boolean;
+  }
+}
+
+export function installLoadShedding(app: FastifyInstance, options: LoadSheddingOptions): { stats(): { shed: number; served: number } } {
+  let running = 0;
+  let shed = 0;
+  let served = 0;
+  /** Each waiter takes the slot it is offered, or declines it (it waited too long) so it goes to the next. */
+  const waiting: (() => boolean)[] = [];
+
+  app.decorateRequest("servingSlot", false);
+
+  const release = (request: FastifyRequest) => {
+    if (!request.servingSlot) return;
+    request.servingSlot = false;
+    // The slot passes straight to the next in line that still wants it, so `running` never exceeds the bound.
+    for (let next = waiting.shift(); next; next = waiting.shift()) if (next()) return;
+    running--;
+  };
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.url.startsWith("/api/") || request.url.startsWith("/api/health")) return;
+    if (running < options.concurrency) {
+      running++;
+    } else {
+      const admitted =
+        waiting.length < options.maxQueue &&
+        (await new Promise<boolean>((resolve) => {
+          const queuedAt = performance.now();
+          // The embedded database runs queries on this thread: a burst can keep the timer below from firing
+          // until the line has cleared, so the wait is also checked by the clock when the slot comes.
+          const turn = () => {
+            clearTimeout(timer);
+            const inTime = performance.now() - queuedAt <= options.maxWaitMs;
+            resolve(inTime);
+            return inTime;
+          };
+          const timer = setTimeout(() => {
+            const index = waiting.indexOf(turn);
+            if (index !== -1) waiting.splice(index, 1);
+            resolve(false);
+          }, options.maxWaitMs);
+          waiting.push(turn);
+        }));
+      if (!admitted) {
+        shed++;
+        return reply.status(503).header("retry-after", "1").send({ error: "busy", message: BUSY_MESSAGE });
+      }
+    }
+    request.servingSlot = true;
+    served++;
+  });
+  app.addHook("onResponse", async (request) => release(request));
+  app.addHook("onRequestAbort", async (request) => release(request));
+
+  return { stats: () => ({ shed, served }) };
+}

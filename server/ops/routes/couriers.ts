@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  CourierInviteRequest,
+  CourierInviteResponse,
+  CourierListResponse,
+  CourierResponse,
+  EmptyRequest,
+  OPS_API_PREFIX,
+  OpsIdParams,
+} from "../../../domain/contract/ops.ts";
+import type { Db } from "../../db/client.ts";
+import { conflict } from "../../http/errors.ts";
+import { requireDispatch } from "../auth.ts";
+import { deactivateCourier, inviteCourier, isUniqueViolation, listCouriers, reinviteCourier } from "../services/couriers.ts";
+import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
+
+/** Couriers: dispatch invites, re-invites and deactivates them (issue 15). */
+export const opsCourierRoutes =
+  (deps: { db: Db }): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      `${OPS_API_PREFIX}/couriers`,
+      {
+        schema: {
+          summary: "Invite a courier: the token opens /set-password?token=… once, for 7 days. Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          body: CourierInviteRequest,
+          response: { 201: CourierInviteResponse, ...opsRefusals },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireDispatch(request);
+        try {
+          const invited = await deps.db.transaction((tx) => inviteCourier(tx, { apiKeyId: caller.keyId }, request.body));
+          return reply.status(201).send(invited);
+        } catch (error) {
+          // Two invitations of one email at once: the second meets the unique email.
+          if (isUniqueViolation(error)) throw conflict(`A courier with the email ${request.body.email.toLowerCase()} already exists.`);
+          throw error;
+        }
+      },
+    );
+
+    app.post(
+      `${OPS_API_PREFIX}/couriers/:id/invitation`,
+      {
+        schema: {
+          summary: "Invite a courier again (a forgotten password, an expired link): a new token, earlier ones stop working. Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          body: EmptyRequest,
+          response: { 201: CourierInviteResponse, ...opsRefusals },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireDispatch(request);
+        const invited = await deps.db.transaction((tx) => reinviteCourier(tx, { apiKeyId: caller.keyId }, request.params.id));
+        return reply.status(201).send(invited);
+      },
+    );
+
+    app.post(
+      `${OPS_API_PREFIX}/couriers/:id/deactivation`,
+      {
+        schema: {
+          summary: "Deactivate a courier: no more logins, and every session ends at once. Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          body: EmptyRequest,
+          response: { 200: CourierResponse, ...opsRefusals },
+        },
+      },
+      async (request) => {
+        const caller = requireDispatch(request);
+        return { courier: await deps.db.transaction((tx) => deactivateCourier(tx, { apiKeyId: caller.keyId }, request.params.id)) };
+      },
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/couriers`,
+      {
+        schema: {
+          summary: "Every courier. Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          response: { 200: CourierListResponse, ...opsRefusals },
+        },
+      },
+      async (request) => {
+        requireDispatch(request);
+        return { couriers: await listCouriers(deps.db) };
+      },
+    );
+  };

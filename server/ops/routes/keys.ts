@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { KeyCreateRequest, KeyCreateResponse, OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
+import type { Db } from "../../db/client.ts";
+import { notFound } from "../../http/errors.ts";
+import { audit } from "../../services/audit.ts";
+import { createApiKey, revokeApiKey } from "../api-keys.ts";
+import { auditActor, requireDispatch } from "../auth.ts";
+import { assertPharmacyExists } from "../services/pharmacies.ts";
+import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
+
+/** Keys: dispatch makes and revokes them (issue 15). */
+export const opsKeyRoutes =
+  (deps: { db: Db }): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      `${OPS_API_PREFIX}/keys`,
+      {
+        schema: {
+          summary: "Create an API key (shown this once; only its hash is kept). Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          body: KeyCreateRequest,
+          response: { 201: KeyCreateResponse, ...opsRefusals },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireDispatch(request);
+        const { role, name } = request.body;
+        const pharmacyId = request.body.pharmacy_id ?? null;
+        const created = await deps.db.transaction(async (tx) => {
+          if (pharmacyId !== null) await assertPharmacyExists(tx, pharmacyId);
+          const key = await createApiKey(tx, { name, role, pharmacyId, createdByKeyId: caller.keyId });
+          await audit(tx, [{ ...auditActor(caller), action: "key_created", subject: `key:${key.id}` }]);
+          return key;
+        });
+        return reply.status(201).send({ id: created.id, key: created.key, role, pharmacy_id: pharmacyId, name });
+      },
+    );
+
+    app.delete(
+      `${OPS_API_PREFIX}/keys/:id`,
+      {
+        schema: {
+          summary: "Revoke an API key at once (401 for it afterwards). Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          response: { 204: z.null().describe("Revoked"), ...opsRefusals },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireDispatch(request);
+        await deps.db.transaction(async (tx) => {
+          if (!(await revokeApiKey(tx, request.params.id))) throw notFound(`Key ${request.params.id}`);
+          await audit(tx, [{ ...auditActor(caller), action: "key_revoked", subject: `key:${request.params.id}` }]);
+        });
+        return reply.status(204).send(null);
+      },
+    );
+  };

@@ -1,0 +1,169 @@
+import type { FastifyReply } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
+import { Custody, Proof, ReturnsQuery, ReturnsResponse } from "../../../domain/contract/ops-proof.ts";
+import type { Db } from "../../db/client.ts";
+import { notFound } from "../../http/errors.ts";
+import type { PaymentGateway } from "../../payments/gateway.ts";
+import { orderCustody } from "../../services/proof/custody.ts";
+import { proofPdf, returnManifestPdf } from "../../services/proof/pdf.ts";
+import { orderProof, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
+import { dayReturns, oneReturn } from "../../services/proof/returns.ts";
+import { opsCaller, pharmacyScope } from "../auth.ts";
+import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
+
+export interface ProofRouteDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  /** The service's zone: the PDFs show times as the pharmacy reads a clock. */
+  timeZone: string;
+}
+
+/**
+ * A stored signature, served so that it can never act: an image type, no
+ * sniffing, and a CSP that forbids every fetch and script and sandboxes the
+ * document should anyone open it directly.
+ */
+function sendInertSvg(reply: FastifyReply, svg: string) {
+  return reply
+    .type("image/svg+xml; charset=utf-8")
+    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+    .header("x-content-type-options", "nosniff")
+    .header("content-disposition", 'inline; filename="signature.svg"')
+    .header("cache-control", "private, no-store")
+    .send(svg);
+}
+
+function sendPdf(reply: FastifyReply, pdf: Buffer, filename: string) {
+  return reply
+    .type("application/pdf")
+    .header("content-disposition", `inline; filename="${filename}"`)
+    .header("cache-control", "private, no-store")
+    .send(pdf);
+}
+
+const binary = (description: string) => ({ 200: z.any().describe(description), ...opsRefusals });
+
+/** Proof of delivery, chain of custody and the day's returns (docs/operations.md). */
+export const opsProofRoutes =
+  (deps: ProofRouteDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const scopeOf = (request: Parameters<typeof opsCaller>[0]) => ({ pharmacyId: pharmacyScope(opsCaller(request)) });
+
+    app.get(
+      `${OPS_API_PREFIX}/orders/:id/proof`,
+      {
+        schema: {
+          summary: "The order's proof of delivery: outcome, recipient, signature link, ID (last 4), payment, time and place.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          response: { 200: Proof, ...opsRefusals },
+        },
+      },
+      async (request) => orderProof(deps.db, deps.gateway, scopeOf(request), request.params.id),
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/orders/:id/proof.pdf`,
+      {
+        schema: {
+          summary: "The proof of delivery as a one-page PDF, signature drawn as vectors.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          produces: ["application/pdf"],
+          response: binary("application/pdf"),
+        },
+      },
+      async (request, reply) => {
+        const scope = scopeOf(request);
+        const proof = await orderProof(deps.db, deps.gateway, scope, request.params.id);
+        const signatureSvg = proof.signature_url ? await proofSignatureSvg(deps.db, scope, proof.order.id) : null;
+        const returned = proof.returned ? await returnOf(deps.db, proof.order.id) : null;
+        const pdf = await proofPdf(proof, { timeZone: deps.timeZone, signatureSvg, returnSignatureSvg: returned?.signatureSvg ?? null });
+        return sendPdf(reply, pdf, `proof-of-delivery-${proof.order.id}.pdf`);
+      },
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/orders/:id/proof/signature.svg`,
+      {
+        schema: {
+          summary: "The recipient's signature (SVG), served inert: image/svg+xml with a sandboxing CSP.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          produces: ["image/svg+xml"],
+          response: binary("image/svg+xml"),
+        },
+      },
+      async (request, reply) => {
+        const svg = await proofSignatureSvg(deps.db, scopeOf(request), request.params.id);
+        if (!svg) throw notFound(`A signature for order ${request.params.id}`);
+        return sendInertSvg(reply, svg);
+      },
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/orders/:id/custody`,
+      {
+        schema: {
+          summary: "The order's chain of custody, in time order, from the audit trail.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          response: { 200: Custody, ...opsRefusals },
+        },
+      },
+      async (request) => orderCustody(deps.db, scopeOf(request), request.params.id),
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/returns`,
+      {
+        schema: {
+          summary: "A pharmacy's return manifests for a service day: items, cash and check totals, staff signature.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          querystring: ReturnsQuery,
+          response: { 200: ReturnsResponse, ...opsRefusals },
+        },
+      },
+      async (request) => ({ returns: await dayReturns(deps.db, scopeOf(request), request.query.pharmacy_id, request.query.service_date) }),
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/returns/:id.pdf`,
+      {
+        schema: {
+          summary: "One return manifest as a one-page PDF with the staff's signature.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          produces: ["application/pdf"],
+          response: binary("application/pdf"),
+        },
+      },
+      async (request, reply) => {
+        const { manifest, signatureSvg } = await oneReturn(deps.db, scopeOf(request), request.params.id);
+        return sendPdf(reply, await returnManifestPdf(manifest, { timeZone: deps.timeZone, signatureSvg }), `return-${manifest.id}.pdf`);
+      },
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/returns/:id/signature.svg`,
+      {
+        schema: {
+          summary: "The pharmacy staff's signature on a return (SVG), served inert.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          produces: ["image/svg+xml"],
+          response: binary("image/svg+xml"),
+        },
+      },
+      async (request, reply) => sendInertSvg(reply, (await oneReturn(deps.db, scopeOf(request), request.params.id)).signatureSvg),
+    );
+  };

@@ -1,0 +1,128 @@
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import type { AssignmentRequest, AssignmentResponse, OpsOrder } from "../../../domain/contract/ops.ts";
+import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import { audit } from "../../services/audit.ts";
+import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
+import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
+import { opsOrdersView, opsOrderView } from "./order-views.ts";
+import { lockVisibleOrder } from "./orders.ts";
+import type { Actor } from "./pharmacies.ts";
+
+/**
+ * A courier's pharmacy visit of a day that no order needs any more (all its
+ * orders were moved or unassigned) goes, unless the courier already arrived.
+ */
+async function dropEmptyVisits(tx: Tx, courierId: number, serviceDate: string, pharmacyIds: number[]): Promise<void> {
+  for (const pharmacyId of new Set(pharmacyIds)) {
+    const [left] = await tx
+      .select({ n: count() })
+      .from(orders)
+      .where(and(eq(orders.courierId, courierId), eq(orders.serviceDate, serviceDate), eq(orders.pharmacyId, pharmacyId)));
+    if ((left?.n ?? 0) > 0) continue;
+    await tx
+      .delete(pharmacyVisits)
+      .where(
+        and(
+          eq(pharmacyVisits.courierId, courierId),
+          eq(pharmacyVisits.serviceDate, serviceDate),
+          eq(pharmacyVisits.pharmacyId, pharmacyId),
+          isNull(pharmacyVisits.arrivedAt),
+        ),
+      );
+  }
+}
+
+/**
+ * POST assignments: the orders go to the courier's day. A new order is
+ * submitted to the courier (the lifecycle's SUBMIT_TO_COURIER); one already
+ * submitted to another courier moves; anything further along is 409 and
+ * nothing is assigned. A pharmacy visit per pharmacy is made with confirmed
+ * null, so the courier's app asks to confirm it (spec §2).
+ */
+export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest): Promise<AssignmentResponse> {
+  // The courier row is the lock: two assignments to one courier make one visit per pharmacy.
+  const [courier] = await tx.select().from(couriers).where(eq(couriers.id, body.courier_id)).for("update");
+  if (!courier) throw notFound(`Courier ${body.courier_id}`);
+  if (courier.deactivatedAt) throw conflict(`Courier ${courier.id} is deactivated: orders cannot be assigned to them.`);
+
+  const rows = await tx.select().from(orders).where(inArray(orders.id, body.order_ids)).orderBy(orders.id).for("update");
+  const found = new Set(rows.map((row) => row.id));
+  const missing = body.order_ids.find((id) => !found.has(id));
+  if (missing !== undefined) throw notFound(`Order ${missing}`);
+  for (const row of rows) {
+    const status = statusNameOf(row);
+    if (status !== "new" && status !== "submitted_to_courier") {
+      throw conflict(`Order ${row.id} is ${status.replace(/_/g, " ")}: only an order not yet picked up can be assigned.`);
+    }
+  }
+
+  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
+  const assignment = { courierId: courier.id, serviceDate: body.service_date, availableAsAddon: false, updatedAt: new Date() };
+  const fresh = rows.filter((row) => statusNameOf(row) === "new");
+  const moved = rows.filter((row) => statusNameOf(row) !== "new");
+  const updated: OrderRow[] = fresh.length ? await applyTransition(tx, actorIds, fresh, "SUBMIT_TO_COURIER", assignment) : [];
+  if (moved.length) {
+    const reassigned = await tx.update(orders).set(assignment).where(inArray(orders.id, moved.map((row) => row.id))).returning();
+    // A reassignment is no lifecycle transition, but the pharmacy hears of it like the first assignment.
+    for (const row of reassigned) await enqueueOrderEvent(tx, "order.assigned", row);
+    updated.push(...reassigned);
+  }
+  await audit(
+    tx,
+    rows.map((row) => ({ ...actorIds, action: "order_assigned" as const, orderId: row.id, subject: `courier:${courier.id}` })),
+  );
+
+  // The previous couriers no longer see these orders; their visits that served only them go.
+  for (const row of moved) {
+    if (row.courierId !== null && (row.courierId !== courier.id || row.serviceDate !== body.service_date)) {
+      await dropEmptyVisits(tx, row.courierId, row.serviceDate, [row.pharmacyId]);
+    }
+  }
+
+  const pharmacyIds = [...new Set(rows.map((row) => row.pharmacyId))];
+  const existing = await tx
+    .select()
+    .from(pharmacyVisits)
+    .where(and(eq(pharmacyVisits.courierId, courier.id), eq(pharmacyVisits.serviceDate, body.service_date), inArray(pharmacyVisits.pharmacyId, pharmacyIds)));
+  const visited = new Set(existing.map((visit) => visit.pharmacyId));
+  const toCreate = pharmacyIds.filter((id) => !visited.has(id));
+  const created = toCreate.length
+    ? await tx
+        .insert(pharmacyVisits)
+        .values(toCreate.map((pharmacyId) => ({ courierId: courier.id, pharmacyId, serviceDate: body.service_date, confirmed: null })))
+        .returning()
+    : [];
+
+  updated.sort((a, b) => a.id - b.id);
+  return {
+    orders: await opsOrdersView(tx, updated),
+    pharmacy_visits: [...existing, ...created]
+      .sort((a, b) => a.id - b.id)
+      .map((visit) => ({
+        id: visit.id,
+        courier_id: visit.courierId,
+        pharmacy_id: visit.pharmacyId,
+        service_date: visit.serviceDate,
+        confirmed: visit.confirmed,
+      })),
+  };
+}
+
+/** DELETE assignments/{order_id}: back to new with no courier, before pickup (409 after). */
+export async function unassignOrder(tx: Tx, actor: Actor, orderId: number): Promise<OpsOrder> {
+  const row = await lockVisibleOrder(tx, orderId, null);
+  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
+  const status = statusNameOf(row);
+  let updated: OrderRow;
+  if (status === "new") {
+    if (row.courierId === null) throw conflict(`Order ${orderId} is not assigned to a courier.`);
+    [updated] = (await tx.update(orders).set({ courierId: null, updatedAt: new Date() }).where(eq(orders.id, orderId)).returning()) as [OrderRow];
+  } else {
+    [updated] = (await applyTransition(tx, actorIds, [row], "UNASSIGN", { courierId: null, availableAsAddon: false })) as [OrderRow];
+  }
+  await audit(tx, [{ ...actorIds, action: "order_unassigned", orderId, subject: row.courierId !== null ? `courier:${row.courierId}` : null }]);
+  if (row.courierId !== null) await dropEmptyVisits(tx, row.courierId, row.serviceDate, [row.pharmacyId]);
+  return opsOrderView(tx, updated);
+}
+

@@ -1,0 +1,93 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { INVITE_LIFETIME_DAYS, type CourierInviteRequest, type CourierInviteResponse, type OpsCourier } from "../../../domain/contract/ops.ts";
+import { hashToken, newToken } from "../../auth/tokens.ts";
+import { courierInvitations, couriers, sessions } from "../../db/schema.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import { audit } from "../../services/audit.ts";
+import type { Tx } from "../../services/order-transitions.ts";
+import type { Actor } from "./pharmacies.ts";
+
+type CourierRow = typeof couriers.$inferSelect;
+
+export function opsCourierView(row: CourierRow): OpsCourier {
+  return {
+    id: row.id,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    email: row.email,
+    phone_number: row.phoneNumber,
+    active: row.deactivatedAt === null,
+    password_set: row.passwordHash !== null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** PostgreSQL's unique_violation, whichever driver reports it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+/** A fresh single-use token; every earlier invitation of the courier stops working. */
+async function invite(tx: Tx, courierId: number, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+  await tx
+    .update(courierInvitations)
+    .set({ expiresAt: now })
+    .where(and(eq(courierInvitations.courierId, courierId), isNull(courierInvitations.usedAt), sql`${courierInvitations.expiresAt} > ${now}`));
+  const token = newToken();
+  const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_DAYS * 86_400_000);
+  await tx.insert(courierInvitations).values({ courierId, tokenHash: hashToken(token), expiresAt });
+  return { token, expiresAt };
+}
+
+async function findCourier(tx: Tx, id: number): Promise<CourierRow> {
+  const [row] = await tx.select().from(couriers).where(eq(couriers.id, id)).for("update");
+  if (!row) throw notFound(`Courier ${id}`);
+  return row;
+}
+
+/** POST couriers: the courier exists without a password until they use the invitation. */
+export async function inviteCourier(tx: Tx, actor: Actor, body: CourierInviteRequest): Promise<CourierInviteResponse> {
+  const email = body.email.toLowerCase();
+  const [taken] = await tx.select({ id: couriers.id }).from(couriers).where(eq(sql`lower(${couriers.email})`, email));
+  if (taken) throw conflict(`A courier with the email ${email} already exists (courier ${taken.id}).`);
+  const [row] = await tx
+    .insert(couriers)
+    .values({ email, passwordHash: null, firstName: body.first_name, lastName: body.last_name, phoneNumber: body.phone_number ?? null })
+    .returning();
+  const invitation = await invite(tx, row!.id);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_invited", subject: `courier:${row!.id}` }]);
+  return { courier: opsCourierView(row!), invite_token: invitation.token, invite_expires_at: invitation.expiresAt.toISOString() };
+}
+
+/** POST couriers/{id}/invitation: a new link (the courier forgot their password, or the first one expired). */
+export async function reinviteCourier(tx: Tx, actor: Actor, id: number): Promise<CourierInviteResponse> {
+  const row = await findCourier(tx, id);
+  if (row.deactivatedAt) throw conflict(`Courier ${id} is deactivated and cannot be invited.`);
+  const invitation = await invite(tx, id);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_reinvited", subject: `courier:${id}` }]);
+  return { courier: opsCourierView(row), invite_token: invitation.token, invite_expires_at: invitation.expiresAt.toISOString() };
+}
+
+/** POST couriers/{id}/deactivation: no more logins, every session ends now, open invitations die. */
+export async function deactivateCourier(tx: Tx, actor: Actor, id: number): Promise<OpsCourier> {
+  const row = await findCourier(tx, id);
+  const now = new Date();
+  const [updated] = row.deactivatedAt
+    ? [row]
+    : await tx.update(couriers).set({ deactivatedAt: now }).where(eq(couriers.id, id)).returning();
+  await tx.delete(sessions).where(eq(sessions.courierId, id));
+  await tx
+    .update(courierInvitations)
+    .set({ expiresAt: now })
+    .where(and(eq(courierInvitations.courierId, id), isNull(courierInvitations.usedAt)));
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_deactivated", subject: `courier:${id}` }]);
+  return opsCourierView(updated!);
+}
+
+export async function listCouriers(tx: Tx): Promise<OpsCourier[]> {
+  const rows = await tx.select().from(couriers).orderBy(asc(couriers.id));
+  return rows.map(opsCourierView);
+}

@@ -1,0 +1,44 @@
+import { and, eq } from "drizzle-orm";
+import { passwordProblem } from "../../../domain/password-rules.ts";
+import type { PasswordHasher } from "../../auth/password-hashing.ts";
+import { hashToken } from "../../auth/tokens.ts";
+import type { Db } from "../../db/client.ts";
+import { courierInvitations, couriers, sessions } from "../../db/schema.ts";
+import { badRequest, HttpError } from "../../http/errors.ts";
+import { audit } from "../../services/audit.ts";
+
+const INVALID_LINK = "This invitation link is not valid any more. Ask dispatch for a new invite.";
+
+/**
+ * POST /api/courier/password: the invited courier chooses a password. The
+ * token works once and for 7 days; a password set this way ends every
+ * session the courier had (a forgotten password is a re-invitation).
+ */
+export async function setPasswordFromInvitation(db: Db, hasher: Pick<PasswordHasher, "hash">, token: string, password: string): Promise<void> {
+  const problem = passwordProblem(password);
+  // Hashing happens before the transaction (argon2 is slow and holds no lock), bounded like login's.
+  const passwordHash = problem ? null : await hasher.hash(password);
+  await db.transaction(async (tx) => {
+    const [invitation] = await tx
+      .select()
+      .from(courierInvitations)
+      .where(eq(courierInvitations.tokenHash, hashToken(token)))
+      .for("update");
+    const now = new Date();
+    if (!invitation || invitation.usedAt || invitation.expiresAt <= now) {
+      throw new HttpError(400, "invalid_token", INVALID_LINK, [{ path: "body.token", message: INVALID_LINK }]);
+    }
+    const [courier] = await tx.select().from(couriers).where(eq(couriers.id, invitation.courierId)).for("update");
+    if (!courier || courier.deactivatedAt) {
+      throw new HttpError(400, "invalid_token", INVALID_LINK, [{ path: "body.token", message: INVALID_LINK }]);
+    }
+    if (problem || !passwordHash) throw badRequest(problem!, [{ path: "body.password", message: problem! }]);
+    await tx.update(couriers).set({ passwordHash }).where(eq(couriers.id, courier.id));
+    await tx
+      .update(courierInvitations)
+      .set({ usedAt: now })
+      .where(and(eq(courierInvitations.id, invitation.id)));
+    await tx.delete(sessions).where(eq(sessions.courierId, courier.id));
+    await audit(tx, [{ courierId: courier.id, action: "courier_password_set", subject: `courier:${courier.id}` }]);
+  });
+}

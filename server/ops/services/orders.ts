@@ -1,0 +1,267 @@
+import { createHash } from "node:crypto";
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import {
+  OrderCreateRequest,
+  type FieldError,
+  type OpsOrder,
+  type OrderBatchResult,
+  type OrderListQuery,
+  type OrderUpdateOpsRequest,
+} from "../../../domain/contract/ops.ts";
+import { parseDecimalToCents } from "../../../domain/money.ts";
+import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
+import type { Db } from "../../db/client.ts";
+import { orders, pharmacies } from "../../db/schema.ts";
+import { badRequest, conflict, HttpError, notFound } from "../../http/errors.ts";
+import { audit } from "../../services/audit.ts";
+import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
+import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
+import { addressColumns } from "./address-columns.ts";
+import { opsOrdersView, opsOrderView, statusHistory } from "./order-views.ts";
+import type { Actor } from "./pharmacies.ts";
+
+type PharmacyRow = typeof pharmacies.$inferSelect;
+type DeliveryNote = OrderRow["deliveryNotes"][number];
+
+/** The statuses in which the pharmacy may still change an order: it has not left the pharmacy. */
+const EDITABLE: ReadonlySet<OrderStatusName> = new Set(["new", "submitted_to_courier", "verified"]);
+
+const cents = (value: string | null | undefined) => (value == null ? null : parseDecimalToCents(value));
+
+/** The same JSON whatever order the keys came in: the same body twice is the same order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+export const requestHashOf = (body: OrderCreateRequest) => createHash("sha256").update(canonical(body)).digest("hex");
+
+function notesOf(instruction: string | null | undefined, superuser: string | null | undefined): DeliveryNote[] {
+  const notes: DeliveryNote[] = [];
+  if (instruction) notes.push({ courier_note: false, delivery_instruction: instruction, superuser_note: false });
+  if (superuser) notes.push({ courier_note: false, delivery_instruction: superuser, superuser_note: true });
+  return notes;
+}
+
+export interface CreateOptions {
+  /** The service's calendar day: an order without service_date is for today. */
+  today: string;
+  /** The pharmacy a pharmacy key is confined to (null: dispatch). */
+  scope: number | null;
+  /** Pharmacies already loaded in this batch. */
+  pharmacyCache?: Map<number, PharmacyRow | null>;
+}
+
+async function pharmacyFor(tx: Tx, id: number, options: CreateOptions): Promise<PharmacyRow> {
+  // Another pharmacy's id is answered like a missing one: a pharmacy key learns nothing of the others.
+  if (options.scope !== null && options.scope !== id) throw notFound(`Pharmacy ${id}`);
+  let row = options.pharmacyCache?.get(id);
+  if (row === undefined) {
+    [row = null] = await tx.select().from(pharmacies).where(eq(pharmacies.id, id));
+    options.pharmacyCache?.set(id, row);
+  }
+  if (!row) throw notFound(`Pharmacy ${id}`);
+  return row;
+}
+
+/**
+ * Creates an order, or finds the one this (pharmacy_id, external_id) already
+ * made: the same body is `unchanged`, a different one 409. Concurrent
+ * creations of the same external_id (several API processes) meet at the
+ * unique index: one inserts, the others find its order.
+ */
+export async function createOrder(
+  tx: Tx,
+  actor: Actor,
+  body: OrderCreateRequest,
+  options: CreateOptions,
+): Promise<{ order: OrderRow; created: boolean }> {
+  const pharmacy = await pharmacyFor(tx, body.pharmacy_id, options);
+  const requestHash = requestHashOf(body);
+  const [inserted] = await tx
+    .insert(orders)
+    .values({
+      pharmacyId: pharmacy.id,
+      externalId: body.external_id,
+      requestHash,
+      courierId: null,
+      serviceDate: body.service_date ?? options.today,
+      statusId: statusByName("new").id,
+      patientFirstName: body.patient_first_name,
+      patientLastName: body.patient_last_name,
+      patientDateOfBirth: body.patient_date_of_birth ?? null,
+      recipientDescription: `${body.patient_first_name} ${body.patient_last_name}`,
+      ...addressColumns(body.address),
+      phoneNumber: body.phone_number,
+      rxNumbers: body.rx_numbers,
+      pickupNote: body.pickup_note || pharmacy.pickupNote || null,
+      copayCents: cents(body.copay),
+      deliveryFeeCents: cents(body.delivery_fee),
+      otherItemsAmountDueCents: cents(body.other_items_amount_due) ?? 0,
+      pidOrder: body.pid_order ?? false,
+      collectIdentification: body.collect_identification ?? false,
+      controlledSubstance: body.controlled_substance ?? false,
+      signatureRequired: body.signature_required ?? false,
+      deliveryNotes: notesOf(body.delivery_instruction, body.superuser_note),
+    })
+    .onConflictDoNothing({ target: [orders.pharmacyId, orders.externalId] })
+    .returning();
+  if (inserted) {
+    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_created", orderId: inserted.id, toStatus: "new" }]);
+    await enqueueOrderEvent(tx, "order.created", inserted);
+    return { order: inserted, created: true };
+  }
+  const [existing] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.pharmacyId, pharmacy.id), eq(orders.externalId, body.external_id)));
+  if (!existing) throw new Error(`order ${body.external_id} conflicted but cannot be found`);
+  if (existing.requestHash !== requestHash) {
+    throw conflict(
+      `Order ${existing.id} already has external_id ${body.external_id} at pharmacy ${pharmacy.id} with different details; change it with PATCH /api/ops/v1/orders/${existing.id}.`,
+    );
+  }
+  return { order: existing, created: false };
+}
+
+/** Zod issues of one batch row → paths inside the row ("address.zipcode"). */
+function rowErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
+  return issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(row)", message: issue.message }));
+}
+
+/**
+ * POST orders/batch: each row on its own savepoint inside one transaction, so
+ * a refused row leaves nothing behind and never stops the others, and a
+ * failure of the database itself leaves nothing of the batch at all.
+ */
+export async function createOrderBatch(
+  db: Db,
+  actor: Actor,
+  rows: Record<string, unknown>[],
+  options: Omit<CreateOptions, "pharmacyCache">,
+): Promise<OrderBatchResult[]> {
+  const pharmacyCache = new Map<number, PharmacyRow | null>();
+  return db.transaction(async (tx) => {
+    const results: OrderBatchResult[] = [];
+    for (const raw of rows) {
+      const externalId = typeof raw.external_id === "string" ? raw.external_id : raw.external_id == null ? null : String(raw.external_id);
+      const parsed = OrderCreateRequest.safeParse(raw);
+      if (!parsed.success) {
+        results.push({ external_id: externalId, status: "rejected", errors: rowErrors(parsed.error.issues) });
+        continue;
+      }
+      try {
+        const { order, created } = await tx.transaction((savepoint) =>
+          createOrder(savepoint, actor, parsed.data, { ...options, pharmacyCache }),
+        );
+        results.push({ external_id: parsed.data.external_id, status: created ? "created" : "unchanged", order_id: order.id });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        const path = error.statusCode === 404 ? "pharmacy_id" : "external_id";
+        results.push({ external_id: parsed.data.external_id, status: "rejected", errors: [{ path, message: error.message }] });
+      }
+    }
+    return results;
+  });
+}
+
+/** One order the caller may see, locked for change; another pharmacy's is 404 like a missing one. */
+export async function lockVisibleOrder(tx: Tx, id: number, scope: number | null): Promise<OrderRow> {
+  const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
+  if (!row || (scope !== null && row.pharmacyId !== scope)) throw notFound(`Order ${id}`);
+  return row;
+}
+
+function refuseUnlessEditable(row: OrderRow, what: string): void {
+  const status = statusNameOf(row);
+  if (!EDITABLE.has(status)) {
+    throw conflict(`Order ${row.id} is ${status.replace(/_/g, " ")}: it left the pharmacy and can no longer be ${what}.`);
+  }
+}
+
+/** PATCH orders/{id}: the pharmacy corrects an order until it is picked up. */
+export async function updateOrder(tx: Tx, actor: Actor, id: number, body: OrderUpdateOpsRequest, scope: number | null): Promise<OpsOrder> {
+  const row = await lockVisibleOrder(tx, id, scope);
+  refuseUnlessEditable(row, "changed");
+  const changes: Partial<typeof orders.$inferInsert> = { updatedAt: new Date() };
+  if (body.patient_first_name !== undefined) changes.patientFirstName = body.patient_first_name;
+  if (body.patient_last_name !== undefined) changes.patientLastName = body.patient_last_name;
+  if (body.patient_first_name !== undefined || body.patient_last_name !== undefined) {
+    changes.recipientDescription = `${changes.patientFirstName ?? row.patientFirstName} ${changes.patientLastName ?? row.patientLastName}`;
+  }
+  if (body.patient_date_of_birth !== undefined) changes.patientDateOfBirth = body.patient_date_of_birth;
+  if (body.phone_number !== undefined) changes.phoneNumber = body.phone_number;
+  if (body.address !== undefined) Object.assign(changes, addressColumns(body.address));
+  if (body.rx_numbers !== undefined) changes.rxNumbers = body.rx_numbers;
+  if (body.copay !== undefined) changes.copayCents = cents(body.copay);
+  if (body.delivery_fee !== undefined) changes.deliveryFeeCents = cents(body.delivery_fee);
+  if (body.other_items_amount_due !== undefined) changes.otherItemsAmountDueCents = cents(body.other_items_amount_due) ?? 0;
+  if (body.pid_order !== undefined) changes.pidOrder = body.pid_order;
+  if (body.collect_identification !== undefined) changes.collectIdentification = body.collect_identification;
+  if (body.controlled_substance !== undefined) changes.controlledSubstance = body.controlled_substance;
+  if (body.signature_required !== undefined) changes.signatureRequired = body.signature_required;
+  if (body.pickup_note !== undefined) changes.pickupNote = body.pickup_note || null;
+  if (body.service_date !== undefined) {
+    if (row.courierId !== null) throw conflict(`Order ${id} is on a courier's day: unassign it before moving it to another day.`);
+    changes.serviceDate = body.service_date;
+  }
+  if (body.delivery_instruction !== undefined || body.superuser_note !== undefined) {
+    // The pharmacy's notes are replaced; a note the courier wrote stays.
+    const kept = row.deliveryNotes.filter(
+      (note) => note.courier_note || (body.delivery_instruction === undefined && !note.superuser_note) || (body.superuser_note === undefined && note.superuser_note),
+    );
+    changes.deliveryNotes = [...kept, ...notesOf(body.delivery_instruction, body.superuser_note)];
+  }
+  const [updated] = await tx.update(orders).set(changes).where(eq(orders.id, id)).returning();
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_updated", orderId: id }]);
+  return opsOrderView(tx, updated!);
+}
+
+/** POST orders/{id}/cancellation: through the lifecycle machine (409 once picked up). */
+export async function cancelOpsOrder(tx: Tx, actor: Actor, id: number, scope: number | null): Promise<OpsOrder> {
+  const row = await lockVisibleOrder(tx, id, scope);
+  const [updated] = await applyTransition(tx, { courierId: null, apiKeyId: actor.apiKeyId }, [row], "CANCEL");
+  return opsOrderView(tx, updated!);
+}
+
+export async function getOpsOrder(db: Db, id: number, scope: number | null) {
+  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  if (!row || (scope !== null && row.pharmacyId !== scope)) throw notFound(`Order ${id}`);
+  return { ...(await opsOrderView(db, row)), status_history: await statusHistory(db, id) };
+}
+
+const encodeCursor = (id: number) => Buffer.from(`o${id}`).toString("base64url");
+function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, "base64url").toString();
+  const id = /^o(\d{1,10})$/.exec(text)?.[1];
+  if (!id) throw badRequest("Invalid query.cursor: must be a next_cursor from an earlier page", [{ path: "query.cursor", message: "must be a next_cursor from an earlier page" }]);
+  return Number(id);
+}
+
+/** GET orders: newest first (by id, which only grows), a page at a time. */
+export async function listOpsOrders(db: Db, query: OrderListQuery, scope: number | null) {
+  if (scope !== null && query.pharmacy_id !== undefined && query.pharmacy_id !== scope) throw notFound(`Pharmacy ${query.pharmacy_id}`);
+  const where: SQL[] = [];
+  const pharmacyId = scope ?? query.pharmacy_id;
+  if (pharmacyId !== undefined) where.push(eq(orders.pharmacyId, pharmacyId));
+  if (query.service_date) where.push(eq(orders.serviceDate, query.service_date));
+  if (query.status) where.push(eq(orders.statusId, statusByName(query.status).id));
+  if (query.courier_id !== undefined) where.push(eq(orders.courierId, query.courier_id));
+  if (query.cursor) where.push(lt(orders.id, decodeCursor(query.cursor)));
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(...where))
+    .orderBy(desc(orders.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  return {
+    orders: await opsOrdersView(db, page),
+    next_cursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!.id) : null,
+  };
+}

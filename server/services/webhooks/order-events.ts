@@ -1,0 +1,39 @@
+import type { WebhookEventType } from "../../../domain/webhook-events.ts";
+import { statusById } from "../../../domain/vocabulary.ts";
+import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
+import type { orders } from "../../db/schema.ts";
+import { enqueueEvent } from "./outbox.ts";
+import type { Tx } from "../order-transitions.ts";
+
+type OrderRow = typeof orders.$inferSelect;
+
+/** The lifecycle events a pharmacy hears about; verification and reconciliation stay inside. */
+export const WEBHOOK_FOR_LIFECYCLE: Partial<Record<OrderLifecycleEvent["type"], WebhookEventType>> = {
+  SUBMIT_TO_COURIER: "order.assigned",
+  PICK_UP: "order.picked_up",
+  CANCEL: "order.cancelled",
+  DELIVER: "order.delivered",
+  ATTEMPT_DELIVERY: "order.delivery_attempted",
+  RETURN_TO_PHARMACY: "order.returned",
+};
+
+/**
+ * The order as an event carries it: who, where and what state, no patient
+ * details (the proof endpoint has those, behind the key).
+ */
+export function webhookOrder(row: OrderRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    external_id: row.externalId,
+    pharmacy_id: row.pharmacyId,
+    courier_id: row.courierId,
+    service_date: row.serviceDate,
+    status: statusById(row.statusId)!.name,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** One line for any service that changed an order: the event, in the same transaction. */
+export async function enqueueOrderEvent(tx: Tx, type: WebhookEventType, row: OrderRow): Promise<void> {
+  await enqueueEvent(tx, { type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt });
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { WebhookEventType } from "../../../domain/webhook-events.ts";
+import { webhookMessages, webhookSubscriptions } from "../../db/schema.ts";
+import type { Tx } from "../order-transitions.ts";
+
+export interface OutboxEvent {
+  type: WebhookEventType;
+  /** Whose event it is: a pharmacy key's subscription hears its own pharmacy's events only. */
+  pharmacyId: number;
+  data: Record<string, unknown>;
+  /** When it happened; now unless told. */
+  at?: Date;
+}
+
+/** Nudged after a transaction that wrote to the outbox has committed, so the sender need not wait for its next poll. */
+type Listener = () => void;
+const listeners = new Set<Listener>();
+export function onOutboxWrite(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+export function nudgeSenders(): void {
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Writes the event to the outbox, one message per subscription that hears it,
+ * inside the caller's transaction: the event exists if and only if the change
+ * that caused it committed. With no subscription this is one insert … select
+ * that finds nothing.
+ */
+export async function enqueueEvent(tx: Tx, event: OutboxEvent): Promise<void> {
+  const body = JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: event.data });
+  // Each subscription's copy has an id of its own: the webhook-id its endpoint dedupes on.
+  const prefix = `msg_${randomUUID().replace(/-/g, "")}`;
+  await tx.execute(sql`insert into ${webhookMessages} (subscription_id, event_id, event_type, body)
+    select s.id, ${prefix} || '_' || s.id, ${event.type}, ${body}
+    from ${webhookSubscriptions} s
+    where ${event.type} = any(s.events) and (s.pharmacy_id is null or s.pharmacy_id = ${event.pharmacyId})`);
+  // After the caller's commit, most likely; a nudge that comes too early finds nothing and the next poll sends it.
+  setTimeout(nudgeSenders, 10).unref();
+}

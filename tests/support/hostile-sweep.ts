@@ -1,0 +1,171 @@
+/**
+ * The schema-driven hostile sweep (issue 14): every operation in /api/openapi.json,
+ * every field of its body, path and query, gets every class of hostile value.
+ * Nothing here names an endpoint: a new operation is swept because it is in the
+ * document. Authentication is chosen by path prefix (sweepAuthFor).
+ */
+
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  minItems?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+};
+
+export interface Operation {
+  method: string;
+  path: string;
+  parameters: { in: string; name: string; schema: JsonSchema; required?: boolean }[];
+  /** The body schema per media type. */
+  bodies: Record<string, JsonSchema>;
+}
+
+export function operationsOf(document: { paths: Record<string, Record<string, { parameters?: Operation["parameters"]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>> }): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const bodies = Object.fromEntries(Object.entries(operation.requestBody?.content ?? {}).map(([type, { schema }]) => [type, schema]));
+      operations.push({ method: method.toUpperCase(), path, parameters: operation.parameters ?? [], bodies });
+    }
+  }
+  return operations;
+}
+
+/** A value a hostile request puts in a field; `invalid` ones must be refused (4xx) wherever they go. */
+export interface Hostile {
+  name: string;
+  value: unknown;
+  invalid: boolean;
+}
+
+const MEGABYTE = "a".repeat(1024 * 1024);
+
+/** Every class the issue names, whatever the field's declared type: a wrong type is one of the classes. */
+export const HOSTILE_VALUES: Hostile[] = [
+  { name: "NUL", value: "a\u0000b", invalid: true },
+  { name: "control character", value: "a\u0001b", invalid: true },
+  { name: "escape sequence", value: "\u001b[31mred", invalid: true },
+  { name: "lone surrogate", value: "a\uD800b", invalid: true },
+  { name: "1 MB string", value: MEGABYTE, invalid: true },
+  { name: "instant year 0", value: "0000-01-01T00:00:00Z", invalid: false },
+  { name: "instant year 1 +14:00", value: "0001-01-01T00:00:00+14:00", invalid: false },
+  { name: "instant year 9999 -23:59", value: "9999-12-31T23:59:59-23:59", invalid: false },
+  { name: "money at the ceiling", value: "99999.99", invalid: false },
+  { name: "money past the ceiling", value: "100000.00", invalid: false },
+  { name: "money past int4", value: "21474836.48", invalid: false },
+  { name: "money past safe integers", value: "90071992547409.91", invalid: false },
+  { name: "money of 20 digits", value: "99999999999999999999.99", invalid: false },
+  { name: "huge integer", value: 2 ** 31, invalid: false },
+  { name: "unsafe integer", value: 2 ** 53 + 1, invalid: false },
+  { name: "1e308", value: 1e308, invalid: false },
+  { name: "negative", value: -1, invalid: false },
+  { name: "fraction", value: 0.5, invalid: false },
+  { name: "huge integer as text", value: "99999999999999999999", invalid: false },
+  { name: "object", value: { a: 1 }, invalid: false },
+  { name: "array", value: ["a"], invalid: false },
+  { name: "boolean", value: true, invalid: false },
+  { name: "null", value: null, invalid: false },
+];
+
+/** What multipart can carry: text only (a lone surrogate becomes U+FFFD on the way, so it is not a refusal there). */
+export const HOSTILE_FORM_VALUES: Hostile[] = HOSTILE_VALUES.filter((hostile) => typeof hostile.value === "string").map((hostile) =>
+  hostile.name === "lone surrogate" ? { ...hostile, invalid: false } : hostile,
+);
+
+/** Path and query parameters travel as URL text. */
+export const HOSTILE_URL_VALUES: Hostile[] = [
+  { name: "NUL", value: "%00", invalid: true },
+  { name: "control character", value: "%01", invalid: true },
+  { name: "lone surrogate", value: "%ED%A0%80", invalid: true },
+  { name: "huge integer", value: "99999999999999999999", invalid: true },
+  { name: "int4 + 1", value: "2147483648", invalid: true },
+  { name: "negative", value: "-1", invalid: true },
+  { name: "fraction", value: "1.5", invalid: true },
+  { name: "exponent", value: "1e3", invalid: false },
+  { name: "text", value: "abc", invalid: true },
+  { name: "64 KB", value: "9".repeat(65_536), invalid: true },
+];
+
+const branches = (schema: JsonSchema): JsonSchema[] => schema.anyOf ?? schema.oneOf ?? [schema];
+const typeOf = (schema: JsonSchema): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type);
+
+/** A plausible value for the schema: the frame the hostile value is put into. Optional fields are left out. */
+export function baselineValue(schema: JsonSchema, context: { svg: string }): unknown {
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf || schema.oneOf) {
+    const options = branches(schema).filter((branch) => typeOf(branch) !== "null");
+    return baselineValue(options[0] ?? {}, context);
+  }
+  switch (typeOf(schema)) {
+    case "object": {
+      const properties = schema.properties ?? {};
+      if ("filename" in properties && "content" in properties) return { filename: "signature.svg", type: "image/svg+xml", content: context.svg };
+      return Object.fromEntries((schema.required ?? []).map((key) => [key, baselineValue(properties[key] ?? {}, context)]));
+    }
+    case "array":
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => baselineValue(schema.items ?? {}, context));
+    case "integer":
+    case "number":
+      return Math.max(1, schema.minimum ?? 1);
+    case "boolean":
+      return true;
+    case "string":
+      if (schema.format === "date-time") return new Date(Date.now() - 60_000).toISOString();
+      if (schema.format === "email") return "courier@example.com";
+      if (schema.pattern === "^\\d+\\.\\d{2}$") return "1.00";
+      if (schema.pattern && /\\d/.test(schema.pattern)) return "1";
+      return "x".repeat(Math.max(1, schema.minLength ?? 1));
+    default:
+      return "x";
+  }
+}
+
+/** Every field the schema names, as a path of keys (array items as index 0), including optional ones. */
+export function fieldPaths(schema: JsonSchema, prefix: (string | number)[] = []): (string | number)[][] {
+  const found: (string | number)[][] = [];
+  for (const branch of branches(schema)) {
+    if (branch.properties) {
+      for (const [key, child] of Object.entries(branch.properties)) {
+        found.push([...prefix, key]);
+        found.push(...fieldPaths(child, [...prefix, key]));
+      }
+    }
+    if (branch.items) {
+      found.push([...prefix, 0]);
+      found.push(...fieldPaths(branch.items, [...prefix, 0]));
+    }
+  }
+  const seen = new Set<string>();
+  return found.filter((path) => {
+    const key = JSON.stringify(path);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The value with `path` set to `leaf`, creating the objects and lists on the way. */
+export function withField(value: unknown, path: (string | number)[], leaf: unknown): unknown {
+  if (path.length === 0) return leaf;
+  const [head, ...rest] = path;
+  if (typeof head === "number") {
+    const list = Array.isArray(value) ? [...(value as unknown[])] : [];
+    list[head] = withField(list[head], rest, leaf);
+    return list;
+  }
+  const object = value && typeof value === "object" && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  object[head!] = withField(object[head!], rest, leaf);
+  return object;
+}

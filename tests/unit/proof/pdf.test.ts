@@ -1,0 +1,147 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
+import { proofPdf, returnManifestPdf } from "../../../server/services/proof/pdf.ts";
+
+/**
+ * The PDFs rendered as a person sees them: poppler's pdftotext for the words,
+ * pdftoppm for a PNG (kept in test-results/proof/ to look at), and the
+ * content stream for vector strokes (no image of the signature).
+ */
+
+const SIGNATURE =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200" width="354" height="200"><rect width="354" height="200" fill="white"/>' +
+  '<path d="M 30,150 C 60,40 90,40 110,120 S 150,190 180,80 S 240,20 320,140" stroke-width="4" stroke="black" fill="none"/>' +
+  '<circle cx="330" cy="60" r="4" fill="black"/></svg>';
+
+const OUT = path.resolve("test-results/proof");
+
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "rxc-pdf-"));
+  const file = path.join(dir, "doc.pdf");
+  writeFileSync(file, pdf);
+  return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+}
+
+function pdfPages(pdf: Buffer): number {
+  const dir = mkdtempSync(path.join(tmpdir(), "rxc-pdf-"));
+  const file = path.join(dir, "doc.pdf");
+  writeFileSync(file, pdf);
+  return Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [file], { encoding: "utf8" }))![1]);
+}
+
+function toPng(pdf: Buffer, name: string): Buffer {
+  mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, `${name}.pdf`);
+  writeFileSync(file, pdf);
+  execFileSync("pdftoppm", ["-png", "-r", "60", "-singlefile", file, path.join(OUT, name)]);
+  return readFileSync(path.join(OUT, `${name}.png`));
+}
+
+const delivered: Proof = {
+  order: { id: 4711, external_id: "RX-PO-0042", status: "delivered", service_date: "2026-11-21" },
+  pharmacy: { id: 3, name: "Riverside Community Pharmacy" },
+  courier: { id: 1, first_name: "Dana", last_name: "Whitfield" },
+  outcome: "delivered",
+  failure: null,
+  recipient: { first_name: "Marta", last_name: "Kowalski", relationship: "Other", other_relationship_description: "Daughter" },
+  signed_by: "Marta Kowalski",
+  signature_refusal_reason: null,
+  dob_verified: true,
+  identification: { type: "driver", state: "PA", number_last4: "4567", expiration: "2030-12-31" },
+  payment: { type: "credit_card", amount: "28.99", card_last4: "0005" },
+  notes: null,
+  client_occurred_at: "2026-11-21T15:04:05.000Z",
+  received_at: "2026-11-21T15:04:07.000Z",
+  latitude: 39.94612,
+  longitude: -75.16689,
+  grouped_order_ids: [],
+  signature_url: "/api/ops/v1/orders/4711/proof/signature.svg",
+  returned: null,
+};
+
+describe("proof.pdf", () => {
+  it("is one page with the facts in words and the signature as vector strokes", async () => {
+    const pdf = await proofPdf(delivered, { timeZone: "America/New_York", signatureSvg: SIGNATURE, returnSignatureSvg: null });
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(pdfPages(pdf)).toBe(1);
+    const text = pdfText(pdf);
+    for (const words of [
+      "Proof of delivery",
+      "Riverside Community Pharmacy",
+      "Order 4711 (pharmacy ref. RX-PO-0042)",
+      "Delivered",
+      "Dana Whitfield",
+      "Marta Kowalski",
+      "Other: Daughter",
+      "Driver license, PA, number ending 4567, expires 2030-12-31",
+      "Card $28.99 (card ending 0005)",
+      "Nov 21, 2026, 10:04 AM EST",
+      "39.94612, -75.16689",
+      "Recipient's signature",
+    ]) {
+      expect(text).toContain(words);
+    }
+    // No raster: the page has no image XObject, and the strokes are there as curves.
+    expect(pdf.includes(Buffer.from("/Subtype /Image"))).toBe(false);
+    const png = toPng(pdf, "proof-delivered");
+    expect(png.length).toBeGreaterThan(1000);
+  });
+
+  it("a failed attempt shows the reason and notes and no signature box; a returned order shows the staff's signature", async () => {
+    const failed: Proof = {
+      ...delivered,
+      outcome: "returned_to_pharmacy",
+      order: { ...delivered.order, status: "returned_to_pharmacy", external_id: null },
+      failure: { reason: "Patient Not Home", notes: "Rang twice" },
+      recipient: null,
+      signed_by: null,
+      identification: null,
+      payment: null,
+      dob_verified: null,
+      signature_url: null,
+      returned: { return_id: 9, staff_first_name: "Priya", staff_last_name: "Shah", at: "2026-11-21T21:30:00.000Z", signature_url: "/x" },
+    };
+    const pdf = await proofPdf(failed, { timeZone: "America/New_York", signatureSvg: null, returnSignatureSvg: SIGNATURE });
+    const text = pdfText(pdf);
+    expect(text).toContain("Returned to the pharmacy");
+    expect(text).toContain("Patient Not Home");
+    expect(text).toContain("Rang twice");
+    expect(text).toContain("Priya Shah (pharmacy staff)");
+    expect(text).toContain("Pharmacy staff's signature");
+    expect(text).not.toContain("Recipient's signature");
+    toPng(pdf, "proof-returned");
+  });
+});
+
+describe("return manifest pdf", () => {
+  it("lists the items, the cash and checks with their totals, and the staff's signature", async () => {
+    const manifest: ReturnManifest = {
+      id: 12,
+      pharmacy: { id: 3, name: "Riverside Community Pharmacy" },
+      courier: { id: 1, first_name: "Dana", last_name: "Whitfield" },
+      signed_at: "2026-11-21T21:30:00.000Z",
+      staff_first_name: "Priya",
+      staff_last_name: "Shah",
+      items: [{ order_id: 41, amount: "0.00" }],
+      cash: [{ order_id: 42, amount: "17.50" }],
+      checks: [{ order_id: 43, amount: "12.50" }],
+      cash_total: "17.50",
+      check_total: "12.50",
+      latitude: null,
+      longitude: null,
+      signature_url: "/x",
+      pdf_url: "/y",
+    };
+    const pdf = await returnManifestPdf(manifest, { timeZone: "America/New_York", signatureSvg: SIGNATURE });
+    expect(pdfPages(pdf)).toBe(1);
+    const text = pdfText(pdf);
+    for (const words of ["Return manifest", "Priya Shah", "Order 41", "Order 42: $17.50", "Order 43: $12.50", "Cash total", "$17.50", "Not sent by the phone"]) {
+      expect(text).toContain(words);
+    }
+    toPng(pdf, "return-manifest");
+  });
+});
