@@ -1,13 +1,9 @@
 import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { CHROMIUM_TOOL, ensureDebianTools, POPPLER_TOOLS } from "../support/debian-packages.ts";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-
-/** The e2e tests drive Debian's Chromium; install it when missing and we may. */
+/** The e2e tests drive Debian's Chromium and read proof PDFs with poppler-utils. */
 export default function setup(): void {
-  if (!existsSync(CHROMIUM)) {
-    if (process.getuid?.() !== 0) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    execSync("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium", { stdio: "inherit" });
-  }
+  ensureDebianTools([CHROMIUM_TOOL, ...POPPLER_TOOLS]);
   if (!existsSync("dist/index.html")) execSync("npx vite build", { stdio: "inherit" });
 }

@@ -1,4 +1,4 @@
-import { execFileSync, execSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -18,24 +18,6 @@ import { launchBrowser, logIn, pageApi, phonePage, removeDataDir, startServer, t
 
 const DISPATCH_KEY = "e2e-proof-dispatch-key-0123456789abcdefghij";
 const OUT = path.resolve("test-results/proof");
-
-/** poppler-utils' tools, installed the way global-setup.ts installs Chromium: when missing and we may. */
-function havePoppler(): boolean {
-  const found = () => ["pdftoppm", "pdftotext"].every((tool) => {
-    try {
-      execFileSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (found()) return true;
-  if (process.getuid?.() !== 0) return false;
-  execSync("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils", { stdio: "inherit" });
-  return found();
-}
-const POPPLER = havePoppler();
-if (!POPPLER) console.warn("proof.test.ts skipped: pdftoppm/pdftotext missing and not root to install them (apt-get install -y poppler-utils)");
 
 let server: RunningServer;
 let browser: Browser;
@@ -79,7 +61,6 @@ function readPgm(file: string): { width: number; height: number; pixels: Uint8Ar
 }
 
 beforeAll(async () => {
-  if (!POPPLER) return;
   mkdirSync(OUT, { recursive: true });
   server = await startServer({ OPS_API_KEY: DISPATCH_KEY });
   browser = await launchBrowser();
@@ -103,7 +84,7 @@ afterAll(async () => {
   if (server) removeDataDir(server);
 });
 
-describe.skipIf(!POPPLER)("proof of delivery of an order delivered in Chromium", () => {
+describe("proof of delivery of an order delivered in Chromium", () => {
   it("delivers the order through the wizard: another recipient, ID shown, a drawn signature", async () => {
     await page.goto(`/pharmacies/${freeman.pharmacy.id}/deliver_orders/${freeman.id}`);
     await atStep("address");

@@ -5,8 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { expect } from "vitest";
+import { CHROMIUM } from "../support/debian-packages.ts";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export { CHROMIUM };
 export const PHONE = { width: 390, height: 844 };
 export const SCREENSHOTS = path.resolve("test-results/screenshots");
 

@@ -185,8 +185,8 @@ export function loadMarkdown(result: LoadResult, notes: readonly string[] = []):
       "",
     );
     lines.push(`Saturated, ${engine.saturation.couriers} couriers, ${engine.saturation.seconds} s, ${engine.saturation.requests} calls:`, "", runTable(engine.saturation, engine.engine, false), "");
-    // Issue 14 finding 10: past the bounded wait, calls are refused fast instead of held.
-    lines.push(
+    // Issue 14 finding 10: past the bounded wait, calls are refused fast instead of held. Runs recorded before it have no count.
+    if ((engine.saturation as Partial<RunResult>).shed !== undefined) lines.push(
       `Load shedding: ${engine.saturation.shed} calls refused with 503 + Retry-After (the app retries them), ${engine.saturation.over10s} calls answered after more than 10 s (paced run: ${engine.paced.shed} shed, ${engine.paced.over10s} over 10 s).`,
       "",
     );
