@@ -1,3 +1,4 @@
+import http from "node:http";
 import type { FastifyInstance } from "fastify";
 import { afterAll, expect, it } from "vitest";
 import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
@@ -49,5 +50,56 @@ describeApi("load shedding", (api) => {
     // Once the burst is over, the server serves again; health is never shed.
     expect((await app.inject({ method: "GET", url: "/api/courier/itinerary", headers: { accept: API_MEDIA_TYPE, cookie: client.cookie } })).statusCode).toBe(200);
     expect((await app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+  });
+});
+
+/** One keep-alive connection per courier phone, one call after another, as the bench's load generator does. */
+async function loadDaysOverSockets(baseUrl: string, cookie: string, connections: number, durationMs: number) {
+  const answers: { status: number; ms: number }[] = [];
+  const until = performance.now() + durationMs;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        while (performance.now() < until) {
+          const started = performance.now();
+          const status = await new Promise<number>((resolve, reject) => {
+            const request = http.get(`${baseUrl}/api/courier/itinerary`, { agent, headers: { accept: API_MEDIA_TYPE, cookie } }, (response) => {
+              response.resume();
+              response.on("end", () => resolve(response.statusCode ?? 0));
+            });
+            request.on("error", reject);
+          });
+          answers.push({ status, ms: performance.now() - started });
+        }
+      } finally {
+        agent.destroy();
+      }
+    }),
+  );
+  return answers;
+}
+
+describeApi("load shedding over real sockets", (api) => {
+  let app: FastifyInstance | undefined;
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("finding 10: a call's wait counts from when its socket was ready, so a busy thread sheds instead of leaving calls unread", async () => {
+    const config = { ...loadConfig({ REQUEST_QUEUE_MS: "100" }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
+    app = await buildApp({ config, database: api().database, today: () => TEST_DAY, logger: false });
+    const baseUrl = await app.listen({ host: "127.0.0.1", port: 0 });
+    const client = await api().login();
+
+    // Far more phones than one thread serves within 100 ms: on the embedded database each call's queries hold the
+    // thread, so before the fix every call was served late (none shed) while the others waited unread in the kernel.
+    const answers = await loadDaysOverSockets(baseUrl, client.cookie, 150, 2_000);
+    const shed = answers.filter((answer) => answer.status === 503).length;
+    const served = answers.filter((answer) => answer.status === 200).length;
+    console.log(`150 phones over sockets for 2 s, 100 ms line: ${served} served, ${shed} shed, slowest ${Math.round(Math.max(...answers.map((a) => a.ms)))} ms`);
+    expect(served + shed).toBe(answers.length);
+    expect(served).toBeGreaterThan(0);
+    if (api().database.engine === "pglite") expect(shed).toBeGreaterThan(0);
   });
 });
