@@ -11,12 +11,21 @@ export interface Courier {
 
 export const DEMO_PASSWORD = "deliver-safely";
 
+/** A login refused as busy (503: password hashing is bounded) is tried again after its Retry-After, as the app does. */
+const LOGIN_TRIES = 10;
+
 export async function logIn(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<Courier> {
-  const response = await fetch(`${baseUrl}/api/sessions`, {
-    method: "POST",
-    headers: { accept: API_MEDIA_TYPE, "content-type": "application/json" },
-    body: JSON.stringify({ email, password }),
-  });
+  let response: Response;
+  for (let tries = 1; ; tries++) {
+    response = await fetch(`${baseUrl}/api/sessions`, {
+      method: "POST",
+      headers: { accept: API_MEDIA_TYPE, "content-type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
+    if (response.status !== 503 || tries === LOGIN_TRIES) break;
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("retry-after") ?? 1) * 1000));
+  }
   if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { courier: { id: number }; csrf_token: string };
   const cookie = response.headers.getSetCookie().map((line) => line.split(";")[0]!).find((pair) => pair.startsWith("rxc_session="));
