@@ -10,6 +10,7 @@ import type { AuthorizeRequest, PaymentGateway } from "../../server/payments/gat
 import { SandboxGateway } from "../../server/payments/sandbox-gateway.ts";
 import { authorizeCardPayment, type AuthorizationStep } from "../../server/services/payments.ts";
 import { describeApi, type ApiClient, type ApiContext } from "../support/api-harness.ts";
+import { completion as baseCompletion } from "../support/courier-actions.ts";
 import { OCCURRED } from "../support/instants.ts";
 
 /**
@@ -21,33 +22,12 @@ import { OCCURRED } from "../support/instants.ts";
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200" width="354" height="200">' +
   '<path d="M 10.000,20.000 C 11.000,21.000 12.500,22.000 14.000,23.000" stroke-width="2.250" stroke="black" fill="none"></path></svg>';
-const NO_SURVEY = { have_you_left_prescription_at_pharmacy: null, use_delivery_service_again: null, refill_reminder_opt_in: null };
-const PATIENT = 1;
 const OTHER = 2;
 const VISA = "4111111111111111";
 
+/** The shared completion, with this file's signature (its attributes are where the NUL and control characters go). */
 function completion(orderIds: number[], overrides: Partial<DeliveryCompletion> = {}): DeliveryCompletion {
-  return {
-    order_ids: orderIds,
-    signature_svg: SVG,
-    body: null,
-    signed_by: null,
-    dob_verified: null,
-    recipient_called_at: null,
-    client_occurred_at: OCCURRED,
-    relationship_id: PATIENT,
-    recipient_first_name: null,
-    recipient_last_name: null,
-    other_relationship_description: null,
-    survey: NO_SURVEY,
-    order_payment: null,
-    identification_state: null,
-    identification_type: null,
-    identification_number: null,
-    identification_expiration: null,
-    signature_refusal_reason: null,
-    ...overrides,
-  };
+  return baseCompletion(orderIds, { signature_svg: SVG, ...overrides });
 }
 
 /** A refusal in the product's shape: 400, a code and a sentence. */

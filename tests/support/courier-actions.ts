@@ -3,6 +3,7 @@ import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
 import { deliveryFormEntries, type DeliveryCompletion } from "../../domain/contract/deliveries.ts";
 import { toFormData, type FormValue } from "../../domain/contract/form-fields.ts";
 import { returnFormEntries, type ReturnSubmission } from "../../domain/contract/returns.ts";
+import { OCCURRED } from "./instants.ts";
 
 /**
  * What a courier's phone sends, through the courier API, for tests that look
@@ -16,7 +17,8 @@ export interface CourierSession {
   courierId: number;
 }
 
-export const OCCURRED = "2026-11-21T15:04:05.000Z";
+// Relative to now: the API refuses an instant more than 30 days old, so a fixed date would fail next month.
+export { OCCURRED };
 export const SIGNATURE_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200" width="354" height="200">' +
   '<path d="M 20,150 C 60,40 90,40 110,120 S 150,190 180,80 S 240,20 320,140" stroke-width="3" stroke="black" fill="none"></path>' +
