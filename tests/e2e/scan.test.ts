@@ -37,7 +37,8 @@ async function filmOfLabels(dir: string): Promise<string> {
   const inputs: string[] = [];
   for (const [index, { rx, bcid }] of LABELS.entries()) {
     const linear = bcid === "code128";
-    const png = await bwipjs.toBuffer({ bcid, text: rx, scale: linear ? 3 : 6, height: linear ? 20 : undefined, backgroundcolor: "FFFFFF", paddingwidth: 10, paddingheight: 10 });
+    const size = linear ? { scale: 3, height: 20 } : { scale: 6 };
+    const png = await bwipjs.toBuffer({ bcid, text: rx, ...size, backgroundcolor: "FFFFFF", paddingwidth: 10, paddingheight: 10 });
     const file = path.join(dir, `label-${index}.png`);
     writeFileSync(file, png);
     inputs.push("-loop", "1", "-t", String(SECONDS_EACH), "-framerate", "5", "-i", file);
@@ -123,6 +124,7 @@ it("shows the scanner at 390×844: the picture, the words, ≥ 44 px buttons, ax
   const pharmacies = await startDay(page);
   await openCheckIn(page, pharmacies.get("Riverside Community Pharmacy")!);
   await expectTapTargets(page);
+  await screenshot(page, "scan-check-in-button");
   await page.getByRole("button", { name: SCAN_TEXT.scan }).click();
   await eventually(() => page.getByText(SCAN_TEXT.noOrderWithLabel("RX-510001")).isVisible(), 30_000).toBe(true);
   await page.evaluate(() => window.scrollTo(0, 0));
