@@ -28,9 +28,10 @@ export function normalLabel(code: string): string {
 export function orderOfLabel<T extends Pick<Order, "id" | "rx_numbers" | "external_id">>(candidates: readonly T[], code: string): T | null {
   const wanted = normalLabel(code);
   if (wanted === "") return null;
+  // typeof, not !== null: a day the phone stored before orders carried external_id has none at all.
   return (
     candidates.find(
-      (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || (order.external_id !== null && normalLabel(order.external_id) === wanted),
+      (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || (typeof order.external_id === "string" && normalLabel(order.external_id) === wanted),
     ) ?? null
   );
 }

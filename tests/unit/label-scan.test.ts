@@ -30,3 +30,10 @@ describe("which order a bag's label names (issue 19)", () => {
     expect(shownLabel("A".repeat(60))).toBe(`${"A".repeat(39)}…`);
   });
 });
+
+it("a day stored on the phone before orders carried external_id still matches by RX number", () => {
+  const { external_id: _dropped, ...old } = makeOrder({ id: 3, rx_numbers: ["RX-3"] });
+  const stored = old as unknown as ReturnType<typeof makeOrder>;
+  expect(orderOfLabel([stored], "RX-3")?.id).toBe(3);
+  expect(orderOfLabel([stored], "undefined")).toBeNull();
+});
