@@ -51,6 +51,7 @@ export const SCAN_TEXT = {
   checkInHint: "The order opens as soon as its label is read.",
   searchInstead: "Search by name in the box above instead.",
   returnsHint: "Each bag is ticked off as its label is read.",
+  returnsOffer: "Scan each bag's label to tick it off as it goes back.",
   noOrderWithLabel: (code: string) => `No order here has the label ${shownLabel(code)}.`,
   cameraProblem: {
     unsupported: "This browser cannot use the camera.",

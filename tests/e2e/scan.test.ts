@@ -18,12 +18,16 @@ import { expectAccessible, expectTapTargets, launchBrowser, logIn, pageApi, phon
  * them — under the app's own Content-Security-Policy and Permissions-Policy.
  */
 
+/**
+ * The first label stays longest: the camera opens at the film's start, and the
+ * tests see it named before a later label moves the screen on, even when the
+ * decoder takes a few seconds to compile on a busy machine.
+ */
 const LABELS = [
-  { rx: "RX-510001", bcid: "code128" }, // Samuel Okafor, Market Street
-  { rx: "RX-400201", bcid: "datamatrix" }, // Walter Brennan, Riverside
-  { rx: "RX-620001", bcid: "qrcode" }, // Nadia Haddad, Greenway (picked up: a bag going back)
+  { rx: "RX-510001", bcid: "code128", seconds: 8 }, // Samuel Okafor, Market Street
+  { rx: "RX-400201", bcid: "datamatrix", seconds: 4 }, // Walter Brennan, Riverside
+  { rx: "RX-620001", bcid: "qrcode", seconds: 4 }, // Nadia Haddad, Greenway (picked up: a bag going back)
 ];
-const SECONDS_EACH = 4;
 
 let server: RunningServer;
 let browser: Browser;
@@ -35,13 +39,13 @@ const eventually = <T,>(read: () => Promise<T> | T, timeout = 15_000) => expect.
 /** The fake camera's film: each label centred on white, 640×480, a few frames a second. */
 async function filmOfLabels(dir: string): Promise<string> {
   const inputs: string[] = [];
-  for (const [index, { rx, bcid }] of LABELS.entries()) {
+  for (const [index, { rx, bcid, seconds }] of LABELS.entries()) {
     const linear = bcid === "code128";
     const size = linear ? { scale: 3, height: 20 } : { scale: 6 };
     const png = await bwipjs.toBuffer({ bcid, text: rx, ...size, backgroundcolor: "FFFFFF", paddingwidth: 10, paddingheight: 10 });
     const file = path.join(dir, `label-${index}.png`);
     writeFileSync(file, png);
-    inputs.push("-loop", "1", "-t", String(SECONDS_EACH), "-framerate", "5", "-i", file);
+    inputs.push("-loop", "1", "-t", String(seconds), "-framerate", "5", "-i", file);
   }
   const scaled = LABELS.map((_, i) => `[${i}]scale=560:400:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2:white,setsar=1,format=yuv420p[v${i}]`);
   const film = path.join(dir, "labels.y4m");
@@ -144,6 +148,7 @@ it("ticks off Greenway's bags on the returns summary as their labels are read; o
   const pharmacies = await startDay(page);
   await page.goto(`/pharmacies/${pharmacies.get("Greenway Health Pharmacy")!}/reconcile`);
   await eventually(() => page.getByRole("heading", { name: "Returns" }).isVisible()).toBe(true);
+  await screenshot(page, "scan-returns-button");
   await page.getByRole("button", { name: SCAN_TEXT.scan }).click();
   await eventually(() => page.getByRole("heading", { name: /^Bags handed back: 0 of 4$/ }).isVisible()).toBe(true);
   await eventually(() => page.getByRole("heading", { name: /^Bags handed back: 1 of 4$/ }).isVisible(), 30_000).toBe(true);

@@ -72,7 +72,10 @@ export function ReturnsSummaryScreen({ actor, pharmacy }: { actor: ReturnsActor;
         <>
           <p className="lead">Hand these to the pharmacy staff, then ask them to sign for the items.</p>
           {scan.phase === null && bags.length > 0 && (
-            <ScanButton onScan={() => actor.send({ type: "SCAN" })} />
+            <div className="scan-row">
+              <p className="muted">{SCAN_TEXT.returnsOffer}</p>
+              <ScanButton onScan={() => actor.send({ type: "SCAN" })} />
+            </div>
           )}
           {scan.phase !== null && (
             <ScannerPanel
