@@ -1,9 +1,7 @@
-import { lazy, Suspense, type ComponentProps } from "react";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 
-/** The panel's code (and the camera's) is fetched when the courier taps Scan, not with the screen. */
-const LazyScannerPanel = lazy(() => import("./ScannerPanel.tsx").then((module) => ({ default: module.ScannerPanel })));
+export { ScannerPanel } from "./ScannerPanel.tsx";
 
 /** 'Scan': opens the label scanner above the screen's content. */
 export function ScanButton({ onScan }: { onScan(): void }) {
@@ -14,22 +12,5 @@ export function ScanButton({ onScan }: { onScan(): void }) {
       </svg>
       {SCAN_TEXT.scan}
     </ActionButton>
-  );
-}
-
-/** The scanner panel, loaded on demand; until it arrives, what it would say first. */
-export function ScannerPanel(props: ComponentProps<typeof LazyScannerPanel>) {
-  return (
-    <Suspense
-      fallback={
-        <section className="scanner card section" aria-label="Label scanner">
-          <p className="scanner__status" role="status">
-            {SCAN_TEXT.starting}
-          </p>
-        </section>
-      }
-    >
-      <LazyScannerPanel {...props} />
-    </Suspense>
   );
 }
