@@ -25,7 +25,7 @@ function precompress(): Plugin {
       order: "post",
       sequential: true,
       handler() {
-        for (const file of walk(outDir).filter((name) => /\.(js|css|html|svg|webmanifest)$/.test(name))) {
+        for (const file of walk(outDir).filter((name) => /\.(js|css|html|svg|webmanifest|wasm)$/.test(name))) {
           const content = readFileSync(file);
           if (content.length < 1024) continue;
           writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));

@@ -193,3 +193,8 @@ export function staffSignatureProblems(form: StaffSignatureForm): Partial<Record
 export function staffSignatureComplete(form: StaffSignatureForm): boolean {
   return Object.keys(staffSignatureProblems(form)).length === 0;
 }
+
+/** The bags going back over the counter: the orders of the summary's item lines, in its order. */
+export function bagsToReturn(orders: readonly Order[], summary: ReturnSummary): Order[] {
+  return summary.items.flatMap((line) => orders.find((order) => order.id === line.order_id) ?? []);
+}

@@ -1,13 +1,19 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assign, emit, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order, PharmacyVisit } from "../domain/contract/entities.ts";
-import { canContinueCheckIn, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
+import { orderOfLabel, type CameraProblem } from "../domain/label-scan.ts";
+import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
+import { canContinueCheckIn, checkInList, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
 
 /**
  * The check-in gate at one pharmacy (spec §2 check-in screen and
  * confirm_orders, §4 check-in list): the courier checks in every order
  * (verify or cancel, in the verify-order machine), Continue opens the review
- * step, which records the arrival at the pharmacy's visit.
+ * step, which records the arrival at the pharmacy's visit. 'Scan' (issue 19)
+ * reads a bag's label with the camera: the `labelScanner` actor the app
+ * provides opens the camera and reports CAMERA_READY, CAMERA_FAILED and each
+ * LABEL_READ; a label of a listed order opens its verify screen (the emitted
+ * `orderScanned`), any other label is named and the scanning goes on.
  */
 
 export interface CheckInInput {
@@ -29,6 +35,10 @@ export interface CheckInContext {
   error: string | null;
   /** Where the review step led. */
   next: CheckInOutput["next"] | null;
+  /** The last label read that matches no listed order (shown while scanning goes on), or null. */
+  unknownLabel: string | null;
+  /** Why the camera did not open, or null. */
+  cameraProblem: CameraProblem | null;
 }
 
 export type CheckInEvent =
@@ -38,12 +48,26 @@ export type CheckInEvent =
   | { type: "BACK" }
   | { type: "RETRY_ARRIVAL" }
   | { type: "START_DELIVERIES" }
-  | { type: "GO_HOME" };
+  | { type: "GO_HOME" }
+  | { type: "SCAN" }
+  | { type: "CLOSE_SCANNER" }
+  | LabelScannerEvent;
+
+/** Emitted when a label names a listed order: the view opens /verify_orders/{orderId}. */
+export interface OrderScanned {
+  type: "orderScanned";
+  orderId: number;
+}
 
 export interface CheckInOutput {
   /** deliveries: on to /{pharmacyId}/deliver_orders; home: only cancelled orders, back home. */
   next: "deliveries" | "home";
   visit: PharmacyVisit | null;
+}
+
+/** The check-in list's order a label names (the listed orders only: not another pharmacy's). */
+function scannedOrder(context: CheckInContext, code: string): Order | null {
+  return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
 }
 
 export const checkInMachine = setup({
@@ -52,8 +76,11 @@ export const checkInMachine = setup({
     events: {} as CheckInEvent,
     input: {} as CheckInInput,
     output: {} as CheckInOutput,
+    emitted: {} as OrderScanned,
   },
   actors: {
+    /** Opens the rear camera, reads labels until stopped; stops the camera when the machine leaves scanning. */
+    labelScanner: labelScannerPlaceholder,
     /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
     markArrived: fromPromise<PharmacyVisit, { visitId: number }>(async () => {
       throw new Error("provide markArrived");
@@ -67,6 +94,8 @@ export const checkInMachine = setup({
     hasVerifiedOrders: ({ context }) => reviewLists(context.orders, context.pharmacyId).verified.length > 0,
     /** 'Continue' (goes home) if only cancelled orders exist. */
     onlyCancelled: ({ context }) => onlyCancelledOrders(context.orders, context.pharmacyId),
+    /** The label is an RX number or external id of an order on this pharmacy's check-in list. */
+    labelIsListed: ({ context, event }) => event.type === "LABEL_READ" && scannedOrder(context, event.code) !== null,
   },
   actions: {
     setSearch: assign(({ event }) => (event.type === "SEARCH" ? { search: event.query } : {})),
@@ -76,6 +105,13 @@ export const checkInMachine = setup({
     clearError: assign({ error: null }),
     goToDeliveries: assign({ next: "deliveries" as const }),
     goHome: assign({ next: "home" as const }),
+    openScannedOrder: emit(({ context, event }) => ({
+      type: "orderScanned" as const,
+      orderId: event.type === "LABEL_READ" ? (scannedOrder(context, event.code)?.id ?? -1) : -1,
+    })),
+    noteUnknownLabel: assign(({ event }) => (event.type === "LABEL_READ" ? { unknownLabel: event.code } : {})),
+    noteCameraProblem: assign(({ event }) => (event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {})),
+    clearScan: assign({ unknownLabel: null, cameraProblem: null }),
   },
 }).createMachine({
   id: "checkIn",
@@ -88,6 +124,8 @@ export const checkInMachine = setup({
     visit: null,
     error: null,
     next: null,
+    unknownLabel: null,
+    cameraProblem: null,
   }),
   on: {
     ORDERS_CHANGED: { actions: "setOrders", description: "An order was verified, cancelled or added on." },
@@ -102,6 +140,55 @@ export const checkInMachine = setup({
           guard: "canContinue",
           target: "confirmingOrders",
           description: "Continue (all-orders-verified): enabled only when every listed order is picked_up or cancelled.",
+        },
+        SCAN: { target: "scanning", description: "Scan: read a bag's label with the rear camera." },
+      },
+    },
+    scanning: {
+      description: "The camera reads bag labels above the list; the search box and the list stay.",
+      entry: "clearScan",
+      exit: "clearScan",
+      on: {
+        SEARCH: { actions: "setSearch", description: "Search... by recipient description, as without the camera." },
+        CLOSE_SCANNER: { target: "checkingIn", description: "Stop scanning: the camera closes." },
+        CONTINUE: {
+          guard: "canContinue",
+          target: "confirmingOrders",
+          description: "Continue while the camera is open: it closes.",
+        },
+      },
+      initial: "camera",
+      states: {
+        camera: {
+          invoke: { id: "labelScanner", src: "labelScanner" },
+          on: {
+            CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." },
+          },
+          initial: "starting",
+          states: {
+            starting: {
+              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
+              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } },
+            },
+            reading: {
+              description: "Point the camera at the bag's label.",
+              on: {
+                LABEL_READ: [
+                  {
+                    guard: "labelIsListed",
+                    target: "#checkIn.checkingIn",
+                    actions: "openScannedOrder",
+                    description: "A listed order's label: its verify screen opens.",
+                  },
+                  { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." },
+                ],
+              },
+            },
+          },
+        },
+        unavailable: {
+          description: "A clear message why; the typed search box as before.",
+          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } },
         },
       },
     },

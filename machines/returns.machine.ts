@@ -3,7 +3,9 @@ import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import type { ReturnResponse, ReturnSubmission, WireReturnLine } from "../domain/contract/returns.ts";
 import { centsToDecimal } from "../domain/money.ts";
+import { orderOfLabel, type CameraProblem } from "../domain/label-scan.ts";
 import {
+  bagsToReturn,
   linesOfKind,
   returnSummary,
   STAFF_NAME_MAX_LENGTH,
@@ -12,6 +14,7 @@ import {
   type ReturnLine,
   type ReturnSummary,
 } from "../domain/returns.ts";
+import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
 import { nextOrderStatus } from "./order-status.ts";
 import { statusByName } from "../domain/vocabulary.ts";
 
@@ -25,6 +28,10 @@ import { statusByName } from "../domain/vocabulary.ts";
  * A return needs the pharmacy staff present, so it is never stored offline:
  * a failed submission shows the spec §8 text and keeps everything entered
  * for another try.
+ *
+ * On the summary, 'Scan' (issue 19) reads each bag's label as it goes back
+ * over the counter and ticks it off (`tickedOrderIds`): a check the courier
+ * and the staff see, not a step — Continue and the signature are as before.
  */
 
 export type ReturnsView = { screen: "summary" } | { screen: "details"; kind: ReturnDetailKind } | { screen: "signature" };
@@ -62,6 +69,12 @@ export interface ReturnsContext {
   result: ReturnResponse["return"] | null;
   /** The returned orders as they are now: returned to the pharmacy, or reconciled. */
   returnedOrders: Order[];
+  /** Bags (item lines' orders) whose label was read on the summary. */
+  tickedOrderIds: number[];
+  /** The last label read that names no bag going back here, or null. */
+  unknownLabel: string | null;
+  /** Why the camera did not open, or null. */
+  cameraProblem: CameraProblem | null;
 }
 
 export type ReturnsEvent =
@@ -73,7 +86,10 @@ export type ReturnsEvent =
   | { type: "STAFF_CHANGED"; changes: Partial<StaffEntry> }
   | { type: "SIGNATURE_CHANGED"; svg: string | null }
   | { type: "LOCATED"; latitude: number; longitude: number }
-  | { type: "SUBMIT" };
+  | { type: "SUBMIT" }
+  | { type: "SCAN" }
+  | { type: "CLOSE_SCANNER" }
+  | LabelScannerEvent;
 
 export interface ReturnsOutput {
   result: ReturnResponse["return"];
@@ -115,6 +131,16 @@ export function returnedOrdersOf(context: Pick<ReturnsContext, "orders" | "summa
 
 const hasLinesOf = (summary: ReturnSummary, kind: ReturnDetailKind) => linesOfKind(summary, kind).length > 0;
 
+/** The bag going back here that a label names, or null. */
+const bagOfLabel = (context: Pick<ReturnsContext, "orders" | "summary">, code: string) => orderOfLabel(bagsToReturn(context.orders, context.summary), code);
+
+/** The day as it changes, and the ticks still meaning a bag of it. */
+function dayChange(context: ReturnsContext, orders: Order[], incompleteOffline: boolean) {
+  const summary = returnSummary(orders, context.pharmacyId);
+  const bags = new Set(bagsToReturn(orders, summary).map((order) => order.id));
+  return { orders, incompleteOffline, summary, tickedOrderIds: context.tickedOrderIds.filter((id) => bags.has(id)) };
+}
+
 export const returnsMachine = setup({
   types: {
     context: {} as ReturnsContext,
@@ -123,6 +149,8 @@ export const returnsMachine = setup({
     output: {} as ReturnsOutput,
   },
   actors: {
+    /** Opens the rear camera, reads labels until stopped; stops the camera when the machine leaves scanning. */
+    labelScanner: labelScannerPlaceholder,
     /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
     submitReturn: fromPromise<ReturnResponse, ReturnSubmission>(async () => {
       throw new Error("provide submitReturn");
@@ -141,17 +169,26 @@ export const returnsMachine = setup({
     /** Spec §5: first name, last name and signature are required. */
     signatureComplete: ({ context }) =>
       staffSignatureComplete({ ...context.staff, signed: context.signatureSvg !== null }),
+    /** The label names a bag going back to this pharmacy. */
+    labelIsBag: ({ context, event }) => event.type === "LABEL_READ" && bagOfLabel(context, event.code) !== null,
+    /** The changed day still has the summary to show (not the alert, not "nothing to return"). */
+    dayKeepsSummary: ({ context, event }) =>
+      event.type === "DAY_CHANGED" && !event.incompleteOffline && returnSummary(event.orders, context.pharmacyId).lines.length > 0,
   },
   actions: {
     requestDetails: assign(({ event }) => (event.type === "VIEW_DETAILS" ? { requested: { screen: "details" as const, kind: event.kind } } : {})),
     requestSummary: assign({ requested: SUMMARY }),
     requestSignature: assign({ requested: { screen: "signature" } as ReturnsView }),
     requestView: assign(({ event }) => (event.type === "GO_TO" ? { requested: event.view } : {})),
-    updateDay: assign(({ context, event }) =>
-      event.type === "DAY_CHANGED"
-        ? { orders: event.orders, incompleteOffline: event.incompleteOffline, summary: returnSummary(event.orders, context.pharmacyId) }
-        : {},
-    ),
+    updateDay: assign(({ context, event }) => (event.type === "DAY_CHANGED" ? dayChange(context, event.orders, event.incompleteOffline) : {})),
+    tickBag: assign(({ context, event }) => {
+      const bag = event.type === "LABEL_READ" ? bagOfLabel(context, event.code) : null;
+      if (!bag) return {};
+      return { unknownLabel: null, tickedOrderIds: context.tickedOrderIds.includes(bag.id) ? context.tickedOrderIds : [...context.tickedOrderIds, bag.id] };
+    }),
+    noteUnknownLabel: assign(({ event }) => (event.type === "LABEL_READ" ? { unknownLabel: event.code } : {})),
+    noteCameraProblem: assign(({ event }) => (event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {})),
+    clearScan: assign({ unknownLabel: null, cameraProblem: null }),
     setStaff: assign(({ context, event }) => {
       if (event.type !== "STAFF_CHANGED") return {};
       const clamp = (value: string | undefined, current: string) => (value === undefined ? current : value.slice(0, STAFF_NAME_MAX_LENGTH));
@@ -181,6 +218,9 @@ export const returnsMachine = setup({
     error: null,
     result: null,
     returnedOrders: [],
+    tickedOrderIds: [],
+    unknownLabel: null,
+    cameraProblem: null,
   }),
   on: {
     LOCATED: { actions: "setLocation", description: "The browser geolocation, where granted (never on the local host)." },
@@ -213,6 +253,51 @@ export const returnsMachine = setup({
         SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature ('sign for items')." },
         GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
         DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day changed: the summary is computed again." },
+        SCAN: { target: "scanningBags", description: "Scan: tick off each bag by its label as it goes back over the counter." },
+      },
+    },
+    scanningBags: {
+      description: "/reconcile with the camera open above the summary: each bag's label read ticks it off.",
+      entry: "clearScan",
+      exit: "clearScan",
+      on: {
+        CLOSE_SCANNER: { target: "summary", description: "Stop scanning: the camera closes, the ticks stay." },
+        VIEW_DETAILS: { guard: "kindHasLines", target: "details", actions: "requestDetails", description: "The lines of orders, cash or check." },
+        SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature ('sign for items')." },
+        GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
+        DAY_CHANGED: [
+          { guard: "dayKeepsSummary", actions: "updateDay", description: "The day changed: the summary and the ticks are computed again; the camera stays open." },
+          { target: "opening", actions: "updateDay", description: "The day changed and leaves no summary: the alert or nothing to return." },
+        ],
+      },
+      initial: "camera",
+      states: {
+        camera: {
+          invoke: { id: "labelScanner", src: "labelScanner" },
+          on: {
+            CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." },
+          },
+          initial: "starting",
+          states: {
+            starting: {
+              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
+              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } },
+            },
+            reading: {
+              description: "Point the camera at the bag's label.",
+              on: {
+                LABEL_READ: [
+                  { guard: "labelIsBag", actions: "tickBag", description: "A bag going back here: ticked off." },
+                  { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." },
+                ],
+              },
+            },
+          },
+        },
+        unavailable: {
+          description: "A clear message why; the summary as before.",
+          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } },
+        },
       },
     },
     details: {

@@ -3,7 +3,7 @@
 // The states, transitions, descriptions and the names of guards, actions and actors are the real machine's.
 // Their implementations are stand-ins: guards pass, actions and actors do nothing; context, invoke input
 // and params are computed by the app at run time and are left out.
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromCallback, fromPromise, setup } from "xstate";
 
 export const checkInMachine = setup({
   guards: {
@@ -11,6 +11,7 @@ export const checkInMachine = setup({
     hasVisit: () => true,
     hasVerifiedOrders: () => true,
     onlyCancelled: () => true,
+    labelIsListed: () => true,
   },
   actions: {
     setSearch: assign({}),
@@ -20,8 +21,13 @@ export const checkInMachine = setup({
     clearError: assign({}),
     goToDeliveries: assign({}),
     goHome: assign({}),
+    openScannedOrder: () => {},
+    noteUnknownLabel: assign({}),
+    noteCameraProblem: assign({}),
+    clearScan: assign({}),
   },
   actors: {
+    labelScanner: fromCallback(() => {}),
     markArrived: fromPromise(async () => undefined),
   },
 }).createMachine({
@@ -40,6 +46,65 @@ export const checkInMachine = setup({
           guard: "canContinue",
           target: "confirmingOrders",
           description: "Continue (all-orders-verified): enabled only when every listed order is picked_up or cancelled.",
+        },
+        SCAN: { target: "scanning", description: "Scan: read a bag's label with the rear camera." },
+      },
+    },
+    scanning: {
+      description: "The camera reads bag labels above the list; the search box and the list stay.",
+      entry: "clearScan",
+      exit: "clearScan",
+      on: {
+        SEARCH: {
+          actions: "setSearch",
+          description: "Search... by recipient description, as without the camera.",
+        },
+        CLOSE_SCANNER: { target: "checkingIn", description: "Stop scanning: the camera closes." },
+        CONTINUE: {
+          guard: "canContinue",
+          target: "confirmingOrders",
+          description: "Continue while the camera is open: it closes.",
+        },
+      },
+      initial: "camera",
+      states: {
+        camera: {
+          invoke: { id: "labelScanner", src: "labelScanner" },
+          on: {
+            CAMERA_FAILED: {
+              target: "unavailable",
+              actions: "noteCameraProblem",
+              description: "No camera, permission refused, or it would not start.",
+            },
+          },
+          initial: "starting",
+          states: {
+            starting: {
+              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
+              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } },
+            },
+            reading: {
+              description: "Point the camera at the bag's label.",
+              on: {
+                LABEL_READ: [
+                  {
+                    guard: "labelIsListed",
+                    target: "#checkIn.checkingIn",
+                    actions: "openScannedOrder",
+                    description: "A listed order's label: its verify screen opens.",
+                  },
+                  {
+                    actions: "noteUnknownLabel",
+                    description: "'No order here has the label {code}.' and the scanning goes on.",
+                  },
+                ],
+              },
+            },
+          },
+        },
+        unavailable: {
+          description: "A clear message why; the typed search box as before.",
+          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } },
         },
       },
     },

@@ -3,7 +3,7 @@
 // The states, transitions, descriptions and the names of guards, actions and actors are the real machine's.
 // Their implementations are stand-ins: guards pass, actions and actors do nothing; context, invoke input
 // and params are computed by the app at run time and are left out.
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromCallback, fromPromise, setup } from "xstate";
 
 export const returnsMachine = setup({
   guards: {
@@ -14,6 +14,8 @@ export const returnsMachine = setup({
     kindHasLines: () => true,
     viewAllowed: () => true,
     signatureComplete: () => true,
+    labelIsBag: () => true,
+    dayKeepsSummary: () => true,
   },
   actions: {
     requestDetails: assign({}),
@@ -21,6 +23,10 @@ export const returnsMachine = setup({
     requestSignature: assign({}),
     requestView: assign({}),
     updateDay: assign({}),
+    tickBag: assign({}),
+    noteUnknownLabel: assign({}),
+    noteCameraProblem: assign({}),
+    clearScan: assign({}),
     setStaff: assign({}),
     setSignature: assign({}),
     setLocation: assign({}),
@@ -29,6 +35,7 @@ export const returnsMachine = setup({
     storeResult: assign({}),
   },
   actors: {
+    labelScanner: fromCallback(() => {}),
     submitReturn: fromPromise(async () => undefined),
   },
 }).createMachine({
@@ -92,6 +99,87 @@ export const returnsMachine = setup({
           target: "opening",
           actions: "updateDay",
           description: "The day changed: the summary is computed again.",
+        },
+        SCAN: {
+          target: "scanningBags",
+          description: "Scan: tick off each bag by its label as it goes back over the counter.",
+        },
+      },
+    },
+    scanningBags: {
+      description: "/reconcile with the camera open above the summary: each bag's label read ticks it off.",
+      entry: "clearScan",
+      exit: "clearScan",
+      on: {
+        CLOSE_SCANNER: { target: "summary", description: "Stop scanning: the camera closes, the ticks stay." },
+        VIEW_DETAILS: {
+          guard: "kindHasLines",
+          target: "details",
+          actions: "requestDetails",
+          description: "The lines of orders, cash or check.",
+        },
+        SIGN: {
+          target: "signing",
+          actions: "requestSignature",
+          description: "On to the pharmacy staff signature ('sign for items').",
+        },
+        GO_TO: {
+          guard: "viewAllowed",
+          target: "opening",
+          actions: "requestView",
+          description: "A deep link.",
+        },
+        DAY_CHANGED: [
+          {
+            guard: "dayKeepsSummary",
+            actions: "updateDay",
+            description: "The day changed: the summary and the ticks are computed again; the camera stays open.",
+          },
+          {
+            target: "opening",
+            actions: "updateDay",
+            description: "The day changed and leaves no summary: the alert or nothing to return.",
+          },
+        ],
+      },
+      initial: "camera",
+      states: {
+        camera: {
+          invoke: { id: "labelScanner", src: "labelScanner" },
+          on: {
+            CAMERA_FAILED: {
+              target: "unavailable",
+              actions: "noteCameraProblem",
+              description: "No camera, permission refused, or it would not start.",
+            },
+          },
+          initial: "starting",
+          states: {
+            starting: {
+              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
+              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } },
+            },
+            reading: {
+              description: "Point the camera at the bag's label.",
+              on: {
+                LABEL_READ: [
+                  {
+                    guard: "labelIsBag",
+                    actions: "tickBag",
+                    description: "A bag going back here: ticked off.",
+                  },
+                  {
+                    actions: "noteUnknownLabel",
+                    description: "'No order here has the label {code}.' and the scanning goes on.",
+                  },
+                ],
+              },
+            },
+          },
+        },
+        unavailable: {
+          description: "A clear message why; the summary as before.",
+          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } },
         },
       },
     },

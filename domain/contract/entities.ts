@@ -60,6 +60,8 @@ export const Order = z.object({
   address: Address,
   phone_number: z.string().nullable(),
   rx_numbers: z.array(z.string()),
+  /** The pharmacy system's own id for the order (ops API), printed on the bag's label with the RX numbers; null when it has none. */
+  external_id: z.string().nullable(),
   pickup_note: z.string().nullable(),
   copay: NullableMoney,
   delivery_fee: NullableMoney,

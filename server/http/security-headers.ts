@@ -22,7 +22,9 @@ export async function installSecurityHeaders(
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...options.inlineScripts, ...(bt ? BRAINTREE.script : [])],
+        // 'wasm-unsafe-eval': compiling WebAssembly, for the label scanner's decoder (zxing-wasm, our own
+        // /assets/*.wasm); it allows no JavaScript eval. No worker or blob: source: the decoder runs on the page.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...options.inlineScripts, ...(bt ? BRAINTREE.script : [])],
         // Inline styles: React's style prop, and the stylesheet inside index.html (vite.config.ts). Inline scripts only by hash.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
@@ -36,14 +38,15 @@ export async function installSecurityHeaders(
         frameAncestors: ["'none'"],
       },
     },
-    // Geolocation is used for delivery and return locations; nothing else.
     permittedCrossDomainPolicies: false,
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     referrerPolicy: { policy: "no-referrer" },
   });
   app.addHook("onSend", async (request, reply) => {
-    reply.header("Permissions-Policy", "geolocation=(self), camera=(), microphone=(), payment=(self)");
+    // Geolocation for delivery and return locations; the camera for scanning bag labels (our own pages only,
+    // never a frame); no microphone.
+    reply.header("Permissions-Policy", "geolocation=(self), camera=(self), microphone=(), payment=(self)");
     // Patient data must not linger in shared caches or the back/forward cache of a lost phone.
     if (request.url.startsWith("/api/")) reply.header("Cache-Control", "no-store");
   });

@@ -55,6 +55,7 @@ export function orderView(row: OrderRow, pharmacy: Pharmacy): Order {
     },
     phone_number: row.phoneNumber,
     rx_numbers: row.rxNumbers,
+    external_id: row.externalId,
     pickup_note: row.pickupNote,
     copay: centsToDecimal(row.copayCents),
     delivery_fee: centsToDecimal(row.deliveryFeeCents),

@@ -73,9 +73,10 @@ export function removeDataDir(server: RunningServer): void {
 /**
  * Debian's Chromium, headless. A launch that hangs (seen once in CI on a busy
  * machine: Playwright's own limit is 180 s, the whole hook's budget) is given
- * up after 60 s and tried once more.
+ * up after 60 s and tried once more. `args` adds launch flags (the fake camera
+ * of the scanner test).
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser({ args = [] as string[] } = {}): Promise<Browser> {
   const launch = () =>
     chromium.launch({
       executablePath: CHROMIUM,
@@ -83,6 +84,7 @@ export async function launchBrowser(): Promise<Browser> {
       args: [
         "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        ...args,
       ],
     });
   try {

@@ -9,6 +9,8 @@ export interface DebianTool {
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const CHROMIUM_TOOL: DebianTool = { command: CHROMIUM, debianPackage: "chromium" };
 /** pdftotext, pdftoppm and pdfinfo: the PDFs are checked as a person would read them. */
+/** ffmpeg: the e2e scanner test turns a generated label into the fake camera's Y4M video. */
+export const FFMPEG_TOOL: DebianTool = { command: "ffmpeg", debianPackage: "ffmpeg" };
 export const POPPLER_TOOLS: DebianTool[] = ["pdftotext", "pdftoppm", "pdfinfo"].map((command) => ({ command, debianPackage: "poppler-utils" }));
 
 function found(command: string): boolean {

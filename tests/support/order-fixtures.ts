@@ -54,6 +54,7 @@ export function makeOrder(overrides: Partial<Omit<Order, "status">> & { status?:
     },
     phone_number: "2155550101",
     rx_numbers: ["RX-1"],
+    external_id: null,
     pickup_note: null,
     copay: "0.00",
     delivery_fee: null,

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FEATURE_ROUTES } from "../../src/app/feature-routes.ts";
@@ -60,5 +60,43 @@ describe("dist/route-preloads.json (the chunks the server names in an on-demand 
         expect(initial.has(file), `${file} is in the first screen already`).toBe(false);
       }
     }
+  });
+});
+
+describe("the label scanner (issue 19): its code loads when the courier taps Scan", () => {
+  const routes = () => JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
+  const chunkNamed = (prefix: string) => readdirSync(path.join(DIST, "assets")).filter((file) => file.startsWith(`${prefix}-`) && file.endsWith(".js"));
+
+  it("puts the WebAssembly decoder and the camera code in chunks of their own, in no screen's first download", () => {
+    const decoderChunks = [...packagesByChunk(DIST)].filter(([, packages]) => packages.includes("zxing-wasm")).map(([file]) => file);
+    expect(decoderChunks).toEqual(chunkNamed("wasm-decoder").map((file) => `assets/${file}`));
+    const cameraChunks = chunkNamed("camera-scan");
+    expect(cameraChunks).toHaveLength(1);
+    const preloaded = new Set(routes().flatMap((route) => route.files));
+    const initial = new Set(bundle.chunks.map((chunk) => chunk.file));
+    for (const file of [...decoderChunks, `assets/${cameraChunks[0]!}`]) {
+      expect(initial.has(file), `${file} is in the first screen`).toBe(false);
+      expect(preloaded.has(`/${file}`), `${file} is preloaded with a screen`).toBe(false);
+    }
+  });
+
+  it("keeps the check-in and returns screens' own chunks free of it: they only import() it", () => {
+    // PickupRoutes: /pharmacies/:pharmacyId/* (check-in, verify, confirm_orders, add-ons).
+    const checkIn = routes().find((route) => route.paths.includes("/pharmacies/:pharmacyId/*"))!;
+    const returns = routes().find((route) => route.paths.some((p) => p.includes("reconcile")))!;
+    for (const route of [checkIn, returns]) {
+      const code = route.files.map((file) => readFileSync(path.join(DIST, file), "utf8")).join("\n");
+      expect(code).toMatch(/import\(["'][^"']*camera-scan-[\w-]+\.js["']\)|camera-scan-[\w-]+\.js/);
+      expect(code).not.toContain("readBarcodes");
+      expect(code).not.toContain(".wasm");
+    }
+  });
+
+  it("ships the decoder's .wasm as our own asset (never a CDN's), compressed for the phone", () => {
+    const wasm = readdirSync(path.join(DIST, "assets")).filter((file) => file.endsWith(".wasm"));
+    expect(wasm).toEqual([expect.stringMatching(/^zxing_reader-[\w-]+\.wasm$/)]);
+    expect(existsSync(path.join(DIST, "assets", `${wasm[0]!}.br`))).toBe(true);
+    const decoder = readFileSync(path.join(DIST, "assets", chunkNamed("wasm-decoder")[0]!), "utf8");
+    expect(decoder).toContain(`/assets/${wasm[0]!}`);
   });
 });

@@ -3,9 +3,12 @@ import { useEffect, useId } from "react";
 import { Link, useNavigate } from "react-router";
 import { checkInList, pickupInstructions } from "../../../domain/pharmacy-progress.ts";
 import { formatPhone, telHref } from "../../../domain/phone.ts";
+import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
+import { ScanButton, ScannerPanel } from "../scanner/ScanButton.tsx";
+import type { ScanPhase } from "../scanner/ScannerPanel.tsx";
 import { useCheckIn } from "./check-in-context.tsx";
 import { CheckInRow } from "./CheckInRow.tsx";
 import { ScreenHeader } from "./ScreenHeader.tsx";
@@ -25,11 +28,40 @@ export function CheckInScreen() {
     }),
     (a, b) => a.orders === b.orders && a.search === b.search && a.canContinue === b.canContinue,
   );
+  const scan = useSelector(
+    actor,
+    (snapshot) => ({
+      phase: (snapshot.matches({ scanning: "unavailable" })
+        ? "unavailable"
+        : snapshot.matches({ scanning: { camera: "reading" } })
+          ? "reading"
+          : snapshot.matches("scanning")
+            ? "starting"
+            : null) as ScanPhase | null,
+      unknownLabel: snapshot.context.unknownLabel,
+      cameraProblem: snapshot.context.cameraProblem,
+    }),
+    (a, b) => a.phase === b.phase && a.unknownLabel === b.unknownLabel && a.cameraProblem === b.cameraProblem,
+  );
 
   // Arriving here from the review (browser back): the machine goes back with the URL.
   useEffect(() => {
     if (actor.getSnapshot().matches("confirmingOrders")) actor.send({ type: "BACK" });
   }, [actor]);
+
+  // A bag's label named a listed order: on to its verify screen (the machine has closed the camera).
+  useEffect(() => {
+    const subscription = actor.on("orderScanned", ({ orderId }) => void navigate(`/pharmacies/${pharmacy.id}/verify_orders/${orderId}`));
+    return () => subscription.unsubscribe();
+  }, [actor, navigate, pharmacy.id]);
+
+  // Leaving the screen (the itinerary link, the browser's back) closes the camera.
+  useEffect(
+    () => () => {
+      if (actor.getSnapshot().matches("scanning")) actor.send({ type: "CLOSE_SCANNER" });
+    },
+    [actor],
+  );
 
   const everyOrder = checkInList(orders, pharmacy.id);
   const listed = checkInList(orders, pharmacy.id, search);
@@ -41,19 +73,36 @@ export function CheckInScreen() {
         <p className="step-header__sub">{pharmacy.name}</p>
       </ScreenHeader>
 
-      <div className="field search-field">
-        <label className="visually-hidden" htmlFor={searchId}>
-          Search orders by recipient
-        </label>
-        <input
-          id={searchId}
-          className="input"
-          type="search"
-          placeholder={TEXT.searchPlaceholder}
-          value={search}
-          onChange={(event) => actor.send({ type: "SEARCH", query: event.target.value })}
-        />
+      <div className="search-row">
+        <div className="field search-field">
+          <label className="visually-hidden" htmlFor={searchId}>
+            Search orders by recipient
+          </label>
+          <input
+            id={searchId}
+            className="input"
+            type="search"
+            placeholder={TEXT.searchPlaceholder}
+            value={search}
+            onChange={(event) => actor.send({ type: "SEARCH", query: event.target.value })}
+          />
+        </div>
+        {scan.phase === null && everyOrder.length > 0 && (
+          <ScanButton onScan={() => actor.send({ type: "SCAN" })} />
+        )}
       </div>
+
+      {scan.phase !== null && (
+        <ScannerPanel
+          phase={scan.phase}
+          unknownLabel={scan.unknownLabel}
+          cameraProblem={scan.cameraProblem}
+          hint={SCAN_TEXT.checkInHint}
+          instead={SCAN_TEXT.searchInstead}
+          onStop={() => actor.send({ type: "CLOSE_SCANNER" })}
+          onRetry={() => actor.send({ type: "SCAN" })}
+        />
+      )}
 
       {instructions && (
         <section className="notice notice--warn section" aria-labelledby="pickup-instructions">

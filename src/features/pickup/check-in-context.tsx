@@ -6,6 +6,7 @@ import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { checkInMachine } from "../../../machines/check-in.machine.ts";
 import { markArrived } from "../../api/pickup.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
+import { labelScannerActor } from "../scanner/label-scanner-actor.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;
 
@@ -26,7 +27,10 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
     (state) => visitsToMake(state.context.day!.pharmacy_visits).find((visit) => visit.pharmacy.id === pharmacy.id)?.id ?? null,
   );
   const machine = useMemo(
-    () => checkInMachine.provide({ actors: { markArrived: fromPromise(({ input }) => markArrived(courierId, input.visitId)) } }),
+    () =>
+      checkInMachine.provide({
+        actors: { markArrived: fromPromise(({ input }) => markArrived(courierId, input.visitId)), labelScanner: labelScannerActor },
+      }),
     [courierId],
   );
   const actor = useActorRef(machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });

@@ -9,6 +9,7 @@ import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
+import { labelScannerActor } from "../scanner/label-scanner-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
 import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
@@ -17,7 +18,7 @@ import { ReturnsSummaryScreen } from "./ReturnsSummaryScreen.tsx";
 export type ReturnsActor = ActorRefFrom<typeof returnsMachine>;
 
 const appReturnsMachine = returnsMachine.provide({
-  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)) },
+  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)), labelScanner: labelScannerActor },
 });
 
 /**

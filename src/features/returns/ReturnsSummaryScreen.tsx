@@ -1,10 +1,15 @@
 import { useSelector } from "@xstate/react";
+import { useEffect } from "react";
 import { Link } from "react-router";
-import type { Pharmacy } from "../../../domain/contract/entities.ts";
+import type { Order, Pharmacy } from "../../../domain/contract/entities.ts";
+import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { formatUsd } from "../../../domain/money.ts";
-import { linesOfKind, totalOfKind, type ReturnDetailKind } from "../../../domain/returns.ts";
+import { bagsToReturn, linesOfKind, totalOfKind, type ReturnDetailKind } from "../../../domain/returns.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
+import { CheckIcon } from "../../ui/icons.tsx";
+import { ScanButton, ScannerPanel } from "../scanner/ScanButton.tsx";
+import type { ScanPhase } from "../scanner/ScannerPanel.tsx";
 import { KIND_TITLES } from "./return-words.ts";
 import type { ReturnsActor } from "./ReturnsRoute.tsx";
 import { ReturnsHeader } from "./ReturnsHeader.tsx";
@@ -18,6 +23,32 @@ export function ReturnsSummaryScreen({ actor, pharmacy }: { actor: ReturnsActor;
     snapshot.matches("blocked") ? "blocked" : snapshot.matches("nothingToReturn") ? "nothing" : "summary",
   );
   const summary = useSelector(actor, (snapshot) => snapshot.context.summary);
+  const orders = useSelector(actor, (snapshot) => snapshot.context.orders);
+  const ticked = useSelector(actor, (snapshot) => snapshot.context.tickedOrderIds);
+  const scan = useSelector(
+    actor,
+    (snapshot) => ({
+      phase: (snapshot.matches({ scanningBags: "unavailable" })
+        ? "unavailable"
+        : snapshot.matches({ scanningBags: { camera: "reading" } })
+          ? "reading"
+          : snapshot.matches("scanningBags")
+            ? "starting"
+            : null) as ScanPhase | null,
+      unknownLabel: snapshot.context.unknownLabel,
+      cameraProblem: snapshot.context.cameraProblem,
+    }),
+    (a, b) => a.phase === b.phase && a.unknownLabel === b.unknownLabel && a.cameraProblem === b.cameraProblem,
+  );
+  const bags = bagsToReturn(orders, summary);
+
+  // Leaving the summary (another screen, the browser's back) closes the camera.
+  useEffect(
+    () => () => {
+      if (actor.getSnapshot().matches("scanningBags")) actor.send({ type: "CLOSE_SCANNER" });
+    },
+    [actor],
+  );
 
   return (
     <main className="screen">
@@ -40,6 +71,23 @@ export function ReturnsSummaryScreen({ actor, pharmacy }: { actor: ReturnsActor;
       {state === "summary" && (
         <>
           <p className="lead">Hand these to the pharmacy staff, then ask them to sign for the items.</p>
+          {scan.phase === null && bags.length > 0 && (
+            <div className="scan-row">
+              <p className="muted">{SCAN_TEXT.returnsOffer}</p>
+              <ScanButton onScan={() => actor.send({ type: "SCAN" })} />
+            </div>
+          )}
+          {scan.phase !== null && (
+            <ScannerPanel
+              phase={scan.phase}
+              unknownLabel={scan.unknownLabel}
+              cameraProblem={scan.cameraProblem}
+              hint={SCAN_TEXT.returnsHint}
+              onStop={() => actor.send({ type: "CLOSE_SCANNER" })}
+              onRetry={() => actor.send({ type: "SCAN" })}
+            />
+          )}
+          {(scan.phase !== null || ticked.length > 0) && <BagTicks bags={bags} ticked={ticked} />}
           <ul className="list" aria-label="What goes back to the pharmacy">
             {KINDS.map((kind) => {
               const count = linesOfKind(summary, kind).length;
@@ -82,5 +130,37 @@ export function ReturnsSummaryScreen({ actor, pharmacy }: { actor: ReturnsActor;
         </>
       )}
     </main>
+  );
+}
+
+/** The bags going back, each ticked off once its label was read (issue 19): a check, not a step. */
+function BagTicks({ bags, ticked }: { bags: Order[]; ticked: number[] }) {
+  const count = bags.filter((bag) => ticked.includes(bag.id)).length;
+  return (
+    <section className="section" aria-labelledby="bag-ticks-title">
+      <h2 id="bag-ticks-title" className="section__title">
+        Bags handed back: {count} of {bags.length}
+      </h2>
+      <ul className="list">
+        {bags.map((bag) => {
+          const done = ticked.includes(bag.id);
+          return (
+            <li key={bag.id} className={`card bag-row${done ? " bag-row--ticked" : ""}`}>
+              <div>
+                <p>
+                  <strong>
+                    {bag.patient_first_name} {bag.patient_last_name}
+                  </strong>
+                </p>
+                <p className="muted">RX {bag.rx_numbers.join(", ")}</p>
+              </div>
+              <span className="bag-row__tick" role="img" aria-label={done ? "handed back" : "not scanned yet"}>
+                <CheckIcon />
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }

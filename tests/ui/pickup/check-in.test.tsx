@@ -5,6 +5,8 @@ import * as api from "../../../src/api/pickup.ts";
 import { COURIER_ID, makeDay, makeVisit, NO_COLLECTION, order, renderPickup, RIVERSIDE } from "./harness.tsx";
 
 vi.mock("../../../src/api/pickup.ts");
+// The decoder's WebAssembly is the unit and e2e tests' business; here the camera is refused before it is used.
+vi.mock("../../../src/features/scanner/wasm-decoder.ts", () => ({ loadWasmDecoder: vi.fn(async () => undefined), decodeLabels: vi.fn(async () => []) }));
 
 const JOHNSON = order(1, "Harold", "Johnson", { pickup_note: "Ring the bell at the side counter; ask for Priya." });
 const ABERNATHY = order(2, "Eleanor", "Abernathy", { rx_numbers: ["RX-400112", "RX-400113"], pickup_note: "Use the back door." });
@@ -129,5 +131,38 @@ describe("check-in screen (spec §2, §4)", () => {
   it("an unknown route under a pharmacy shows the not-found view", async () => {
     renderPickup(`/pharmacies/${RIVERSIDE.id}/nonsense`, makeDay({ orders: [JOHNSON] }));
     expect(await screen.findByRole("heading", { name: "Not found" })).toBeInTheDocument();
+  });
+});
+
+describe("'Scan' without a usable camera (issue 19)", () => {
+  it("permission refused: the reason in words, the typed search as before, and the camera can be tried again", async () => {
+    const getUserMedia = vi.fn(async () => {
+      throw new DOMException("Permission denied", "NotAllowedError");
+    });
+    vi.stubGlobal("isSecureContext", true);
+    Object.defineProperty(navigator, "mediaDevices", { value: { getUserMedia }, configurable: true });
+    try {
+      await open();
+      await userEvent.click(screen.getByRole("button", { name: "Scan" }));
+      expect(await screen.findByRole("alert")).toHaveTextContent(
+        "The camera is not allowed for this app: allow it in the browser's site settings, then try again. Search by name in the box above instead.",
+      );
+      expect(getUserMedia).toHaveBeenCalledWith(expect.objectContaining({ audio: false, video: expect.objectContaining({ facingMode: { ideal: "environment" } }) }));
+      await userEvent.type(screen.getByPlaceholderText("Search..."), "abernathy");
+      expect(rowNames()).toEqual(["Eleanor Abernathy"]);
+      await userEvent.click(screen.getByRole("button", { name: "Try the camera again" }));
+      await waitFor(() => expect(getUserMedia).toHaveBeenCalledTimes(2));
+      await userEvent.click(await screen.findByRole("button", { name: "Stop scanning" }));
+      expect(await screen.findByRole("button", { name: "Scan" })).toBeInTheDocument();
+    } finally {
+      Reflect.deleteProperty(navigator, "mediaDevices");
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("a browser without camera access says so", async () => {
+    await open();
+    await userEvent.click(screen.getByRole("button", { name: "Scan" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("This browser cannot use the camera. Search by name in the box above instead.");
   });
 });

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { AnyMachineSnapshot } from "xstate";
+import { createActor, fromCallback, type AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
+import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { checkInList } from "../../../domain/pharmacy-progress.ts";
 import { checkInMachine, type CheckInEvent, type CheckInInput } from "../../../machines/check-in.machine.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
-const ACTORS = ["markArrived"] as const;
+const ACTORS = ["markArrived", "labelScanner"] as const;
 const RIVERSIDE = makePharmacy({ id: 1 });
 const MARKET = makePharmacy({ id: 2 });
 
@@ -39,6 +40,13 @@ const EVENTS: CheckInEvent[] | Record<string, unknown>[] = [
   { type: "GO_HOME" },
   { type: "xstate.done.actor.markArrived", output: VISIT },
   { type: "xstate.error.actor.markArrived", error: OFFLINE },
+  { type: "SCAN" },
+  { type: "CLOSE_SCANNER" },
+  { type: "CAMERA_READY" },
+  { type: "CAMERA_FAILED", problem: "denied" },
+  // Order 1's RX number (fixtures: RX-1), read in another case and with spaces; then a label of no order here.
+  { type: "LABEL_READ", code: " rx-1 " },
+  { type: "LABEL_READ", code: "RX-404" },
 ];
 
 const SCENARIOS: { name: string; input: CheckInInput }[] = [
@@ -48,8 +56,15 @@ const SCENARIOS: { name: string; input: CheckInInput }[] = [
 
 /** The search only filters what is shown (no guard reads it), so it does not make a new state here. */
 const serializeState = (snapshot: AnyMachineSnapshot) => {
-  const { orders, visit, error, next } = snapshot.context as { orders: Order[]; visit: unknown; error: string | null; next: string | null };
-  return JSON.stringify([snapshot.value, snapshot.status, orders.map((o) => o.status.name), visit !== null, error, next]);
+  const { orders, visit, error, next, unknownLabel, cameraProblem } = snapshot.context as {
+    orders: Order[];
+    visit: unknown;
+    error: string | null;
+    next: string | null;
+    unknownLabel: string | null;
+    cameraProblem: string | null;
+  };
+  return JSON.stringify([snapshot.value, snapshot.status, orders.map((o) => o.status.name), visit !== null, error, next, unknownLabel, cameraProblem]);
 };
 
 const pathsOf = (input: CheckInInput) =>
@@ -141,5 +156,88 @@ describe("check-in behaviour (spec §2, §4)", () => {
     const { orders, pharmacyId, search } = snapshot.context;
     expect(checkInList(orders, pharmacyId, search).map((o: Order) => o.id)).toEqual([2]);
     expect(snapshot.can({ type: "CONTINUE" })).toBe(true);
+  });
+});
+
+describe("scanning a bag's label at check-in (issue 19)", () => {
+  const LABELLED = [
+    makeOrder({ id: 7, status: "submitted_to_courier", rx_numbers: ["RX-7001", "RX-7002"], external_id: "EXT-55", patient_last_name: "Brennan" }),
+    makeOrder({ id: 8, status: "submitted_to_courier", rx_numbers: ["RX-8001"], external_id: null, patient_last_name: "Johnson" }),
+    // Another pharmacy's bag is no order here.
+    makeOrder({ id: 9, status: "submitted_to_courier", rx_numbers: ["RX-9001"], pharmacy: MARKET }),
+  ];
+
+  /** A live machine whose camera the test drives: it records when the camera is opened and closed. */
+  function scanningActor() {
+    const camera = { opened: 0, closed: 0 };
+    const machine = checkInMachine.provide({
+      actors: {
+        labelScanner: fromCallback(() => {
+          camera.opened += 1;
+          return () => {
+            camera.closed += 1;
+          };
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: { pharmacyId: RIVERSIDE.id, visitId: null, orders: LABELLED } });
+    const scanned: number[] = [];
+    actor.on("orderScanned", (event) => scanned.push(event.orderId));
+    actor.start();
+    return { actor, camera, scanned };
+  }
+
+  it.each([
+    ["an RX number", "RX-7002", 7],
+    ["an external id, in another case", "ext-55", 7],
+    ["an RX number with spaces around", "  RX-8001\n", 8],
+  ])("%s opens that order's verify screen and closes the camera", (_what, code, orderId) => {
+    const { actor, camera, scanned } = scanningActor();
+    actor.send({ type: "SCAN" });
+    expect(camera).toEqual({ opened: 1, closed: 0 });
+    actor.send({ type: "CAMERA_READY" });
+    actor.send({ type: "LABEL_READ", code });
+    expect(scanned).toEqual([orderId]);
+    expect(actor.getSnapshot().value).toBe("checkingIn");
+    expect(camera).toEqual({ opened: 1, closed: 1 });
+  });
+
+  it("a label of no order here says so in words and keeps scanning", () => {
+    const { actor, camera, scanned } = scanningActor();
+    actor.send({ type: "SCAN" });
+    actor.send({ type: "CAMERA_READY" });
+    actor.send({ type: "LABEL_READ", code: "RX-9001" });
+    expect(scanned).toEqual([]);
+    expect(actor.getSnapshot().value).toEqual({ scanning: { camera: "reading" } });
+    expect(SCAN_TEXT.noOrderWithLabel(actor.getSnapshot().context.unknownLabel!)).toBe("No order here has the label RX-9001.");
+    expect(camera.closed).toBe(0);
+    actor.send({ type: "LABEL_READ", code: "RX-8001" });
+    expect(scanned).toEqual([8]);
+    expect(actor.getSnapshot().context.unknownLabel).toBeNull();
+  });
+
+  it("no camera or permission refused: the reason, the search box as before, and the camera may be tried again", () => {
+    const { actor, camera } = scanningActor();
+    actor.send({ type: "SCAN" });
+    actor.send({ type: "CAMERA_FAILED", problem: "denied" });
+    expect(actor.getSnapshot().value).toEqual({ scanning: "unavailable" });
+    expect(actor.getSnapshot().context.cameraProblem).toBe("denied");
+    expect(camera).toEqual({ opened: 1, closed: 1 });
+    actor.send({ type: "SEARCH", query: "Brennan" });
+    expect(actor.getSnapshot().context.search).toBe("Brennan");
+    actor.send({ type: "SCAN" });
+    expect(actor.getSnapshot().value).toEqual({ scanning: { camera: "starting" } });
+    expect(actor.getSnapshot().context.cameraProblem).toBeNull();
+    expect(camera.opened).toBe(2);
+    actor.send({ type: "CLOSE_SCANNER" });
+    expect(actor.getSnapshot().value).toBe("checkingIn");
+    expect(camera.closed).toBe(2);
+  });
+
+  it("a label read before the camera reports its picture is not taken", () => {
+    const { actor, scanned } = scanningActor();
+    actor.send({ type: "SCAN" });
+    actor.send({ type: "LABEL_READ", code: "RX-7001" });
+    expect(scanned).toEqual([]);
   });
 });

@@ -9,14 +9,14 @@ import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
-const ACTORS = ["submitReturn"] as const;
+const ACTORS = ["submitReturn", "labelScanner"] as const;
 const PHARMACY = makePharmacy({ id: 7, name: "Northside Family Drugs" });
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><path d="M 1 1 L 9 9" stroke="black"/></svg>';
 
 const DAY: Order[] = [
-  makeOrder({ id: 11, pharmacy: PHARMACY, status: "delivery_attempted", copay: "6.50", delivery_fee: null }),
-  makeOrder({ id: 12, pharmacy: PHARMACY, status: "picked_up", copay: "0.00", delivery_fee: "5.00" }),
-  makeOrder({ id: 30, pharmacy: PHARMACY, status: "delivered", copay: "10.00", delivery_fee: "2.50", payment_collected: true, payment_type: "cash" }),
+  makeOrder({ id: 11, pharmacy: PHARMACY, status: "delivery_attempted", copay: "6.50", delivery_fee: null, rx_numbers: ["RX-11"] }),
+  makeOrder({ id: 12, pharmacy: PHARMACY, status: "picked_up", copay: "0.00", delivery_fee: "5.00", rx_numbers: ["RX-12"], external_id: "EXT-12" }),
+  makeOrder({ id: 30, pharmacy: PHARMACY, rx_numbers: ["RX-30"], status: "delivered", copay: "10.00", delivery_fee: "2.50", payment_collected: true, payment_type: "cash" }),
   makeOrder({ id: 40, pharmacy: PHARMACY, status: "delivered", copay: "20.00", delivery_fee: "3.00", other_items_amount_due: "1.00", payment_collected: true, payment_type: "check" }),
   makeOrder({ id: 50, pharmacy: PHARMACY, status: "delivered", copay: "0.00" }),
   makeOrder({ id: 60, pharmacy: makePharmacy({ id: 8 }), status: "picked_up", copay: "9.00" }),
@@ -56,6 +56,13 @@ const EVENTS: ReturnsEvent[] | Record<string, unknown>[] = [
   { type: "SUBMIT" },
   { type: "xstate.done.actor.submitReturn", output: RESPONSE },
   { type: "xstate.error.actor.submitReturn", error: NETWORK },
+  { type: "SCAN" },
+  { type: "CLOSE_SCANNER" },
+  { type: "CAMERA_READY" },
+  { type: "CAMERA_FAILED", problem: "no-camera" },
+  { type: "LABEL_READ", code: "RX-11" },
+  // Order 30 went back as cash: its label is no bag.
+  { type: "LABEL_READ", code: "RX-30" },
 ];
 
 const input = (overrides: Partial<ReturnsInput> = {}): ReturnsInput => ({
@@ -87,7 +94,8 @@ const SCENARIOS: { name: string; input: ReturnsInput }[] = [
 const serializeState = (snapshot: AnyMachineSnapshot) => {
   const c = snapshot.context as ReturnsContext;
   const signing = snapshot.matches("signing") ? [c.staff.first_name !== "" && c.staff.last_name !== "", c.signatureSvg !== null, c.error] : [];
-  return JSON.stringify([snapshot.value, snapshot.status, c.requested, ...signing]);
+  const scanning = snapshot.matches("scanningBags") ? [c.tickedOrderIds, c.unknownLabel, c.cameraProblem] : [];
+  return JSON.stringify([snapshot.value, snapshot.status, c.requested, ...signing, ...scanning]);
 };
 
 const pathsOf = (scenarioInput: ReturnsInput) =>
@@ -260,5 +268,66 @@ describe("returns behaviour (spec §2, §4, §5, §7, §8, §9)", () => {
   it("ignores the day changing while the pharmacy staff wait for the submission", async () => {
     const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
     expect(snapshot.value).toEqual({ signing: "submitting" });
+  });
+});
+
+describe("ticking bags off by their labels on the summary (issue 19)", () => {
+  const scanning = [{ type: "SCAN" }, { type: "CAMERA_READY" }];
+
+  it("each bag's label ticks it off once; a label of no bag here says so and scanning goes on", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([
+      ...scanning,
+      { type: "LABEL_READ", code: "rx-11" },
+      { type: "LABEL_READ", code: "RX-11" },
+      { type: "LABEL_READ", code: "RX-30" },
+    ]));
+    expect(snapshot.value).toEqual({ scanningBags: { camera: "reading" } });
+    expect(snapshot.context.tickedOrderIds).toEqual([11]);
+    expect(snapshot.context.unknownLabel).toBe("RX-30");
+    const next = await replayPath(returnsMachine, ACTORS, input(), by([...scanning, { type: "LABEL_READ", code: "RX-30" }, { type: "LABEL_READ", code: "EXT-12" }]));
+    expect(next.snapshot.context.tickedOrderIds).toEqual([12]);
+    expect(next.snapshot.context.unknownLabel).toBeNull();
+  });
+
+  it("the ticks are extra: closing the camera keeps them, and Continue and the submission are as before", async () => {
+    const { snapshot, calls } = await replayPath(returnsMachine, ACTORS, input(), by([
+      ...scanning,
+      { type: "LABEL_READ", code: "RX-12" },
+      { type: "CLOSE_SCANNER" },
+      ...SIGNED,
+      { type: "SUBMIT" },
+    ]));
+    expect(snapshot.context.tickedOrderIds).toEqual([12]);
+    const plain = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }]));
+    expect(calls.find((call) => call.actor === "submitReturn")).toEqual(plain.calls.find((call) => call.actor === "submitReturn"));
+    expect(calls.filter((call) => call.actor === "labelScanner")).toHaveLength(1);
+  });
+
+  it("continuing while the camera is open goes on to the signature as Continue always does", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...scanning, { type: "SIGN" }]));
+    expect(snapshot.value).toEqual({ signing: "editing" });
+  });
+
+  it("no camera: the reason is kept for the screen, and the camera may be tried again", async () => {
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([{ type: "SCAN" }, { type: "CAMERA_FAILED", problem: "denied" }]));
+    expect(snapshot.value).toEqual({ scanningBags: "unavailable" });
+    expect(snapshot.context.cameraProblem).toBe("denied");
+    const again = await replayPath(returnsMachine, ACTORS, input(), by([{ type: "SCAN" }, { type: "CAMERA_FAILED", problem: "denied" }, { type: "SCAN" }]));
+    expect(again.snapshot.value).toEqual({ scanningBags: { camera: "starting" } });
+    expect(again.snapshot.context.cameraProblem).toBeNull();
+  });
+
+  it("a day that changes under the camera keeps it open and drops ticks of bags no longer going back", async () => {
+    const gone = DAY.map((order) => (order.id === 11 ? { ...order, status: { id: 8, name: "returned_to_pharmacy" as const }, item_returned: true } : order));
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([
+      ...scanning,
+      { type: "LABEL_READ", code: "RX-11" },
+      { type: "LABEL_READ", code: "RX-12" },
+      { type: "DAY_CHANGED", orders: gone, incompleteOffline: false },
+    ]));
+    expect(snapshot.value).toEqual({ scanningBags: { camera: "reading" } });
+    expect(snapshot.context.tickedOrderIds).toEqual([12]);
+    const emptied = await replayPath(returnsMachine, ACTORS, input(), by([...scanning, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
+    expect(emptied.snapshot.value).toBe("nothingToReturn");
   });
 });
