@@ -28,6 +28,7 @@ import { DobStep } from "./steps/DobStep.tsx";
 import { IdStep } from "./steps/IdStep.tsx";
 import { OutcomeScreen } from "./steps/OutcomeScreen.tsx";
 import { PaymentStep } from "./steps/PaymentStep.tsx";
+import { PhotoStep } from "./steps/PhotoStep.tsx";
 import { RecipientStep } from "./steps/RecipientStep.tsx";
 import { SignatureStep } from "./steps/SignatureStep.tsx";
 import { SubmissionView } from "./steps/SubmissionView.tsx";
@@ -175,6 +176,8 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
             send({ type: "RETRY" });
           }}
         />
+      ) : snapshot.matches({ steps: { recipient: "photo" } }) || snapshot.matches({ steps: { signature: "photo" } }) ? (
+        <PhotoStep {...props} />
       ) : (
         <Step path={path} {...props} cards={cards} />
       )}

@@ -60,6 +60,7 @@ const delivered: Proof = {
   longitude: -75.16689,
   grouped_order_ids: [],
   signature_url: "/api/ops/v1/orders/4711/proof/signature.svg",
+  photo_url: null,
   returned: null,
 };
 
