@@ -100,7 +100,7 @@ function photoBox(doc: PDFKit.PDFDocument, photo: { mediaType: string; bytes: Bu
       .font("Helvetica-Oblique")
       .fontSize(10)
       .fillColor("#666")
-      .text(`A ${photo.mediaType} photo is on file${link ? `: ${link}` : ""}.`, box.x + 10, box.y + box.height / 2 - 6, { width: box.width - 20 });
+      .text(`The photo (${photo.mediaType}) is on file${link ? `: ${link}` : ""}.`, box.x + 10, box.y + box.height / 2 - 6, { width: box.width - 20 });
   }
   doc.y = box.y + box.height + 8;
   doc.x = MARGIN;
