@@ -45,7 +45,7 @@ export function PhotoStep({ snapshot, send }: StepProps) {
       </p>
 
       {photo && (
-        <figure className="section" style={{ margin: 0 }}>
+        <figure className="section photo-figure">
           <img className="photo-preview" src={photo.data_url} alt="Your photo of where the medication was left" width={photo.width} height={photo.height} />
           <figcaption className="muted">
             {photo.width} × {photo.height} px · {Math.ceil(photo.bytes / 1024)} KB
