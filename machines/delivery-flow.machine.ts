@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, or, setup, type SnapshotFrom } from "xstate";
+import { and, assign, fromPromise, not, or, setup, type SnapshotFrom } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type {
   DeliveryCompletion,
@@ -8,6 +8,7 @@ import type {
   RecipientSubmission,
 } from "../domain/contract/deliveries.ts";
 import type { Order } from "../domain/contract/entities.ts";
+import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
 import {
   dobCanBeVerified,
   dobVerificationNeeded,
@@ -116,6 +117,8 @@ export interface DeliveryFlowContext {
   signature: SignatureEntry;
   survey: DeliverySurvey;
   failure: PendingFailure | null;
+  /** Issue 19: the photo of the drop-off where nobody signs (shrunk on the phone, EXIF stripped), or null. */
+  photo: DeliveryPhoto | null;
   /** When the delivery was completed or submitted (client_occurred_at). */
   occurredAt: string | null;
   /** The alert for a failed call (spec §8), or null. */
@@ -140,6 +143,9 @@ export type DeliveryFlowEvent =
   | { type: "SIGNATURE_CHANGED"; svg: string | null }
   | { type: "REFUSAL_CHANGED"; reason: string | null; notes: string }
   | { type: "SURVEY_CHANGED"; answers: Partial<DeliverySurvey> }
+  | { type: "PHOTO_TAKEN"; photo: DeliveryPhoto }
+  | { type: "PHOTO_REMOVED" }
+  | { type: "BACK" }
   | { type: "CONTINUE" }
   | { type: "CONFIRM" }
   | { type: "CANCEL" }
@@ -182,6 +188,7 @@ export function recipientSubmissionOf(context: DeliveryFlowContext): RecipientSu
     recipient_called_at: context.recipientCalledAt,
     client_occurred_at: context.occurredAt ?? now(),
     body: context.recipient.courier_notes.trim(),
+    photo: context.photo,
   };
 }
 
@@ -214,6 +221,8 @@ export function deliveryCompletionOf(context: DeliveryFlowContext): DeliveryComp
     identification_number: id?.identification_number ?? null,
     identification_expiration: id?.identification_expiration ?? null,
     signature_refusal_reason: refusal,
+    // A photo only where nobody signed (the courier may have gone back and had the recipient sign after all).
+    photo: signed ? null : context.photo,
   };
 }
 
@@ -297,6 +306,11 @@ export const deliveryFlowMachine = setup({
     canGoTo: ({ context, event }, params: { step: DeliveryStep }) =>
       event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
     cameFrom: ({ context }, params: { step: DeliveryStep }) => context.failure?.step === params.step,
+    /** Issue 19: a refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
+    nobodySigned: ({ context }) => context.signature.svg == null,
+    photoTaken: ({ context }) => context.photo != null,
+    /** Issue 19: the pharmacy's pod_photo_required. */
+    pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order),
   },
   actions: {
     markReached: assign({
@@ -352,6 +366,8 @@ export const deliveryFlowMachine = setup({
     }),
     recordPayment: assign({ payment: ({ event }) => (event as unknown as { output: PaymentOutput }).output }),
     stampOccurredAt: assign({ occurredAt: () => now() }),
+    keepPhoto: assign({ photo: ({ context, event }) => (event.type === "PHOTO_TAKEN" ? event.photo : context.photo) }),
+    forgetPhoto: assign({ photo: null }),
     clearError: assign({ error: null }),
     showError: assign({ error: ({ event }) => failureText(toApiFailure((event as { error?: unknown }).error)) }),
     recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
@@ -374,6 +390,7 @@ export const deliveryFlowMachine = setup({
     signature: { svg: null, refusal_reason: EMPTY_SIGNATURE_FORM.refusal_reason, refusal_notes: EMPTY_SIGNATURE_FORM.refusal_notes },
     survey: EMPTY_SURVEY,
     failure: null,
+    photo: null,
     occurredAt: null,
     error: null,
     queued: false,
@@ -455,7 +472,11 @@ export const deliveryFlowMachine = setup({
                 UNTICK_FAILED: { actions: "untickFailed" },
                 CONTINUE: [
                   { guard: "recipientFailed", target: "#deliveryFlow.submittingFailure", actions: "recordRecipientFailure" },
-                  { guard: "submittedAtRecipientStep", target: "#deliveryFlow.submittingRecipient", actions: "stampOccurredAt" },
+                  {
+                    guard: "submittedAtRecipientStep",
+                    target: "photo",
+                    description: "No Recipient, or contactless with notes: nobody signs, so the photo of the drop-off comes next.",
+                  },
                   { guard: and(["recipientComplete", "collectIdentification"]), target: "#deliveryFlow.steps.idVerification" },
                   { guard: and(["recipientComplete", "paymentDue"]), target: "#deliveryFlow.steps.payment" },
                   { guard: "recipientComplete", target: "#deliveryFlow.steps.signature" },
@@ -467,6 +488,20 @@ export const deliveryFlowMachine = setup({
               on: {
                 CONFIRM: { target: "editing", actions: "tickFailed" },
                 CANCEL: { target: "editing" },
+              },
+            },
+            photo: {
+              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              on: {
+                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
+                PHOTO_REMOVED: { actions: "forgetPhoto" },
+                CONTINUE: {
+                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
+                  target: "#deliveryFlow.submittingRecipient",
+                  actions: "stampOccurredAt",
+                  description: "Spec §4: submitted at the recipient step, with the photo when one was taken.",
+                },
+                BACK: { target: "editing" },
               },
             },
           },
@@ -522,11 +557,37 @@ export const deliveryFlowMachine = setup({
             target: "recipient",
             description: "A signature step without a chosen relationship, or whose recipient is submitted at the recipient step, redirects to recipient.",
           },
-          on: {
-            SIGNATURE_CHANGED: { actions: "changeSignature" },
-            REFUSAL_CHANGED: { actions: "changeRefusal" },
-            SURVEY_CHANGED: { actions: "changeSurvey" },
-            CONTINUE: { guard: "signatureComplete", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" },
+          initial: "signing",
+          states: {
+            signing: {
+              on: {
+                SIGNATURE_CHANGED: { actions: "changeSignature" },
+                REFUSAL_CHANGED: { actions: "changeRefusal" },
+                SURVEY_CHANGED: { actions: "changeSurvey" },
+                CONTINUE: [
+                  {
+                    guard: and(["signatureComplete", "nobodySigned"]),
+                    target: "photo",
+                    description: "A reason for not signing: the photo of the drop-off comes next.",
+                  },
+                  { guard: "signatureComplete", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" },
+                ],
+              },
+            },
+            photo: {
+              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              on: {
+                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
+                PHOTO_REMOVED: { actions: "forgetPhoto" },
+                CONTINUE: {
+                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
+                  target: "#deliveryFlow.submittingDelivery",
+                  actions: "stampOccurredAt",
+                  description: "The completion, with the photo when one was taken.",
+                },
+                BACK: { target: "signing" },
+              },
+            },
           },
         },
       },

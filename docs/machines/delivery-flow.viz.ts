@@ -3,7 +3,7 @@
 // The states, transitions, descriptions and the names of guards, actions and actors are the real machine's.
 // Their implementations are stand-ins: guards pass, actions and actors do nothing; context, invoke input
 // and params are computed by the app at run time and are left out.
-import { and, assign, createMachine, fromPromise, or, setup } from "xstate";
+import { and, assign, createMachine, fromPromise, not, or, setup } from "xstate";
 
 export const deliveryFlowMachine = setup({
   guards: {
@@ -24,6 +24,9 @@ export const deliveryFlowMachine = setup({
     patientCouldNotPay: () => true,
     canGoTo: () => true,
     cameFrom: () => true,
+    nobodySigned: () => true,
+    photoTaken: () => true,
+    pharmacyRequiresPhoto: () => true,
   },
   actions: {
     markReached: assign({}),
@@ -43,6 +46,8 @@ export const deliveryFlowMachine = setup({
     changeSurvey: assign({}),
     recordPayment: assign({}),
     stampOccurredAt: assign({}),
+    keepPhoto: assign({}),
+    forgetPhoto: assign({}),
     clearError: assign({}),
     showError: assign({}),
     recordSubmission: assign({}),
@@ -191,8 +196,8 @@ export const deliveryFlowMachine = setup({
                   },
                   {
                     guard: "submittedAtRecipientStep",
-                    target: "#deliveryFlow.submittingRecipient",
-                    actions: "stampOccurredAt",
+                    target: "photo",
+                    description: "No Recipient, or contactless with notes: nobody signs, so the photo of the drop-off comes next.",
                   },
                   {
                     guard: and(["recipientComplete", "collectIdentification"]),
@@ -213,6 +218,23 @@ export const deliveryFlowMachine = setup({
               on: {
                 CONFIRM: { target: "editing", actions: "tickFailed" },
                 CANCEL: { target: "editing" },
+              },
+            },
+            photo: {
+              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              on: {
+                PHOTO_TAKEN: {
+                  actions: "keepPhoto",
+                  description: "The shrunk photo (or a retake replacing it).",
+                },
+                PHOTO_REMOVED: { actions: "forgetPhoto" },
+                CONTINUE: {
+                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
+                  target: "#deliveryFlow.submittingRecipient",
+                  actions: "stampOccurredAt",
+                  description: "Spec §4: submitted at the recipient step, with the photo when one was taken.",
+                },
+                BACK: { target: "editing" },
               },
             },
           },
@@ -285,14 +307,43 @@ export const deliveryFlowMachine = setup({
             target: "recipient",
             description: "A signature step without a chosen relationship, or whose recipient is submitted at the recipient step, redirects to recipient.",
           },
-          on: {
-            SIGNATURE_CHANGED: { actions: "changeSignature" },
-            REFUSAL_CHANGED: { actions: "changeRefusal" },
-            SURVEY_CHANGED: { actions: "changeSurvey" },
-            CONTINUE: {
-              guard: "signatureComplete",
-              target: "#deliveryFlow.submittingDelivery",
-              actions: "stampOccurredAt",
+          initial: "signing",
+          states: {
+            signing: {
+              on: {
+                SIGNATURE_CHANGED: { actions: "changeSignature" },
+                REFUSAL_CHANGED: { actions: "changeRefusal" },
+                SURVEY_CHANGED: { actions: "changeSurvey" },
+                CONTINUE: [
+                  {
+                    guard: and(["signatureComplete", "nobodySigned"]),
+                    target: "photo",
+                    description: "A reason for not signing: the photo of the drop-off comes next.",
+                  },
+                  {
+                    guard: "signatureComplete",
+                    target: "#deliveryFlow.submittingDelivery",
+                    actions: "stampOccurredAt",
+                  },
+                ],
+              },
+            },
+            photo: {
+              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              on: {
+                PHOTO_TAKEN: {
+                  actions: "keepPhoto",
+                  description: "The shrunk photo (or a retake replacing it).",
+                },
+                PHOTO_REMOVED: { actions: "forgetPhoto" },
+                CONTINUE: {
+                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
+                  target: "#deliveryFlow.submittingDelivery",
+                  actions: "stampOccurredAt",
+                  description: "The completion, with the photo when one was taken.",
+                },
+                BACK: { target: "signing" },
+              },
             },
           },
         },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FAILURE_REASON_NAMES, ID_TYPES } from "../vocabulary.ts";
+import { PHOTO_MAX_BYTES } from "../delivery-photo.ts";
 import { RecordId } from "./pickup.ts";
 import { Instant, MoneyAmount, StoredText } from "./scalars.ts";
 import {
@@ -29,6 +30,13 @@ export const SignatureFilePart = z.object({
   content: z.string().max(SIGNATURE_MAX_BYTES, "is too large"),
 });
 
+/** The photo of the drop-off (issue 19): its bytes arrive base64-encoded from the form parser; checked by their signature in the service. */
+export const PhotoFilePart = z.object({
+  filename: StoredText(255),
+  type: StoredText(255),
+  content: z.string().max(Math.ceil((PHOTO_MAX_BYTES * 4) / 3) + 4, "is too large").regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be the image's bytes"),
+});
+
 export const DeliveryFields = z.object({
   order_ids: z
     .array(FormId)
@@ -42,6 +50,8 @@ export const DeliveryFields = z.object({
   recipient_called_at: Instant.nullish(),
   body: Notes.nullish(),
   signature: z.object({ attachment: z.object({ file: SignatureFilePart }) }).optional(),
+  /** Issue 19: where nobody signs, a photo of where the medication was left. */
+  photo: z.object({ attachment: z.object({ file: PhotoFilePart }) }).optional(),
   latitude: Coordinate(90).optional(),
   longitude: Coordinate(180).optional(),
   signed_by: Text(80).optional(),

@@ -1,4 +1,5 @@
 import type { FAILURE_REASON_NAMES } from "../vocabulary.ts";
+import { PHOTO_FILE_NAMES, type DeliveryPhoto } from "../delivery-photo.ts";
 import { flattenFormFields, type FormFile, type FormValue } from "./form-fields.ts";
 
 /**
@@ -58,6 +59,10 @@ export interface RecipientSubmission {
   client_occurred_at: string;
   /** The courier's notes. */
   body: string;
+  /** Issue 19: the photo of the drop-off, when one was taken. */
+  photo?: DeliveryPhoto | null;
+  latitude?: number | null;
+  longitude?: number | null;
 }
 
 export interface DeliveryPayment {
@@ -93,6 +98,8 @@ export interface DeliveryCompletion {
   /** YYYY-MM-DD. */
   identification_expiration: string | null;
   signature_refusal_reason: string | null;
+  /** Issue 19: the photo of the drop-off where nobody signed. */
+  photo?: DeliveryPhoto | null;
   latitude?: number | null;
   longitude?: number | null;
 }
@@ -102,6 +109,11 @@ export function signatureFile(svg: string): FormFile {
   return { filename: SIGNATURE_FILE_NAME, type: SIGNATURE_MEDIA_TYPE, content: svg };
 }
 
+/** The photo as the form's file part: its content is the data: URL, turned into bytes by the app's form builder. */
+export function photoFile(photo: DeliveryPhoto): FormFile {
+  return { filename: PHOTO_FILE_NAMES[photo.media_type], type: photo.media_type, content: photo.data_url };
+}
+
 /** The multipart entries of a recipient submission or a completion (spec §7 field names). */
 export function deliveryFormEntries(submission: RecipientSubmission | DeliveryCompletion, csrfToken?: string): [string, FormValue][] {
   const delivery: Record<string, unknown> = { ...submission };
@@ -109,6 +121,8 @@ export function deliveryFormEntries(submission: RecipientSubmission | DeliveryCo
     delete delivery.signature_svg;
     if (submission.signature_svg != null) delivery.signature = { attachment: { file: signatureFile(submission.signature_svg) } };
   }
+  delete delivery.photo;
+  if (submission.photo) delivery.photo = { attachment: { file: photoFile(submission.photo) } };
   const entries = flattenFormFields({ delivery });
   return csrfToken ? [["_csrf_token", csrfToken], ...entries] : entries;
 }

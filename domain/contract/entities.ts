@@ -37,6 +37,8 @@ export const Pharmacy = z.object({
   pod_recipient_config: z.enum(POD_RECIPIENT_CONFIGS).nullable(),
   can_skip_copay_collection: z.boolean(),
   can_skip_signature: z.boolean(),
+  /** Issue 19: a photo of the drop-off wherever nobody signs. */
+  pod_photo_required: z.boolean(),
 });
 export type Pharmacy = z.infer<typeof Pharmacy>;
 

@@ -1,3 +1,4 @@
+import { dataUrlBytes } from "../delivery-photo.ts";
 /**
  * Bracket-named form fields (spec §7: delivery[order_ids][],
  * delivery[survey][refill_reminder_opt_in], delivery[signature][attachment][file])
@@ -106,7 +107,8 @@ export function toFormData(entries: readonly (readonly [string, FormValue])[]): 
   const form = new FormData();
   for (const [name, value] of entries) {
     if (typeof value === "string") form.append(name, value);
-    else form.append(name, new Blob([value.content], { type: value.type }), value.filename);
+    // A binary file (the photo of the drop-off) travels as its data: URL and is sent as its bytes.
+    else form.append(name, new Blob([value.content.startsWith("data:") ? (dataUrlBytes(value.content) as Uint8Array<ArrayBuffer>) : value.content], { type: value.type }), value.filename);
   }
   return form;
 }

@@ -57,6 +57,7 @@ export const Proof = z.object({
   ...Position,
   grouped_order_ids: z.array(z.number().int()),
   signature_url: z.string().nullable(),
+  photo_url: z.string().nullable().meta({ description: "Issue 19: the photo of the drop-off where nobody signed, when the courier took one." }),
   returned: z
     .object({
       return_id: z.number().int(),

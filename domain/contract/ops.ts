@@ -111,6 +111,8 @@ const pharmacyFields = {
   pod_recipient_config: z.enum(POD_RECIPIENT_CONFIGS).nullable(),
   can_skip_copay_collection: z.boolean(),
   can_skip_signature: z.boolean(),
+  /** Issue 19: the courier must photograph the drop-off wherever nobody signs. Off when left out. */
+  pod_photo_required: z.boolean().optional(),
   /** Shown to the courier at check-in for this pharmacy's orders that bring no note of their own. */
   pickup_note: Note.nullish(),
 };

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  customType,
   bigint,
   boolean,
   date,
@@ -118,6 +119,8 @@ export const pharmacies = pgTable("pharmacies", {
   podRecipientConfig: text("pod_recipient_config").$type<"covid19_contactless" | "require_recipient">(),
   canSkipCopayCollection: boolean("can_skip_copay_collection").notNull().default(false),
   canSkipSignature: boolean("can_skip_signature").notNull().default(false),
+  /** Issue 19: a photo of the drop-off wherever nobody signs. */
+  podPhotoRequired: boolean("pod_photo_required").notNull().default(false),
   /** Shown at check-in for this pharmacy's orders that bring no pickup note of their own. */
   pickupNote: text("pickup_note"),
 });
@@ -285,6 +288,27 @@ export const deliveryOrders = pgTable(
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.orderId] }), index("delivery_orders_order_idx").on(t.orderId)],
 );
+
+/** Raw bytes (PostgreSQL bytea) as a Node Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * Issue 19: the photo of a drop-off nobody signed for, checked by its bytes to
+ * be a JPEG, WebP or PNG under 300 KB. The delivery's id is the key: a
+ * delivery has at most one photo, whatever a retry sends.
+ */
+export const deliveryPhotos = pgTable("delivery_photos", {
+  deliveryId: integer("delivery_id")
+    .primaryKey()
+    .references(() => deliveries.id, { onDelete: "cascade" }),
+  mediaType: text("media_type").$type<"image/jpeg" | "image/webp" | "image/png">().notNull(),
+  byteSize: integer("byte_size").notNull(),
+  bytes: bytea("bytes").notNull(),
+  createdAt: createdAt(),
+});
 
 export const payments = pgTable(
   "payments",

@@ -18,8 +18,14 @@ export interface MultipartLimits {
   /** All text fields together (names and values), in bytes. */
   fieldBytes: number;
   parts: number;
-  /** The only field names that may carry a file. */
+  /** The only field names that may carry a file (read as UTF-8 text). */
   fileFields: readonly string[];
+  /**
+   * Fields whose file is binary (a photo): read as bytes and handed on as
+   * base64, each with its own limit; a larger one is refused with a 400 in words
+   * (the body limit leaves room for it to be read and named).
+   */
+  binaryFileFields?: Readonly<Record<string, { maxBytes: number; tooLarge: (bytes: number) => string }>>;
 }
 
 const tooLarge = (message: string) => new HttpError(413, "body_too_large", message);
@@ -42,6 +48,12 @@ async function readForm(body: Buffer, contentType: string, limits: MultipartLimi
       entries.push([name, value]);
       continue;
     }
+    const binary = limits.binaryFileFields?.[name];
+    if (binary) {
+      if (value.size > binary.maxBytes) throw badRequest(binary.tooLarge(value.size));
+      entries.push([name, { filename: value.name, type: value.type, content: Buffer.from(await value.arrayBuffer()).toString("base64") }]);
+      continue;
+    }
     if (!limits.fileFields.includes(name)) throw badRequest(`The form field ${name.slice(0, 80)} may not carry a file.`);
     if (value.size > limits.fileBytes) throw tooLarge(`The file ${name} exceeds ${Math.round(limits.fileBytes / 1024)} KB.`);
     entries.push([name, { filename: value.name, type: value.type, content: await value.text() }]);
@@ -56,7 +68,9 @@ async function readForm(body: Buffer, contentType: string, limits: MultipartLimi
 
 export function installMultipartForm(app: FastifyInstance, limits: MultipartLimits): void {
   // Headroom for each part's boundary and headers; beyond it Fastify answers 413 before parsing.
-  const bodyLimit = limits.fileBytes + limits.fieldBytes + limits.parts * 512;
+  // A binary file may be up to twice its limit and still be read, so that its 400 names its size.
+  const binaryBytes = Object.values(limits.binaryFileFields ?? {}).reduce((sum, field) => sum + 2 * field.maxBytes, 0);
+  const bodyLimit = limits.fileBytes + binaryBytes + limits.fieldBytes + limits.parts * 512;
   if (app.hasContentTypeParser("multipart/form-data")) app.removeContentTypeParser("multipart/form-data");
   app.addContentTypeParser("multipart/form-data", { parseAs: "buffer", bodyLimit }, async (request: FastifyRequest, body: Buffer) =>
     readForm(body, request.headers["content-type"] ?? "", limits),

@@ -8,6 +8,7 @@ import {
   FORM_MAX_PARTS,
   SIGNATURE_MAX_BYTES,
 } from "../../domain/contract/deliveries.ts";
+import { PHOTO_FIELD, PHOTO_MAX_BYTES } from "../../domain/delivery-photo.ts";
 import { currentSession } from "../auth/plugin.ts";
 import type { Db } from "../db/client.ts";
 import { installMultipartForm } from "../http/multipart-form.ts";
@@ -40,6 +41,12 @@ export const deliveryRoutes =
       fieldBytes: FORM_FIELDS_MAX_BYTES,
       parts: FORM_MAX_PARTS,
       fileFields: ["delivery[signature][attachment][file]"],
+      binaryFileFields: {
+        [PHOTO_FIELD]: {
+          maxBytes: PHOTO_MAX_BYTES,
+          tooLarge: (bytes) => `The photo is ${Math.ceil(bytes / 1024)} KB; a photo of the drop-off may be at most ${PHOTO_MAX_BYTES / 1024} KB.`,
+        },
+      },
     });
 
     app.post(
@@ -51,6 +58,8 @@ export const deliveryRoutes =
             "JSON {delivery:{failure_reason, client_occurred_at, order_ids}} marks the orders delivery_attempted. " +
             "A multipart form with bracketed names (delivery[order_ids][], delivery[relationship_id], " +
             "delivery[signature][attachment][file] as image/svg+xml, …; _csrf_token as a field) delivers them. " +
+            "Where nobody signs (No Recipient, contactless, a refusal reason), delivery[photo][attachment][file] may carry a photo of the drop-off: " +
+            `JPEG, WebP or PNG (checked by its bytes), at most ${PHOTO_MAX_BYTES / 1024} KB. ` +
             `Limits: signature ${SIGNATURE_MAX_BYTES / 1024} KB, fields ${FORM_FIELDS_MAX_BYTES / 1024} KB, ${FORM_MAX_PARTS} parts.`,
           tags: ["deliveries"],
           consumes: ["application/json", "multipart/form-data"],

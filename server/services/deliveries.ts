@@ -30,7 +30,8 @@ import {
 } from "../../domain/recipient.ts";
 import { FAILURE_REASONS, type PaymentType } from "../../domain/vocabulary.ts";
 import type { Db } from "../db/client.ts";
-import { deliveries, deliveryOrders, pharmacies } from "../db/schema.ts";
+import { deliveries, deliveryOrders, deliveryPhotos, pharmacies } from "../db/schema.ts";
+import { photoAllowed, photoProblem, sniffPhotoType } from "../../domain/delivery-photo.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
 import { applyTransition, lockOwnOrders, planTransition, type OrderRow, type Tx } from "./order-transitions.ts";
 import { holdingPayment } from "./payments.ts";
@@ -66,8 +67,8 @@ const firstProblem = (problems: Record<string, string | undefined>) => Object.va
 /** Which of the three submissions this is, from the fields sent. */
 function kindOf(fields: DeliveryFields): Kind {
   if (fields.failure_reason) {
-    if (fields.relationship_id != null || fields.signature || fields.signature_refusal_reason || fields.order_payment) {
-      throw badRequest("A failed delivery has no recipient, signature or payment.");
+    if (fields.relationship_id != null || fields.signature || fields.signature_refusal_reason || fields.order_payment || fields.photo) {
+      throw badRequest("A failed delivery has no recipient, signature, payment or photo.");
     }
     return "failed";
   }
@@ -81,6 +82,32 @@ function kindOf(fields: DeliveryFields): Kind {
   }
   const signing = fields.signature != null || fields.signature_refusal_reason != null;
   return !signing && recipientSkipped({ relationship_id: fields.relationship_id }) ? "recipient" : "completion";
+}
+
+interface CheckedPhoto {
+  mediaType: NonNullable<ReturnType<typeof sniffPhotoType>>;
+  bytes: Buffer;
+}
+
+/**
+ * Issue 19: a photo goes only where nobody signs, and is kept only if its bytes
+ * are a JPEG, WebP or PNG within the limit (the declared type is not trusted).
+ */
+function checkPhoto(fields: DeliveryFields, kind: Kind): CheckedPhoto | null {
+  const file = fields.photo?.attachment.file;
+  if (!file) return null;
+  const nobodySigned = photoAllowed({
+    signed: fields.signature != null,
+    skippedRecipient: kind === "recipient",
+    refusalReason: fields.signature_refusal_reason ?? null,
+  });
+  if (!nobodySigned) {
+    throw badRequest("A photo of the drop-off goes only with a delivery nobody signed for: No Recipient, contactless, or a reason for not signing.");
+  }
+  const bytes = Buffer.from(file.content, "base64");
+  const problem = photoProblem(bytes);
+  if (problem) throw badRequest(problem);
+  return { mediaType: sniffPhotoType(bytes)!, bytes };
 }
 
 async function orderViews(tx: Tx, rows: OrderRow[]): Promise<Map<number, Order>> {
@@ -332,6 +359,7 @@ export async function recordDelivery(
   idempotencyKey: string | null = null,
 ): Promise<RecordedDelivery> {
   const kind = kindOf(fields);
+  const photo = checkPhoto(fields, kind);
   const event = kind === "failed" ? "ATTEMPT_DELIVERY" : "DELIVER";
   return db.transaction(async (tx) => {
     // The same courier action recorded before (its answer lost with a killed process): answer it again.
@@ -356,6 +384,8 @@ export async function recordDelivery(
       .values({ courierId, ...plan.delivery, idempotencyKey })
       .returning({ id: deliveries.id });
     await tx.insert(deliveryOrders).values(fields.order_ids.map((orderId) => ({ deliveryId: delivery!.id, orderId })));
+    // Keyed by the delivery: a replay (same Idempotency-Key) returned above, so a photo is stored once.
+    if (photo) await tx.insert(deliveryPhotos).values({ deliveryId: delivery!.id, mediaType: photo.mediaType, byteSize: photo.bytes.length, bytes: photo.bytes });
     const occurredAt = instant(fields.client_occurred_at);
     const position = { latitude: fields.latitude ?? null, longitude: fields.longitude ?? null };
     for (const row of rows) await applyTransition(tx, courierId, [row], event, plan.changes(views.get(row.id)!), occurredAt, position);

@@ -29,6 +29,7 @@ export function pharmacyView(row: PharmacyRow): Pharmacy {
     pod_recipient_config: row.podRecipientConfig ?? null,
     can_skip_copay_collection: row.canSkipCopayCollection,
     can_skip_signature: row.canSkipSignature,
+    pod_photo_required: row.podPhotoRequired,
   };
 }
 

@@ -14,6 +14,7 @@ import type { FormFields, StoredOfflineOrder } from "../../machines/offline-queu
 import { enqueueOffline } from "../app/offline-queue.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../offline/idempotency.ts";
 import { call } from "./client.ts";
+import { dataUrlBytes, PHOTO_FIELD, PHOTO_FILE_NAMES, PHOTO_MEDIA_TYPES } from "../../domain/delivery-photo.ts";
 
 /** The form field that carries the signature as a file (spec §7 "Delivery completion"). */
 export const SIGNATURE_FIELD = "delivery[signature][attachment][file]";
@@ -22,6 +23,12 @@ export const SIGNATURE_FIELD = "delivery[signature][attachment][file]";
 export function toFormData(fields: FormFields): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
+    if (name === PHOTO_FIELD && typeof value === "string") {
+      // Stored as its data: URL (plain JSON in IndexedDB); sent as the image's bytes.
+      const type = PHOTO_MEDIA_TYPES.find((candidate) => value.startsWith(`data:${candidate};`)) ?? "image/jpeg";
+      form.append(name, new Blob([dataUrlBytes(value) as Uint8Array<ArrayBuffer>], { type }), PHOTO_FILE_NAMES[type]);
+      continue;
+    }
     if (name === SIGNATURE_FIELD && typeof value === "string") {
       form.append(name, new Blob([value], { type: SIGNATURE_MEDIA_TYPE }), SIGNATURE_FILE_NAME);
       continue;

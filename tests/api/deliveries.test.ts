@@ -475,7 +475,7 @@ describeApi("POST /api/courier/deliveries", (api) => {
       () => client.post(URL, { delivery: { failure_reason: "Patient Not Home", client_occurred_at: OCCURRED, order_ids: [id], relationship_id: 1 } }),
       400,
     );
-    expect(both.message).toBe("A failed delivery has no recipient, signature or payment.");
+    expect(both.message).toBe("A failed delivery has no recipient, signature, payment or photo.");
     const badIds = await expectRefusedUnchanged(
       () => postForm(client, [["delivery[order_ids][]", "abc"], ["delivery[failure_reason]", "Patient Not Home"], ["delivery[client_occurred_at]", OCCURRED]]),
       400,

@@ -4,6 +4,7 @@ import { describeOps, orderBody, pharmacyBody, TEST_OPS_KEY, type OpsContext } f
 import { webhookMessages } from "../../server/db/schema.ts";
 import { completion, courierActions, SIGNATURE_SVG } from "../support/courier-actions.ts";
 import { databaseDigest, routesOf, WRITABLE_TABLES } from "../support/security-fixtures.ts";
+import { dataUrlOf, gradientJpeg } from "../support/test-images.ts";
 
 /**
  * Every endpoint of the operations API × who is calling (issue 15):
@@ -47,6 +48,8 @@ GET    /api/ops/v1/orders/:id/proof.pdf         | 401  | 401     | 200      | 20
 HEAD   /api/ops/v1/orders/:id/proof.pdf         | 401  | 401     | 200      | 200 | 404   | 401
 GET    /api/ops/v1/orders/:id/proof/signature.svg | 401 | 401    | 200      | 200 | 404   | 401
 HEAD   /api/ops/v1/orders/:id/proof/signature.svg | 401 | 401    | 200      | 200 | 404   | 401
+GET    /api/ops/v1/orders/:id/proof/photo       | 401  | 401     | 200      | 200 | 404   | 401
+HEAD   /api/ops/v1/orders/:id/proof/photo       | 401  | 401     | 200      | 200 | 404   | 401
 GET    /api/ops/v1/orders/:id/custody           | 401  | 401     | 200      | 200 | 404   | 401
 HEAD   /api/ops/v1/orders/:id/custody           | 401  | 401     | 200      | 200 | 404   | 401
 GET    /api/ops/v1/returns                      | 401  | 401     | 200      | 200 | 404   | 401
@@ -108,16 +111,27 @@ async function ownSubscription(ctx: OpsContext, f: Fixture): Promise<number> {
 }
 
 /** Made once: an order of the own pharmacy delivered with a signature, and one that failed and was returned. */
-const doorDays = new WeakMap<Fixture, Promise<{ delivered: number; returnId: number }>>();
+const doorDays = new WeakMap<Fixture, Promise<{ delivered: number; photographed: number; returnId: number }>>();
 function atTheDoor(ctx: OpsContext, f: Fixture) {
   let doorDay = doorDays.get(f);
   doorDay ??= (async () => {
     const session = f.cookie as Fixture["cookie"] & { courierId: number };
     const act = courierActions(ctx.app, session);
-    const [delivered, failed] = [await freshOrder(ctx, f), await freshOrder(ctx, f)];
-    await dispatch(ctx, "POST", "/api/ops/v1/assignments", { courier_id: session.courierId, service_date: TEST_DAY, order_ids: [delivered, failed] });
-    for (const id of [delivered, failed]) await act.pickUp(id);
+    const [delivered, failed, photographed] = [await freshOrder(ctx, f), await freshOrder(ctx, f), await freshOrder(ctx, f)];
+    await dispatch(ctx, "POST", "/api/ops/v1/assignments", { courier_id: session.courierId, service_date: TEST_DAY, order_ids: [delivered, failed, photographed] });
+    for (const id of [delivered, failed, photographed]) await act.pickUp(id);
     await act.deliver(completion([delivered]));
+    // Issue 19: No Recipient (a copay is owed, so it is offered) with a photo of the drop-off.
+    const jpeg = gradientJpeg(16, 16);
+    await act.deliver({
+      order_ids: [photographed],
+      relationship: "No Recipient",
+      relationship_id: 3,
+      recipient_called_at: null,
+      client_occurred_at: new Date().toISOString(),
+      body: "Left at the side door",
+      photo: { data_url: dataUrlOf(jpeg), media_type: "image/jpeg", bytes: jpeg.length, width: 16, height: 16, latitude: null, longitude: null },
+    });
     await act.fail([failed], "Patient Not Home", null);
     const returned = await act.returnTo(f.ownPharmacy, {
       recipient_first_name: "Staff",
@@ -132,7 +146,7 @@ function atTheDoor(ctx: OpsContext, f: Fixture) {
       // The item comes back with its copay (orderBody's 12.50) still owed.
       returns: [{ type: "item", amount: "12.50", order_id: failed }],
     });
-    return { delivered, returnId: JSON.parse(returned.body).return.id as number };
+    return { delivered, photographed, returnId: JSON.parse(returned.body).return.id as number };
   })();
   doorDays.set(f, doorDay);
   return doorDay;
@@ -170,6 +184,7 @@ const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>
   "GET /api/ops/v1/orders/:id/proof": async (ctx, f) => ({ url: `/api/ops/v1/orders/${(await atTheDoor(ctx, f)).delivered}/proof` }),
   "GET /api/ops/v1/orders/:id/proof.pdf": async (ctx, f) => ({ url: `/api/ops/v1/orders/${(await atTheDoor(ctx, f)).delivered}/proof.pdf` }),
   "GET /api/ops/v1/orders/:id/proof/signature.svg": async (ctx, f) => ({ url: `/api/ops/v1/orders/${(await atTheDoor(ctx, f)).delivered}/proof/signature.svg` }),
+  "GET /api/ops/v1/orders/:id/proof/photo": async (ctx, f) => ({ url: `/api/ops/v1/orders/${(await atTheDoor(ctx, f)).photographed}/proof/photo` }),
   "GET /api/ops/v1/orders/:id/custody": async (ctx, f) => ({ url: `/api/ops/v1/orders/${(await atTheDoor(ctx, f)).delivered}/custody` }),
   "GET /api/ops/v1/returns": async (ctx, f) => {
     await atTheDoor(ctx, f);

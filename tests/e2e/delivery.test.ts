@@ -212,6 +212,9 @@ describe("deliveries", () => {
     await page.getByLabel("Courier notes").fill("Left in the lockbox by the porch.");
     await atStep("recipient", "delivery-recipient-contactless");
     await button(TEXT.continue).click();
+    // Nobody signs: the photo of the drop-off (issue 19), optional at Greenway.
+    await page.getByRole("heading", { name: "Photo of the drop-off" }).waitFor();
+    await button(TEXT.continue).click();
     await atStep("finished");
     expect(await statusOf("Nadia", "Haddad")).toBe("delivered");
   });
@@ -223,6 +226,8 @@ describe("deliveries", () => {
     await page.getByRole("radio", { name: "No Recipient" }).check();
     await page.getByLabel("Courier notes").fill("Left with the building concierge.");
     await atStep("recipient", "delivery-recipient-none");
+    await button(TEXT.continue).click();
+    await page.getByRole("heading", { name: "Photo of the drop-off" }).waitFor();
     await button(TEXT.continue).click();
     await atStep("finished");
     expect(await statusOf("Linda", "Park")).toBe("delivered");
@@ -263,6 +268,8 @@ describe("deliveries", () => {
     expect(await button(TEXT.continue).isDisabled()).toBe(true);
     await page.getByLabel("Notes").fill("Would not sign; took the bag.");
     await atStep("signature", "delivery-signature-refusal");
+    await button(TEXT.continue).click();
+    await page.getByRole("heading", { name: "Photo of the drop-off" }).waitFor();
     await button(TEXT.continue).click();
     await atStep("finished");
     expect(await statusOf("Walter", "Brennan")).toBe("delivered");
@@ -375,6 +382,8 @@ describe("offline, and finishing a pharmacy", () => {
     await startDelivery(nguyen);
     await button(TEXT.presentAtAddress).click();
     await page.getByLabel("Courier notes").fill("Handed over at the door, contactless.");
+    await button(TEXT.continue).click();
+    await page.getByRole("heading", { name: "Photo of the drop-off" }).waitFor();
     await button(TEXT.continue).click();
     await atStep("finished");
     await page.unroute("**/api/courier/deliveries");

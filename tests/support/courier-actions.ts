@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
-import { deliveryFormEntries, type DeliveryCompletion } from "../../domain/contract/deliveries.ts";
+import { deliveryFormEntries, type DeliveryCompletion, type RecipientSubmission } from "../../domain/contract/deliveries.ts";
 import { toFormData, type FormValue } from "../../domain/contract/form-fields.ts";
 import { returnFormEntries, type ReturnSubmission } from "../../domain/contract/returns.ts";
 import { OCCURRED } from "./instants.ts";
@@ -81,7 +81,7 @@ export function courierActions(app: FastifyInstance, session: CourierSession) {
       expectOk("confirm visit", json("POST", `/api/couriers/${session.courierId}/pharmacy_visits/confirm`, { pharmacy_visits: [{ id: visitId, confirmed: true }] })),
     assertCopay: (orderId: number, copay: string) => expectOk("assert copay", json("PUT", `/api/orders/${orderId}`, { order: { copay } })),
     pickUp: (orderId: number) => expectOk("pickup", json("POST", `/api/orders/${orderId}/pickups`, { client_occurred_at: OCCURRED })),
-    deliver: (submission: DeliveryCompletion) => expectOk("deliver", form("/api/courier/deliveries", deliveryFormEntries(submission))),
+    deliver: (submission: DeliveryCompletion | RecipientSubmission) => expectOk("deliver", form("/api/courier/deliveries", deliveryFormEntries(submission))),
     fail: (orderIds: number[], reason: string, notes: string | null, position: { latitude: number; longitude: number } | null = null) =>
       expectOk(
         "fail",

@@ -22,6 +22,18 @@ export const couldNotPay: PaymentOutput = { outcome: "could_not_pay", payment_ty
 export const DONE = { queued: false, delivery: { id: 1, status: "delivered", order_ids: [70] } };
 export const QUEUED = { queued: true };
 
+/** A photo as the phone's shrinker hands it over: a real (tiny) JPEG, since the UI shows it back. */
+export const PHOTO = {
+  data_url:
+    "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=",
+  media_type: "image/jpeg",
+  bytes: 160,
+  width: 1,
+  height: 1,
+  latitude: 39.9526,
+  longitude: -75.1652,
+} as const;
+
 export const ID = { type: "driver", state: "PA", number: "D1234567", expiration: "12/31/2030" };
 
 /** signatureSvg: what the pad yields in the test (the screens' test pad draws a fixed one). */
@@ -53,6 +65,9 @@ export function deliveryFlowEvents(signatureSvg: string) {
     clearPad: { type: "SIGNATURE_CHANGED", svg: null },
     refuse: { type: "REFUSAL_CHANGED", reason: "refused", notes: "Would not sign" },
     survey: { type: "SURVEY_CHANGED", answers: { use_delivery_service_again: true } },
+    photo: { type: "PHOTO_TAKEN", photo: PHOTO },
+    removePhoto: { type: "PHOTO_REMOVED" },
+    back: { type: "BACK" },
     paid: { type: "xstate.done.actor.payment", output: paid },
     notCollected: { type: "xstate.done.actor.payment", output: notCollected },
     couldNotPay: { type: "xstate.done.actor.payment", output: couldNotPay },

@@ -28,6 +28,7 @@ export function makePharmacy(overrides: Partial<Pharmacy> = {}): Pharmacy {
     pod_recipient_config: null,
     can_skip_copay_collection: false,
     can_skip_signature: false,
+    pod_photo_required: false,
     ...overrides,
   };
 }

@@ -53,6 +53,21 @@ describe("offline store (localforage)", () => {
     expect(await after.hasUnsent()).toBe(true);
   });
 
+  it("keeps a delivery's photo of the drop-off inside its stored order across a reload, byte for byte (issue 19)", async () => {
+    const name = `rx-courier-test-${randomUUID()}`;
+    // ~300 KB of JPEG as base64: the largest photo the phone stores.
+    const photo = `data:image/jpeg;base64,/9j/${"A".repeat(400_000)}`;
+    const withPhoto = entry("photo", {
+      kind: "recipient",
+      payment: false,
+      delivery: { "delivery[order_ids][]": ["1"], "delivery[relationship_id]": "4", "delivery[photo][attachment][file]": photo },
+    });
+    await createOfflineStore({ name }).saveQueue({ put: [withPhoto], remove: [] });
+    const [loaded] = await createOfflineStore({ name }).loadQueue();
+    expect(loaded).toEqual(withPhoto);
+    expect(loaded!.delivery!["delivery[photo][attachment][file]"]).toBe(photo);
+  });
+
   it("removes only what a save names: two tabs' entries live side by side", async () => {
     const name = `rx-courier-test-${randomUUID()}`;
     const tabA = createOfflineStore({ name });

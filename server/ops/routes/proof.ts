@@ -8,7 +8,7 @@ import { notFound } from "../../http/errors.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { orderCustody } from "../../services/proof/custody.ts";
 import { proofPdf, returnManifestPdf } from "../../services/proof/pdf.ts";
-import { orderProof, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
+import { orderProof, proofPhoto, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
 import { dayReturns, oneReturn } from "../../services/proof/returns.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
@@ -33,6 +33,21 @@ function sendInertSvg(reply: FastifyReply, svg: string) {
     .header("content-disposition", 'inline; filename="signature.svg"')
     .header("cache-control", "private, no-store")
     .send(svg);
+}
+
+/**
+ * A stored photo, served as the image type its bytes were checked to be:
+ * no sniffing, a CSP that forbids everything, and a download-safe name.
+ */
+function sendInertPhoto(reply: FastifyReply, photo: { mediaType: string; bytes: Buffer }) {
+  const extension = photo.mediaType.split("/")[1] === "jpeg" ? "jpg" : photo.mediaType.split("/")[1];
+  return reply
+    .type(photo.mediaType)
+    .header("content-security-policy", "default-src 'none'; sandbox")
+    .header("x-content-type-options", "nosniff")
+    .header("content-disposition", `inline; filename="photo.${extension}"`)
+    .header("cache-control", "private, no-store")
+    .send(photo.bytes);
 }
 
 function sendPdf(reply: FastifyReply, pdf: Buffer, filename: string) {
@@ -82,7 +97,8 @@ export const opsProofRoutes =
         const proof = await orderProof(deps.db, deps.gateway, scope, request.params.id);
         const signatureSvg = proof.signature_url ? await proofSignatureSvg(deps.db, scope, proof.order.id) : null;
         const returned = proof.returned ? await returnOf(deps.db, proof.order.id) : null;
-        const pdf = await proofPdf(proof, { timeZone: deps.timeZone, signatureSvg, returnSignatureSvg: returned?.signatureSvg ?? null });
+        const photo = proof.photo_url ? await proofPhoto(deps.db, scope, proof.order.id) : null;
+        const pdf = await proofPdf(proof, { timeZone: deps.timeZone, signatureSvg, returnSignatureSvg: returned?.signatureSvg ?? null, photo });
         return sendPdf(reply, pdf, `proof-of-delivery-${proof.order.id}.pdf`);
       },
     );
@@ -103,6 +119,25 @@ export const opsProofRoutes =
         const svg = await proofSignatureSvg(deps.db, scopeOf(request), request.params.id);
         if (!svg) throw notFound(`A signature for order ${request.params.id}`);
         return sendInertSvg(reply, svg);
+      },
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/orders/:id/proof/photo`,
+      {
+        schema: {
+          summary: "The photo of the drop-off where nobody signed (JPEG, WebP or PNG), served inert with its checked type.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          produces: ["image/jpeg", "image/webp", "image/png"],
+          response: binary("image/jpeg, image/webp or image/png"),
+        },
+      },
+      async (request, reply) => {
+        const photo = await proofPhoto(deps.db, scopeOf(request), request.params.id);
+        if (!photo) throw notFound(`A photo for order ${request.params.id}`);
+        return sendInertPhoto(reply, photo);
       },
     );
 

@@ -29,6 +29,7 @@ function columnsOf(body: PharmacyUpdateRequest): Partial<typeof pharmacies.$infe
   if (body.pod_recipient_config !== undefined) columns.podRecipientConfig = body.pod_recipient_config;
   if (body.can_skip_copay_collection !== undefined) columns.canSkipCopayCollection = body.can_skip_copay_collection;
   if (body.can_skip_signature !== undefined) columns.canSkipSignature = body.can_skip_signature;
+  if (body.pod_photo_required !== undefined) columns.podPhotoRequired = body.pod_photo_required;
   if (body.pickup_note !== undefined) columns.pickupNote = body.pickup_note || null;
   return columns;
 }

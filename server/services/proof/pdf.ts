@@ -82,7 +82,34 @@ const OUTCOME_WORDS: Record<Proof["outcome"], string> = {
 const ID_WORDS: Record<string, string> = { driver: "Driver license", military: "Military id", passport: "Passport", state: "State id" };
 const PAYMENT_WORDS: Record<string, string> = { cash: "Cash", check: "Check", credit_card: "Card" };
 
-export function proofPdf(proof: Proof, options: { timeZone: string; signatureSvg: string | null; returnSignatureSvg: string | null }): Promise<Buffer> {
+/**
+ * The photo of the drop-off, fitted in a box. pdfkit draws JPEG and PNG; the
+ * phone sends JPEG, so a WebP (accepted from other clients) is named, not drawn.
+ */
+function photoBox(doc: PDFKit.PDFDocument, photo: { mediaType: string; bytes: Buffer }, link: string | null): void {
+  doc.moveDown(0.5);
+  doc.font("Helvetica-Bold").fontSize(10).fillColor("#333").text("Photo of the drop-off", MARGIN, doc.y);
+  const box = { x: MARGIN, y: doc.y + 4, width: 300, height: 200 };
+  const bottom = PAGE.height - MARGIN - 24;
+  if (box.y + box.height > bottom) box.height = Math.max(80, bottom - box.y);
+  if (photo.mediaType === "image/jpeg" || photo.mediaType === "image/png") {
+    doc.image(photo.bytes, box.x, box.y, { fit: [box.width, box.height] });
+  } else {
+    doc.rect(box.x, box.y, box.width, box.height).lineWidth(0.75).stroke("#888");
+    doc
+      .font("Helvetica-Oblique")
+      .fontSize(10)
+      .fillColor("#666")
+      .text(`The photo (${photo.mediaType}) is on file${link ? `: ${link}` : ""}.`, box.x + 10, box.y + box.height / 2 - 6, { width: box.width - 20 });
+  }
+  doc.y = box.y + box.height + 8;
+  doc.x = MARGIN;
+}
+
+export function proofPdf(
+  proof: Proof,
+  options: { timeZone: string; signatureSvg: string | null; returnSignatureSvg: string | null; photo?: { mediaType: string; bytes: Buffer } | null },
+): Promise<Buffer> {
   const time = timeIn(options.timeZone);
   return render(
     (doc) => {
@@ -135,6 +162,7 @@ export function proofPdf(proof: Proof, options: { timeZone: string; signatureSvg
       }
       rows(doc, entries);
       if (proof.outcome === "delivered") signatureBox(doc, "Recipient's signature", options.signatureSvg, "No signature was taken.");
+      if (options.photo) photoBox(doc, options.photo, proof.photo_url);
       if (proof.returned) signatureBox(doc, "Pharmacy staff's signature", options.returnSignatureSvg, "No signature on file.");
       footer(doc, `Generated ${time(new Date().toISOString())} by Rx Courier from the delivery record.`);
     },

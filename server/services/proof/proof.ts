@@ -4,11 +4,11 @@ import { centsToDecimal } from "../../../domain/money.ts";
 import { relationshipName } from "../../../domain/recipient.ts";
 import { FAILURE_REASONS, statusById } from "../../../domain/vocabulary.ts";
 import type { Db } from "../../db/client.ts";
-import { couriers, deliveries, deliveryOrders, payments, pharmacies, returnLines, returnSignatures } from "../../db/schema.ts";
+import { couriers, deliveries, deliveryOrders, deliveryPhotos, payments, pharmacies, returnLines, returnSignatures } from "../../db/schema.ts";
 import { conflict } from "../../http/errors.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import type { OrderRow } from "../order-transitions.ts";
-import { returnSignatureUrl, scopedOrder, signatureUrl, type OpsScope } from "./scope.ts";
+import { photoUrl, returnSignatureUrl, scopedOrder, signatureUrl, type OpsScope } from "./scope.ts";
 
 /**
  * GET /api/ops/v1/orders/{id}/proof: the order's proof of delivery, from the
@@ -100,6 +100,9 @@ export async function orderProof(db: Db, gateway: PaymentGateway, scope: OpsScop
           card_last4: paymentType === "credit_card" ? await cardLastFour(db, gateway, order) : null,
         }
       : null;
+  const [photo] = completed
+    ? await db.select({ deliveryId: deliveryPhotos.deliveryId }).from(deliveryPhotos).where(eq(deliveryPhotos.deliveryId, completed.id))
+    : [];
   const hasId = completed && (completed.identificationType || completed.identificationNumber);
 
   return {
@@ -138,6 +141,7 @@ export async function orderProof(db: Db, gateway: PaymentGateway, scope: OpsScop
     longitude: atDoor?.longitude ?? returned?.longitude ?? null,
     grouped_order_ids: atDoor ? delivery!.orderIds.filter((id) => id !== order.id) : [],
     signature_url: completed?.signatureSvg ? signatureUrl(order.id) : null,
+    photo_url: photo ? photoUrl(order.id) : null,
     returned: returned
       ? {
           return_id: returned.id,
@@ -155,4 +159,16 @@ export async function proofSignatureSvg(db: Db, scope: OpsScope, orderId: number
   await scopedOrder(db, scope, orderId);
   const delivery = await latestDelivery(db, orderId);
   return delivery && delivery.row.outcome === "completed" ? delivery.row.signatureSvg : null;
+}
+
+/** The photo of the drop-off of the order's latest delivery, as stored; null when there is none. */
+export async function proofPhoto(db: Db, scope: OpsScope, orderId: number): Promise<{ mediaType: string; bytes: Buffer } | null> {
+  await scopedOrder(db, scope, orderId);
+  const delivery = await latestDelivery(db, orderId);
+  if (!delivery || delivery.row.outcome !== "completed") return null;
+  const [photo] = await db
+    .select({ mediaType: deliveryPhotos.mediaType, bytes: deliveryPhotos.bytes })
+    .from(deliveryPhotos)
+    .where(eq(deliveryPhotos.deliveryId, delivery.row.id));
+  return photo ?? null;
 }

@@ -21,5 +21,6 @@ export async function scopedOrder(db: Db, scope: OpsScope, orderId: number): Pro
 
 export const OPS_BASE = "/api/ops/v1";
 export const signatureUrl = (orderId: number) => `${OPS_BASE}/orders/${orderId}/proof/signature.svg`;
+export const photoUrl = (orderId: number) => `${OPS_BASE}/orders/${orderId}/proof/photo`;
 export const returnSignatureUrl = (returnId: number) => `${OPS_BASE}/returns/${returnId}/signature.svg`;
 export const returnPdfUrl = (returnId: number) => `${OPS_BASE}/returns/${returnId}.pdf`;

@@ -28,6 +28,7 @@ import { DobStep } from "./steps/DobStep.tsx";
 import { IdStep } from "./steps/IdStep.tsx";
 import { OutcomeScreen } from "./steps/OutcomeScreen.tsx";
 import { PaymentStep } from "./steps/PaymentStep.tsx";
+import { PhotoStep } from "./steps/PhotoStep.tsx";
 import { RecipientStep } from "./steps/RecipientStep.tsx";
 import { SignatureStep } from "./steps/SignatureStep.tsx";
 import { SubmissionView } from "./steps/SubmissionView.tsx";
@@ -143,10 +144,12 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
   }, [snapshot.value]);
   useEffect(() => () => reportMachineState("deliveryFlow", null), []);
 
-  // A new step starts at its top, whatever the last one was scrolled to.
+  // The photo of the drop-off (issue 19) is a state of the recipient or signature step, under its URL.
+  const photoStep = snapshot.matches({ steps: { recipient: "photo" } }) || snapshot.matches({ steps: { signature: "photo" } });
+  // A new step (or the photo screen) starts at its top, whatever the last one was scrolled to.
   useEffect(() => {
     window.scrollTo?.(0, 0);
-  }, [path]);
+  }, [path, photoStep]);
 
   const send = (event: DeliveryFlowEvent) => actor.send(event);
   const confirmation = deliveryConfirmation(snapshot);
@@ -175,6 +178,8 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
             send({ type: "RETRY" });
           }}
         />
+      ) : photoStep ? (
+        <PhotoStep {...props} />
       ) : (
         <Step path={path} {...props} cards={cards} />
       )}

@@ -7,6 +7,7 @@ import { saveChargeData } from "../../api/payments.ts";
 import type { ActionMemo } from "./action-memo.ts";
 import type { CardSession } from "./card-session.ts";
 import { knownLocation } from "../../app/geolocation.ts";
+import { deliveryPosition } from "../../../domain/delivery-photo.ts";
 
 export interface FlowAdapters {
   memo: ActionMemo;
@@ -42,13 +43,16 @@ export function provideDeliveryFlow({ memo, storedOn, cards }: FlowAdapters) {
       submitFailure: fromPromise<SubmissionResult, FailureSubmission>(({ input }) =>
         submitFailure(input, context(`failure:${input.client_occurred_at}`)),
       ),
-      submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(({ input }) =>
-        submitRecipient(input, context(`recipient:${input.client_occurred_at}`)),
-      ),
+      submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(({ input }) => {
+        // Spec §7 sends no position with a recipient submission; a photo's EXIF position is the drop-off's, so it goes (issue 19).
+        const position = deliveryPosition(null, input.photo);
+        return submitRecipient({ ...input, ...(position ?? {}) }, context(`recipient:${input.client_occurred_at}`));
+      }),
       submitDelivery: fromPromise<SubmissionResult, DeliveryCompletion>(({ input }) => {
         const action = `delivery:${input.client_occurred_at}`;
         const location = memo.once(`location:${action}`, knownLocation);
-        return submitDelivery({ ...input, ...(location ?? {}) }, context(action));
+        // The phone's fix first; the photo's EXIF position only when the phone had none (issue 19).
+        return submitDelivery({ ...input, ...(deliveryPosition(location, input.photo) ?? {}) }, context(action));
       }),
       payment,
     },

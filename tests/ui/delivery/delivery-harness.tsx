@@ -194,6 +194,9 @@ export function courierCanSend(snapshot: AnyMachineSnapshot, event: EventObject)
     case "REFUSAL_CHANGED":
       return context.order.pharmacy.can_skip_signature && context.signature.svg == null;
     // One box: a tap ticks it (asking first) or unticks it.
+    // The Remove button is shown only with a photo to remove.
+    case "PHOTO_REMOVED":
+      return context.photo != null;
     case "TICK_FAILED":
       return !form.failed;
     case "UNTICK_FAILED":
@@ -274,6 +277,13 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
       await user.selectOptions(screen.getByLabelText("Reason"), reason);
       return retype(user, /^Notes/, notes);
     }
+    case "PHOTO_TAKEN":
+      // The camera's file; the image code that shrinks it is mocked in jsdom (no canvas) and runs for real in Chromium (e2e).
+      return user.upload(screen.getByLabelText(/^(Take a photo|Retake photo)$/), new File([new Uint8Array([0xff, 0xd8, 0xff])], "camera.jpg", { type: "image/jpeg" }));
+    case "PHOTO_REMOVED":
+      return clickEnabled(user, "Remove photo");
+    case "BACK":
+      return clickEnabled(user, "Back");
     case "SURVEY_CHANGED": {
       const answers = (event as unknown as { answers: Record<string, boolean> }).answers;
       const questions: Record<string, string> = {

@@ -11,6 +11,8 @@ import {
   toFormData,
 } from "../../../src/api/deliveries.ts";
 import { setCsrfToken } from "../../../src/api/client.ts";
+import { PHOTO_FIELD } from "../../../domain/delivery-photo.ts";
+import type { StoredOfflineOrder } from "../../../machines/offline-queue.machine.ts";
 
 /**
  * The delivery flow's three submissions (spec §7) and spec §4's offline rule:
@@ -168,6 +170,28 @@ describe("sending (spec §7) and the offline rule (spec §4)", () => {
     fetchMock.mockResolvedValue(json(500, { error: "internal", message: "boom" }));
     await expect(submitFailure(failure, context)).rejects.toMatchObject({ kind: "server", status: 500 });
     expect(enqueue).not.toHaveBeenCalled();
+  });
+
+  it("keeps a photo of the drop-off with the queued delivery (as its data: URL, plain JSON) and resends its bytes under the same key (issue 19)", async () => {
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
+    const dataUrl = `data:image/jpeg;base64,${Buffer.from(jpeg).toString("base64")}`;
+    const withPhoto: RecipientSubmission = {
+      ...recipient,
+      photo: { data_url: dataUrl, media_type: "image/jpeg", bytes: jpeg.length, width: 1, height: 1, latitude: null, longitude: null },
+    };
+    fetchMock.mockImplementation(() => Promise.reject(new TypeError("Failed to fetch")));
+    await expect(submitRecipient(withPhoto, context)).resolves.toEqual({ queued: true });
+    const stored = enqueue.mock.calls[0]![0] as StoredOfflineOrder;
+    expect(stored.idempotencyKey).toBe(KEY);
+    expect(stored.delivery![PHOTO_FIELD]).toBe(dataUrl);
+    // What IndexedDB keeps must survive structured cloning and JSON alike.
+    expect(JSON.parse(JSON.stringify(stored))).toEqual(stored);
+    // The resubmission: the same key, the photo as image/jpeg bytes, once.
+    const file = toFormData(stored.delivery!).get(PHOTO_FIELD) as File;
+    expect(file.type).toBe("image/jpeg");
+    expect(file.name).toBe("photo.jpg");
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(jpeg);
+    expect(toFormData(stored.delivery!).getAll(PHOTO_FIELD)).toHaveLength(1);
   });
 
   it("a recipient submission answered 200 without data is stored for resubmission (spec §7)", async () => {

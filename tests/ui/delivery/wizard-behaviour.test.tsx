@@ -249,7 +249,10 @@ describe("the steps", () => {
     expect(screen.getByLabelText(/^Notes/)).toHaveAccessibleName("Notes (optional)");
     expect(screen.getByRole("button", { name: TEXT.continue })).toBeEnabled();
     await clickEnabled(user, TEXT.continue);
-    expect((await callOf("submitDelivery")).input).toMatchObject({ signature_svg: null, signed_by: null, signature_refusal_reason: "physically_unable" });
+    // Nobody signed: the photo of the drop-off comes next (issue 19), optional for this pharmacy.
+    await screen.findByRole("heading", { name: "Photo of the drop-off" });
+    await clickEnabled(user, TEXT.continue);
+    expect((await callOf("submitDelivery")).input).toMatchObject({ signature_svg: null, signed_by: null, signature_refusal_reason: "physically_unable", photo: null });
   });
 
   it("signature: no way around signing where the pharmacy cannot skip it", async () => {

@@ -29,6 +29,9 @@ import {
 
 vi.mock("../../../src/api/deliveries.ts", async (original) => ({ ...(await original()), ...(await import("./delivery-mocks.ts")).deliveryMocks.deliveries }));
 vi.mock("../../../src/api/payments.ts", async (original) => ({ ...(await original()), ...(await import("./delivery-mocks.ts")).deliveryMocks.payments }));
+vi.mock("../../../src/features/delivery/photo/shrink-photo.ts", async () => ({
+  shrinkPhoto: async () => (await import("../../support/delivery-flow-events.ts")).PHOTO,
+}));
 vi.mock("signature_pad", async () => ({ default: (await import("./delivery-mocks.ts")).FakeSignaturePad }));
 
 /**
@@ -64,6 +67,13 @@ const plainOthers = [
 const covidOrder = makeOrder({ id: 90, ...groupBase, pharmacy: makePharmacy({ id: 3, pod_recipient_config: "covid19_contactless", can_skip_signature: true }) });
 // Date-of-birth checks but no date on file: the step has nothing to confirm.
 const noDobOrder = makeOrder({ id: 120, status: "picked_up", patient_date_of_birth: null, pharmacy: makePharmacy({ id: 4, dob_verification_enabled: true }) });
+const photoOrder = makeOrder({
+  id: 130,
+  status: "picked_up",
+  signature_required: true,
+  signature_refusal_reasons: refusalReasons,
+  pharmacy: makePharmacy({ id: 5, can_skip_signature: true, pod_photo_required: true }),
+});
 const owedOrder = makeOrder({ id: 100, status: "picked_up", ...owed, pharmacy: makePharmacy({ id: 2, pod_recipient_config: "require_recipient" }) });
 
 
@@ -87,7 +97,13 @@ const SCENARIOS: Scenario[] = [
       E.patient, E.noRecipient, E.notes, E.tick, E.untick, E.called, E.id, E.noId,
       E.sign, E.clearPad, E.refuse, E.survey, E.paid, E.notCollected, E.couldNotPay,
       E.failureDone, E.failureError, E.recipientDone, E.deliveryDone, E.deliveryError,
+      E.photo, E.removePhoto, E.back,
     ],
+  },
+  {
+    name: "the pharmacy requires a photo where nobody signs",
+    order: photoOrder,
+    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.refuse, E.recipientDone, E.deliveryDone],
   },
   {
     name: "nothing owed, grouped orders at the door",
@@ -98,7 +114,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: "covid19_contactless",
     order: covidOrder,
-    events: [E.present, E.notes, E.continue, E.recipientDone, E.recipientError, E.retry, E.cancel, E.tick, E.confirm, E.failureQueued],
+    events: [E.present, E.notes, E.continue, E.photo, E.back, E.recipientDone, E.recipientError, E.retry, E.cancel, E.tick, E.confirm, E.failureQueued],
   },
   { name: "copay owed, no ID", order: owedOrder, events: [E.present, E.patient, E.continue, E.paid] },
   { name: "DOB checks, no date of birth on file", order: noDobOrder, events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.failureDone] },
@@ -127,6 +143,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
     c.payment != null,
     at("signature") ? [c.signature.svg != null, c.signature.refusal_reason] : null,
     c.failure?.step ?? null,
+    c.photo != null,
   ]);
 };
 
@@ -181,6 +198,13 @@ async function expectScreenOf(state: AnyMachineSnapshot, base: string) {
   else expect(screen.queryByRole("alertdialog")).toBeNull();
   const context = state.context as DeliveryFlowContext;
   if (context.error) expect(await screen.findByRole("alert")).toHaveTextContent(context.error);
+  if (state.matches({ steps: { recipient: "photo" } }) || state.matches({ steps: { signature: "photo" } })) {
+    // Issue 19: the photo step, and the photo shown back before Continue.
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Photo of the drop-off");
+    const preview = screen.queryByRole("img", { name: "Your photo of where the medication was left" });
+    if (context.photo) await waitFor(() => expect(screen.getByRole("img", { name: "Your photo of where the medication was left" })).toHaveAttribute("src", context.photo!.data_url));
+    else expect(preview).toBeNull();
+  }
   if (state.matches("finished")) expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(TEXT.delivered);
   if (state.matches("attempted")) expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(TEXT.attempted);
 }

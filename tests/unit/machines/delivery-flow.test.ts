@@ -16,7 +16,7 @@ import {
   type DeliveryFlowInput,
 } from "../../../machines/delivery-flow.machine.ts";
 import { paymentMachine } from "../../../machines/payment.machine.ts";
-import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, QUEUED, REFUSED } from "../../support/delivery-flow-events.ts";
+import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, QUEUED, REFUSED } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
@@ -80,6 +80,19 @@ const covid: DeliveryFlowInput = {
   today: TODAY,
 };
 
+// Issue 19: a pharmacy that wants a photo wherever nobody signs.
+const photoRequired: DeliveryFlowInput = {
+  order: makeOrder({
+    id: 130,
+    status: "picked_up",
+    signature_required: true,
+    signature_refusal_reasons: refusalReasons,
+    pharmacy: makePharmacy({ can_skip_signature: true, pod_photo_required: true }),
+  }),
+  supportPhone: PHONE,
+  today: TODAY,
+};
+
 const owedOnly: DeliveryFlowInput = {
   order: makeOrder({ id: 100, status: "picked_up", ...owed, pharmacy: makePharmacy({ pod_recipient_config: "require_recipient" }) }),
   supportPhone: PHONE,
@@ -106,7 +119,13 @@ const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] 
       E.patient, E.noRecipient, E.notes, E.tick, E.untick, E.called, E.id, E.noId,
       E.sign, E.clearPad, E.refuse, E.survey, E.paid, E.notCollected, E.couldNotPay,
       E.failureDone, E.failureError, E.recipientDone, E.deliveryDone, E.deliveryError,
+      E.photo, E.removePhoto, E.back,
     ],
+  },
+  {
+    name: "the pharmacy requires a photo where nobody signs",
+    input: photoRequired,
+    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.refuse, E.recipientDone, E.deliveryDone],
   },
   {
     name: "nothing owed, grouped orders at the door",
@@ -116,7 +135,7 @@ const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] 
   {
     name: "covid19_contactless",
     input: covid,
-    events: [E.present, E.notes, E.continue, E.recipientDone, E.recipientError, E.retry, E.cancel, E.tick, E.confirm, E.failureQueued],
+    events: [E.present, E.notes, E.continue, E.photo, E.back, E.recipientDone, E.recipientError, E.retry, E.cancel, E.tick, E.confirm, E.failureQueued],
   },
   { name: "copay owed, no ID", input: owedOnly, events: [E.present, E.patient, E.continue, E.paid] },
   { name: "ID, nothing owed", input: idOnly, events: [E.present, E.patient, E.continue, E.id] },
@@ -154,6 +173,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
     c.payment != null,
     at("signature") ? [c.signature.svg != null, c.signature.refusal_reason] : null,
     c.failure?.step ?? null,
+    c.photo != null,
   ]);
 };
 
@@ -225,17 +245,18 @@ describe("delivery flow order (spec §4)", () => {
       identification_number: "D1234567",
       identification_expiration: "2030-12-31",
       signature_refusal_reason: null,
+      photo: null,
     });
   });
 
   it("skips date of birth, ID and payment when not needed", async () => {
     const { snapshot } = await run(plain, [E.present, E.patient, E.continue]);
-    expect(snapshot.value).toEqual({ steps: "signature" });
+    expect(snapshot.value).toEqual({ steps: { signature: "signing" } });
     expect(snapshot.context.reached).toEqual(["address", "recipient", "signature"]);
   });
 
   it("skips payment when the recipient is skipped: No Recipient is submitted at the recipient step", async () => {
-    const { snapshot, calls } = await run(full, [E.present, E.dobVerified, E.noRecipient, E.notes, E.continue, E.recipientDone]);
+    const { snapshot, calls } = await run(full, [E.present, E.dobVerified, E.noRecipient, E.notes, E.continue, E.continue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
     expect(calls).toEqual([
       {
@@ -247,6 +268,7 @@ describe("delivery flow order (spec §4)", () => {
           recipient_called_at: null,
           client_occurred_at: NOW,
           body: "Nobody answered the door",
+          photo: null,
         },
       },
     ]);
@@ -257,7 +279,7 @@ describe("delivery flow order (spec §4)", () => {
     expect(start.snapshot.context.recipient.relationship_id).toBe(CONTACTLESS);
     expect(start.snapshot.can({ type: "CONTINUE" })).toBe(false);
     expect(start.snapshot.can({ type: "SELECT_RELATIONSHIP", relationship_id: PATIENT })).toBe(false);
-    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.recipientDone]);
+    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.continue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
     expect(calls[0]).toMatchObject({ actor: "submitRecipient", input: { relationship: "Contactless - No Signature Requested", relationship_id: CONTACTLESS } });
   });
@@ -305,9 +327,9 @@ describe("delivery flow order (spec §4)", () => {
 
   it("completes with a signature refusal reason and its notes", async () => {
     const { calls } = await run(full, [
-      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue,
+      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue, E.continue,
     ]);
-    expect(calls.at(-1)!.input).toMatchObject({ signature_svg: null, signed_by: null, signature_refusal_reason: "refused", body: "Would not sign" });
+    expect(calls.at(-1)!.input).toMatchObject({ signature_svg: null, signed_by: null, signature_refusal_reason: "refused", body: "Would not sign", photo: null });
   });
 
   it("needs the pad signed, or a valid refusal", async () => {
@@ -327,6 +349,67 @@ describe("delivery flow order (spec §4)", () => {
     expect(expired.snapshot.can({ type: "CONTINUE" })).toBe(false);
     const passport = await run(full, [...atId, { type: "ID_CHANGED", changes: { ...ID, type: "passport", state: "" } }]);
     expect(passport.snapshot.can({ type: "CONTINUE" })).toBe(true);
+  });
+});
+
+describe("photo of the drop-off (issue 19)", () => {
+  it("comes after the recipient step where nobody signs, is shown back, and goes with the recipient submission", async () => {
+    const atPhoto = await run(covid, [E.present, E.notes, E.continue]);
+    expect(atPhoto.snapshot.value).toEqual({ steps: { recipient: "photo" } });
+    expect(atPhoto.calls).toEqual([]);
+    expect(atPhoto.snapshot.can({ type: "CONTINUE" })).toBe(true);
+    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.photo, E.continue, E.recipientDone]);
+    expect(value(snapshot)).toBe("finished");
+    expect(calls).toEqual([{ actor: "submitRecipient", input: expect.objectContaining({ relationship_id: CONTACTLESS, photo: PHOTO }) }]);
+  });
+
+  it("comes after a refusal reason, never after a signature, and goes with the completion", async () => {
+    const atSignature = [E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid];
+    const signed = await run(full, [...atSignature, E.sign, E.continue]);
+    expect(signed.snapshot.value).toEqual({ submittingDelivery: "sending" });
+    const refused = await run(full, [...atSignature, E.refuse, E.continue]);
+    expect(refused.snapshot.value).toEqual({ steps: { signature: "photo" } });
+    const { calls } = await run(full, [...atSignature, E.refuse, E.continue, E.photo, E.continue]);
+    expect(calls.at(-1)).toEqual({ actor: "submitDelivery", input: expect.objectContaining({ signature_refusal_reason: "refused", photo: PHOTO }) });
+  });
+
+  it("a photo taken, then a signature after going back: the completion carries no photo", async () => {
+    const { calls } = await run(full, [
+      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue, E.photo, E.back, E.sign, E.continue,
+    ]);
+    expect(calls.at(-1)!.input).toMatchObject({ signature_svg: SVG, photo: null });
+  });
+
+  it("the pharmacy's pod_photo_required holds Continue until a photo is taken; removing it holds Continue again", async () => {
+    const atPhoto = [E.present, E.noRecipient, E.notes, E.continue];
+    expect((await run(photoRequired, atPhoto)).snapshot.can({ type: "CONTINUE" })).toBe(false);
+    expect((await run(photoRequired, [...atPhoto, E.photo])).snapshot.can({ type: "CONTINUE" })).toBe(true);
+    expect((await run(photoRequired, [...atPhoto, E.photo, E.removePhoto])).snapshot.can({ type: "CONTINUE" })).toBe(false);
+    const refusal = await run(photoRequired, [E.present, E.patient, E.continue, E.refuse, E.continue]);
+    expect(refusal.snapshot.value).toEqual({ steps: { signature: "photo" } });
+    expect(refusal.snapshot.can({ type: "CONTINUE" })).toBe(false);
+    // A signature needs no photo, required or not.
+    const signed = await run(photoRequired, [E.present, E.patient, E.continue, E.sign, E.continue]);
+    expect(signed.snapshot.value).toEqual({ submittingDelivery: "sending" });
+  });
+
+  it("Back returns to the step with what was entered; the photo is kept for the next Continue", async () => {
+    const { snapshot } = await run(covid, [E.present, E.notes, E.continue, E.photo, E.back]);
+    expect(snapshot.value).toEqual({ steps: { recipient: "editing" } });
+    expect(snapshot.context.photo).toEqual(PHOTO);
+    expect(snapshot.context.recipient.courier_notes).toBe("Nobody answered the door");
+  });
+
+  it("survives a reload (the photo is plain JSON in the persisted snapshot)", () => {
+    const machine = deliveryFlowMachine.provide({ actors: { submitRecipient: fromPromise(async () => QUEUED) } } as never);
+    const actor = createActor(machine, { input: covid }).start();
+    for (const event of [E.present, E.notes, E.continue, E.photo] as DeliveryFlowEvent[]) actor.send(event);
+    const saved = JSON.stringify(actor.getPersistedSnapshot());
+    actor.stop();
+    const resumed = createActor(machine, { input: covid, snapshot: JSON.parse(saved) }).start();
+    expect(resumed.getSnapshot().value).toEqual({ steps: { recipient: "photo" } });
+    expect(resumed.getSnapshot().context.photo).toEqual(PHOTO);
+    resumed.stop();
   });
 });
 
@@ -449,7 +532,9 @@ describe("deep links and the URL (spec §2, §4)", () => {
     expect(deliveryPathOf((await run(owedOnly, [E.present, E.patient, E.continue])).snapshot)).toBe("payment");
     expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue])).snapshot)).toBe("recipient");
     expect(deliveryPathOf((await run(plain, [E.present, E.patient, E.continue, E.sign, E.continue])).snapshot)).toBe("signature");
-    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue, E.recipientDone])).snapshot)).toBe("finished");
+    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue])).snapshot)).toBe("recipient");
+    expect(deliveryPathOf((await run(full, [E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue])).snapshot)).toBe("signature");
+    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue, E.continue, E.recipientDone])).snapshot)).toBe("finished");
     expect(deliveryPathOf((await run(full, [E.addressIncorrect, E.confirm, E.failureDone])).snapshot)).toBe("attempted");
   });
 });
@@ -473,7 +558,7 @@ describe("resuming after a reload", () => {
     expect(resumed.getSnapshot().context.recipient).toMatchObject({ relationship_id: OTHER, first_name: "Bo", other_description: "Son" });
     expect(resumed.getSnapshot().context.groupedOrderIds).toEqual([81, 82]);
     resumed.send(E.continue);
-    expect(resumed.getSnapshot().value).toEqual({ steps: "signature" });
+    expect(resumed.getSnapshot().value).toEqual({ steps: { signature: "signing" } });
     resumed.stop();
   });
 
@@ -505,6 +590,6 @@ describe("resuming after a reload", () => {
 
 // The scenarios' orders must be what their names say.
 it("scenario orders are consistent with the rules they exercise", () => {
-  const orders: Order[] = [full.order, plain.order, covid.order, owedOnly.order, idOnly.order, noDob.order];
+  const orders: Order[] = [full.order, plain.order, covid.order, owedOnly.order, idOnly.order, noDob.order, photoRequired.order];
   expect(orders.every((order) => order.status.name === "picked_up")).toBe(true);
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
 import { proofPdf, returnManifestPdf } from "../../../server/services/proof/pdf.ts";
+import { gradientJpeg } from "../../support/test-images.ts";
 
 /**
  * The PDFs rendered as a person sees them: poppler's pdftotext for the words,
@@ -60,6 +61,7 @@ const delivered: Proof = {
   longitude: -75.16689,
   grouped_order_ids: [],
   signature_url: "/api/ops/v1/orders/4711/proof/signature.svg",
+  photo_url: null,
   returned: null,
 };
 
@@ -114,6 +116,39 @@ describe("proof.pdf", () => {
     expect(text).toContain("Pharmacy staff's signature");
     expect(text).not.toContain("Recipient's signature");
     toPng(pdf, "proof-returned");
+  });
+});
+
+describe("proof.pdf with the photo of the drop-off (issue 19)", () => {
+  const contactless: Proof = {
+    ...delivered,
+    recipient: { first_name: null, last_name: null, relationship: "Contactless - No Signature Requested", other_relationship_description: null },
+    signed_by: null,
+    identification: null,
+    payment: null,
+    dob_verified: null,
+    notes: "Left in the lockbox by the porch.",
+    signature_url: null,
+    photo_url: "/api/ops/v1/orders/4711/proof/photo",
+  };
+
+  it("draws a JPEG photo on the one page, below the facts", async () => {
+    const photo = { mediaType: "image/jpeg", bytes: gradientJpeg(1280, 960) };
+    const pdf = await proofPdf(contactless, { timeZone: "America/New_York", signatureSvg: null, returnSignatureSvg: null, photo });
+    expect(pdfPages(pdf)).toBe(1);
+    const text = pdfText(pdf);
+    expect(text).toContain("Photo of the drop-off");
+    expect(text).toContain("Left in the lockbox by the porch.");
+    expect(pdf.includes(Buffer.from("/Subtype /Image"))).toBe(true);
+    expect(toPng(pdf, "proof-contactless-photo").length).toBeGreaterThan(1000);
+  });
+
+  it("names a WebP photo (which pdfkit cannot draw) with its link instead", async () => {
+    const webp = Buffer.concat([Buffer.from("RIFF\x10\x00\x00\x00WEBPVP8 ", "latin1"), Buffer.alloc(16)]);
+    const pdf = await proofPdf(contactless, { timeZone: "America/New_York", signatureSvg: null, returnSignatureSvg: null, photo: { mediaType: "image/webp", bytes: webp } });
+    expect(pdfPages(pdf)).toBe(1);
+    expect(pdfText(pdf)).toContain("The photo (image/webp) is on file");
+    expect(pdf.includes(Buffer.from("/Subtype /Image"))).toBe(false);
   });
 });
 
