@@ -14,6 +14,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
  * saw 22 s). So a call first lets the loop finish reading every socket that
  * is ready (one setImmediate), with its arrival time taken, and is refused if
  * its turn comes too late: the loop itself is the line, and it is bounded.
+ * (The embedded database also gives the loop a turn before every query, so
+ * the loop keeps accepting and reading while calls run: server/db/turn-taking-pglite.ts.)
  */
 
 export interface LoadSheddingOptions {
