@@ -1,4 +1,4 @@
-import { createMachine, fromCallback, fromPromise, type AnyActorLogic, type AnyStateMachine, type EventObject, type InputFrom } from "xstate";
+import { createMachine, fromCallback, fromPromise, type AnyActorLogic, type AnyStateMachine, type EventFrom, type EventObject, type InputFrom } from "xstate";
 
 /**
  * What a visualizer copy runs instead of the network: a demo per machine
@@ -24,7 +24,7 @@ export interface Demo<TMachine extends AnyStateMachine = AnyStateMachine> {
   /** Stand-ins for the actors of a child machine it invokes, by the child's actor name. */
   children?: Record<string, Record<string, StandIn>>;
   /** Events a courier (or the camera) sends, payloads included: the ones to click in the visualizer. */
-  events: EventObject[];
+  events: EventFrom<TMachine>[];
 }
 
 export function defineDemo<TMachine extends AnyStateMachine>(demo: Demo<TMachine>): Demo<TMachine> {
