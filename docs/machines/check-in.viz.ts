@@ -7,7 +7,7 @@
 //
 // Demo input:
 // Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified;
-// the camera reads 4101's label RX-884213.
+// the camera reads 4101's label RX-884213; then both are picked up.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   markArrived: succeeds with {"id":31,"pharmacy":{"id":3,"name":"Riverside Community Pharmacy","address":{"street_ad... (the visit marked arrived)
@@ -78,7 +78,7 @@ var TEXT = {
   resubmitError: "There is a problem re-submitting orders"
 };
 function fill(text, values) {
-  return text.replace(/\{(\w+)\}/g, (match, name) => name in values ? String(values[name]) : match);
+  return text.replace(/\{(\w+)\}/g, (match, name2) => name2 in values ? String(values[name2]) : match);
 }
 
 // domain/api-failure.ts
@@ -338,10 +338,10 @@ function standInLogic(standIn) {
 }
 function withStandIns(machine, standIns, children = {}) {
   const actors = {};
-  for (const [name, standIn] of Object.entries(standIns)) actors[name] = standInLogic(standIn);
-  for (const [name, childStandIns] of Object.entries(children)) {
-    const child = machine.implementations.actors[name];
-    actors[name] = withStandIns(child, childStandIns);
+  for (const [name2, standIn] of Object.entries(standIns)) actors[name2] = standInLogic(standIn);
+  for (const [name2, childStandIns] of Object.entries(children)) {
+    const child = machine.implementations.actors[name2];
+    actors[name2] = withStandIns(child, childStandIns);
   }
   return machine.provide({ actors });
 }
@@ -379,8 +379,8 @@ var ORDER_STATUSES = [
   { id: 9, name: "reconciled" }
 ];
 var ORDER_STATUS_NAMES = ORDER_STATUSES.map((s) => s.name);
-function statusByName(name) {
-  return ORDER_STATUSES.find((status) => status.name === name);
+function statusByName(name2) {
+  return ORDER_STATUSES.find((status) => status.name === name2);
 }
 var RELATIONSHIPS = [
   { id: 1, name: "Patient" },
@@ -429,10 +429,10 @@ function makePharmacy(overrides = {}) {
 }
 function makeOrder(overrides = {}) {
   const { status = "submitted_to_courier", ...rest } = overrides;
-  const { id, name } = statusByName(status);
+  const { id: id2, name: name2 } = statusByName(status);
   return {
     id: 1,
-    status: { id, name },
+    status: { id: id2, name: name2 },
     pharmacy: makePharmacy(),
     patient_first_name: "Eleanor",
     patient_last_name: "Abernathy",
@@ -516,15 +516,17 @@ var ITINERARY = {
   feature_flags: { self_service_addons_enabled: true },
   pharmacy_visits: [VISIT],
   orders: Object.values(ORDERS),
-  statuses: ORDER_STATUSES.map(({ id, name }) => ({ id, name })),
-  relationships: RELATIONSHIPS.map(({ id, name }) => ({ id, name })),
-  failure_reasons: FAILURE_REASONS.map(({ id, name }) => ({ id, name }))
+  statuses: ORDER_STATUSES.map(({ id: id2, name: name2 }) => ({ id: id2, name: name2 })),
+  relationships: RELATIONSHIPS.map(({ id: id2, name: name2 }) => ({ id: id2, name: name2 })),
+  failure_reasons: FAILURE_REASONS.map(({ id: id2, name: name2 }) => ({ id: id2, name: name2 }))
 };
 
 // scripts/machines/demos/check-in.demo.ts
+var { id, name } = statusByName("picked_up");
+var PICKED_UP = { id, name };
 var check_in_demo_default = defineDemo({
   machine: checkInMachine,
-  summary: "Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified; the camera reads 4101's label RX-884213.",
+  summary: "Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified; the camera reads 4101's label RX-884213; then both are picked up.",
   input: { pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
   standIns: {
     markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" },
@@ -532,6 +534,8 @@ var check_in_demo_default = defineDemo({
   },
   events: [
     { type: "SEARCH", query: "Abernathy" },
+    // Both picked up on their verify screens: only then may the check-in continue.
+    { type: "ORDERS_CHANGED", orders: [ORDERS.toPickUp, ORDERS.verified].map((order) => ({ ...order, status: PICKED_UP })) },
     { type: "CONTINUE" },
     { type: "BACK" },
     { type: "RETRY_ARRIVAL" },

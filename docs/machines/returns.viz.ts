@@ -765,6 +765,7 @@ var returns_demo_default = defineDemo({
     { type: "SCAN" },
     { type: "CAMERA_READY" },
     { type: "LABEL_READ", code: "RX-884215" },
+    { type: "CAMERA_FAILED", problem: "denied" },
     { type: "CLOSE_SCANNER" }
   ]
 });

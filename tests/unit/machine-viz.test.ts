@@ -130,9 +130,19 @@ async function walk(machine: AnyStateMachine, steps: ReadonlyArray<{ event: Even
 const BRANCHES: Record<string, { reaches: string[]; skips: string[] }> = {
   "delivery-flow": {
     reaches: ["deliveryFlow.steps.address", "deliveryFlow.steps.recipient", "deliveryFlow.steps.signature", "deliveryFlow.finished", "deliveryFlow.attempted"],
-    // No date-of-birth check, no ID, nothing owed: the first branch of PRESENT_AT_ADDRESS and of CONTINUE is not taken.
+    // No date-of-birth check, no ID, nothing owed: the first branches of PRESENT_AT_ADDRESS and of CONTINUE are not taken.
     skips: ["deliveryFlow.steps.verifyDob", "deliveryFlow.steps.idVerification", "deliveryFlow.steps.payment"],
   },
+  // The pharmacy may not skip copay collection: 'unable to pay' never offers the skip.
+  payment: { reaches: ["payment.choosing", "payment.card", "payment.confirmingFailure"], skips: ["payment.confirmingSkip"] },
+  // Order 4101 is still to pick up: not already handled.
+  "verify-order": { reaches: ["verifyOrder.editing", "verifyOrder.pickedUp"], skips: ["verifyOrder.alreadyHandled"] },
+  // The link carries a token.
+  "set-password": { reaches: ["setPassword.editing", "setPassword.done"], skips: ["setPassword.noInvite", "setPassword.inviteUnusable"] },
+  // Items and cash to return, nothing waiting offline.
+  returns: { reaches: ["returns.summary", "returns.signing", "returns.done"], skips: ["returns.blocked", "returns.nothingToReturn"] },
+  // Continue only once 4101 is verified.
+  "check-in": { reaches: ["checkIn.confirmingOrders.arrived", "checkIn.deliveries", "checkIn.scanning"], skips: [] },
 };
 
 const files = readdirSync(DOCS)

@@ -29,6 +29,7 @@ export default defineDemo({
     { type: "SCAN" },
     { type: "CAMERA_READY" },
     { type: "LABEL_READ", code: "RX-884215" },
+    { type: "CAMERA_FAILED", problem: "denied" },
     { type: "CLOSE_SCANNER" },
   ],
 });
