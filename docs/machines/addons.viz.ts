@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `addonsMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // At Riverside Community Pharmacy, with one add-on already taken today (two more allowed); the pharmacy has two
 // orders not on the list.
 //

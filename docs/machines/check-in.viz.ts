@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `checkInMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified;
 // the camera reads 4101's label RX-884213; then both are picked up.
 //

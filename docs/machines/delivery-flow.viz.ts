@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `deliveryFlowMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Order 4107 for Eleanor Abernathy, picked up, nothing owed (copay 0.00, no delivery fee), no date of birth on
 // file, no ID to collect, signature required; the pharmacy does not verify dates of birth and needs no photo;
 // no other order can be grouped with it. So the flow goes address → recipient → signature: no date-of-birth, ID

@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `offlineQueueMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Today is 2026-11-24; the phone holds one signed delivery (order 4104, cash collected) stored today, which the
 // server now accepts.
 //

@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `orderLifecycleMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // An order paid in cash at the door (payment_type cash, payment collected): what the courier returns to the
 // pharmacy is its cash.
 //

@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `paymentMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Order 4107 owes a 12.50 copay and a 5.00 delivery fee; the pharmacy takes cash and card but not checks, and
 // may not skip copay collection.
 //

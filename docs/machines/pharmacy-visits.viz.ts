@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `pharmacyVisitsMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Two visits today: Riverside Community Pharmacy still to confirm, and one already confirmed (not asked about
 // again).
 //

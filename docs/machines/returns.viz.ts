@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `returnsMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Returns at Riverside Community Pharmacy: order 4103's bag (nobody was home) and 12.50 cash for order 4104;
 // nothing waits offline. The pharmacist Rosa Diaz signs.
 //

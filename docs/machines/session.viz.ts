@@ -2,10 +2,9 @@
 // do not edit; run the command again.
 // Paste this whole file into the Stately visualizer (https://stately.ai/viz). It is plain JavaScript whose only import
 // is xstate: the real machine with its real guards, actions and domain/ rules, so a simulation takes the branches
-// the app takes for the demo input. The visualizer starts it without input; `sessionMachine` then starts from
-// the demo input below (`demoInput`), as the app would start it with that input.
+// the app takes for the demo below. The machine takes no input.
 //
-// Demo input:
+// Demo:
 // No input: the app opens with no session cookie, then Dana Whitfield logs in with the right password.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):

@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `setPasswordMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Dispatch's invite link carries a token; the courier types a password that follows the rules, then one that
 // does not.
 //

@@ -5,7 +5,7 @@
 // the app takes for the demo input. The visualizer starts it without input; `verifyOrderMachine` then starts from
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
-// Demo input:
+// Demo:
 // Order 4101 at Riverside Community Pharmacy, submitted to the courier, with an 8.75 copay to assert; the day's
 // status list is known.
 //
