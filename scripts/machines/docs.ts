@@ -14,7 +14,7 @@ if (jsonOut >= 0) {
   const target = process.argv[jsonOut + 1];
   if (!target) throw new Error("--json-out needs a file");
   const { files, reports } = await generateMarkdown(entries);
-  const all = new Map([...files, ...generateViz(entries)]);
+  const all = new Map([...files, ...(await generateViz(entries))]);
   writeFileSync(target, JSON.stringify({ files: Object.fromEntries(all), reports: Object.fromEntries(reports) }));
 } else {
   const { files } = await generateMarkdown(entries);

@@ -25,8 +25,10 @@ export async function generateMarkdown(entries: readonly MachineEntry[]): Promis
   return { files, reports };
 }
 
-export function generateViz(entries: readonly MachineEntry[]): Map<string, string> {
-  return new Map(entries.map((entry) => [`${DOCS_DIR}/${entry.name}.viz.ts`, vizSource(entry, entries)]));
+export async function generateViz(entries: readonly MachineEntry[]): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of entries) files.set(`${DOCS_DIR}/${entry.name}.viz.ts`, await vizSource(entry));
+  return files;
 }
 
 /** Writes the files, and removes generated files of the same kind that no machine makes any more. */

@@ -1,160 +1,128 @@
-import { and, not, or, type AnyActorLogic, type AnyStateMachine } from "xstate";
-import { isStateMachine, type MachineEntry } from "./discover.ts";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import type { AnyStateMachine } from "xstate";
+import type { Demo, StandIn } from "./demo-kit.ts";
+import { isStateMachine, ROOT, type MachineEntry } from "./discover.ts";
 
 /**
- * A machine as self-contained TypeScript for the Stately visualizer: the
- * real machine's config, written out from the machine object itself, and a
- * setup() with the same guard, action, actor and delay names whose
- * implementations are stand-ins (the visualizer draws names, it runs nothing
- * of the app). Functions the config computes at run time (context, invoke
- * input, output, params) are left out; any other function in the config is an
- * unnamed guard or action, which the conventions forbid, and fails the export.
+ * A machine as one self-contained file for the Stately visualizer: the real
+ * machine bundled with its guards, actions and domain/ rules (xstate is the
+ * only import), the actors the app provides (network, camera) replaced by the
+ * stand-ins of its demo (scripts/machines/demos/<name>.demo.ts), and the demo
+ * input baked in, so the simulation takes the branches the app takes for it.
  */
 
-const COMBINATOR_CHECKS = new Map<unknown, string>([
-  [(and([]) as unknown as { check: unknown }).check, "and"],
-  [(or([]) as unknown as { check: unknown }).check, "or"],
-  [(not("x") as unknown as { check: unknown }).check, "not"],
-]);
+export const demoFile = (name: string) => `scripts/machines/demos/${name}.demo.ts`;
 
-/** Config keys whose function values are run-time computations, not structure. */
-const COMPUTED_KEYS = new Set(["context", "input", "output", "params"]);
+const HOW_TO_ADD = "see 'Adding a machine' in docs/machines/README.md";
 
-const WIDTH = 100;
+async function loadDemo(entry: MachineEntry): Promise<Demo> {
+  const file = demoFile(entry.name);
+  if (!existsSync(path.join(ROOT, file))) {
+    throw new Error(`${entry.file} (${entry.exportName}) has no demo input: write ${file} (${HOW_TO_ADD}).`);
+  }
+  const demo = ((await import(pathToFileURL(path.join(ROOT, file)).href)) as { default?: Demo }).default;
+  if (!demo || demo.machine !== entry.machine) throw new Error(`${file} must export default defineDemo({ machine: ${entry.exportName}, ... }).`);
+  return demo;
+}
 
-class Writer {
-  readonly helpers = new Set<string>();
+/** Every actor the app provides needs a stand-in; a child machine runs as it is, with its own actors stood in. */
+function missingStandIns(machine: AnyStateMachine, standIns: Record<string, StandIn>, children: Demo["children"], where: string): string[] {
+  return Object.entries(machine.implementations.actors).flatMap(([name, logic]) => {
+    if (isStateMachine(logic)) return missingStandIns(logic, children?.[name] ?? {}, {}, `${where} → ${name}`);
+    return standIns[name] ? [] : [`${where}: actor '${name}' has no stand-in`];
+  });
+}
 
-  constructor(private readonly where: string) {}
+const brief = (value: unknown) => {
+  const text = value === undefined ? "nothing" : JSON.stringify(value);
+  return text.length > 90 ? `${text.slice(0, 87)}...` : text;
+};
 
-  value(value: unknown, indent: string, path: string): string | undefined {
-    if (value === undefined) return undefined;
-    if (value === null || typeof value === "number" || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
-    if (typeof value === "function") return this.fn(value, indent, path);
-    if (Array.isArray(value)) return this.array(value, indent, path);
-    if (typeof value === "object") {
-      if (isStateMachine(value) || typeof (value as { transition?: unknown }).transition === "function") {
-        throw new Error(`${this.where}: inline actor logic at ${path}: name it in setup({ actors }) and refer to it by name.`);
-      }
-      return this.object(value as Record<string, unknown>, indent, path);
+function standInLines(standIns: Record<string, StandIn>, prefix = ""): string[] {
+  return Object.entries(standIns).map(([name, standIn]) =>
+    "callback" in standIn ? `//   ${prefix}${name}: ${standIn.callback}` : `//   ${prefix}${name}: succeeds with ${brief(standIn.resolves)} (${standIn.says})`,
+  );
+}
+
+function wrap(text: string, width = 112): string[] {
+  const lines: string[] = [];
+  let line = "//";
+  for (const word of text.split(/\s+/)) {
+    if (line.length + word.length + 1 > width && line !== "//") {
+      lines.push(line);
+      line = "//";
     }
-    throw new Error(`${this.where}: cannot write ${typeof value} at ${path}`);
+    line += ` ${word}`;
   }
-
-  private fn(value: object, indent: string, path: string): string {
-    const combinator = COMBINATOR_CHECKS.get((value as unknown as { check?: unknown }).check);
-    if (combinator) {
-      this.helpers.add(combinator);
-      const guards = (value as unknown as { guards: unknown[] }).guards;
-      const inner = combinator === "not" ? this.value(guards[0], indent, `${path}.not`)! : this.array(guards, indent, `${path}.${combinator}`);
-      return `${combinator}(${inner})`;
-    }
-    const action = value as unknown as { type?: string; event?: unknown; delay?: unknown; id?: unknown };
-    if (action.type === "xstate.raise" && typeof action.event === "object" && action.delay === undefined && action.id === undefined) {
-      this.helpers.add("raise");
-      return `raise(${this.value(action.event, indent, `${path}.raise`)})`;
-    }
-    throw new Error(`${this.where}: an inline function at ${path}: give it a name in setup() and refer to it by name.`);
-  }
-
-  private array(items: readonly unknown[], indent: string, path: string): string {
-    const inner = `${indent}  `;
-    const parts = items.map((item, index) => this.value(item, inner, `${path}[${index}]`) ?? "undefined");
-    const flat = `[${parts.join(", ")}]`;
-    if (!flat.includes("\n") && indent.length + flat.length <= WIDTH) return flat;
-    return `[\n${parts.map((part) => `${inner}${part},`).join("\n")}\n${indent}]`;
-  }
-
-  object(record: Record<string, unknown>, indent: string, path: string): string {
-    const inner = `${indent}  `;
-    const parts: string[] = [];
-    for (const [key, raw] of Object.entries(record)) {
-      if (typeof raw === "function" && COMPUTED_KEYS.has(key)) continue;
-      const written = this.value(raw, inner, `${path}.${key}`);
-      if (written === undefined) continue;
-      parts.push(`${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${written}`);
-    }
-    if (parts.length === 0) return "{}";
-    const flat = `{ ${parts.join(", ")} }`;
-    if (!flat.includes("\n") && indent.length + flat.length <= WIDTH) return flat;
-    return `{\n${parts.map((part) => `${inner}${part},`).join("\n")}\n${indent}}`;
-  }
+  lines.push(line);
+  return lines;
 }
 
-/** A promise actor settles on xstate.promise.resolve; probing its transition tells it from other logic. */
-function isPromiseLogic(logic: AnyActorLogic): boolean {
-  try {
-    const scope = { self: {}, system: {}, emit: () => {} } as never;
-    const initial = logic.getInitialSnapshot(scope, undefined);
-    return logic.transition(initial, { type: "xstate.promise.resolve", data: undefined } as never, scope).status === "done";
-  } catch {
-    return false;
-  }
-}
-
-function actionStandIn(implementation: unknown, writer: Writer): string {
-  const action = implementation as { type?: string; event?: unknown; delay?: unknown; id?: unknown };
-  if (action?.type === "xstate.assign") {
-    writer.helpers.add("assign");
-    return "assign({})";
-  }
-  if (action?.type === "xstate.raise" && typeof action.event === "object" && action.delay === undefined && action.id === undefined) {
-    writer.helpers.add("raise");
-    return `raise(${writer.value(action.event, "    ", "raise")})`;
-  }
-  return "() => {}";
-}
-
-function actorStandIn(logic: AnyActorLogic, writer: Writer, machineFiles: Map<AnyStateMachine, string>): string {
-  if (isStateMachine(logic)) {
-    writer.helpers.add("createMachine");
-    const file = machineFiles.get(logic);
-    return `createMachine({ id: ${JSON.stringify(logic.id)} })${file ? ` /* the real one: ${file}.viz.ts */` : ""}`;
-  }
-  if (isPromiseLogic(logic)) {
-    writer.helpers.add("fromPromise");
-    return "fromPromise(async () => undefined)";
-  }
-  writer.helpers.add("fromCallback");
-  return "fromCallback(() => {})";
-}
-
-function section(name: string, entries: [string, string][]): string | null {
-  if (entries.length === 0) return null;
-  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
-  return `  ${name}: {\n${entries.map(([k, v]) => `    ${key(k)}: ${v},`).join("\n")}\n  },`;
-}
-
-export function vizSource(entry: MachineEntry, all: readonly MachineEntry[]): string {
-  const { machine } = entry;
-  const writer = new Writer(entry.file);
-  writer.helpers.add("setup");
-  const config = writer.object(machine.config as Record<string, unknown>, "", machine.id);
-  const implementations = machine.implementations as {
-    guards: Record<string, unknown>;
-    actions: Record<string, unknown>;
-    actors: Record<string, AnyActorLogic>;
-    delays: Record<string, unknown>;
-  };
-  const machineFiles = new Map(all.map((other) => [other.machine, other.name] as const));
-  const setupParts = [
-    section("guards", Object.keys(implementations.guards).map((name) => [name, "() => true"])),
-    section("actions", Object.entries(implementations.actions).map(([name, action]) => [name, actionStandIn(action, writer)])),
-    section("actors", Object.entries(implementations.actors).map(([name, logic]) => [name, actorStandIn(logic, writer, machineFiles)])),
-    section("delays", Object.entries(implementations.delays).map(([name, delay]) => [name, typeof delay === "number" ? String(delay) : "1000"])),
-  ].filter((part): part is string => part !== null);
-  const imports = [...writer.helpers].sort();
+function header(entry: MachineEntry, demo: Demo): string {
+  const childLines = Object.entries(demo.children ?? {}).flatMap(([child, standIns]) => standInLines(standIns, `${child} → `));
   return [
-    `// Generated by \`npm run machines:export\` from ${entry.file}: do not edit; run the command again.`,
-    "// Paste this whole file into the Stately visualizer (https://stately.ai/viz).",
-    "// The states, transitions, descriptions and the names of guards, actions and actors are the real machine's.",
-    "// Their implementations are stand-ins: guards pass, actions and actors do nothing; context, invoke input",
-    "// and params are computed by the app at run time and are left out.",
-    `import { ${imports.join(", ")} } from "xstate";`,
-    "",
-    `export const ${entry.exportName} = setup({`,
-    ...setupParts,
-    `}).createMachine(${config});`,
-    "",
+    `// Generated by \`npm run machines:export\` from ${entry.file} (${entry.exportName}) and ${demoFile(entry.name)}:`,
+    "// do not edit; run the command again.",
+    "// Paste this whole file into the Stately visualizer (https://stately.ai/viz). It is plain JavaScript whose only import",
+    "// is xstate: the real machine with its real guards, actions and domain/ rules, so a simulation takes the branches",
+    ...(demo.input === undefined
+      ? ["// the app takes for the demo below. The machine takes no input."]
+      : [
+          `// the app takes for the demo input. The visualizer starts it without input; \`${entry.exportName}\` then starts from`,
+          "// the demo input below (`demoInput`), as the app would start it with that input.",
+        ]),
+    "//",
+    "// Demo:",
+    ...wrap(demo.summary),
+    "//",
+    "// Stand-ins (the app provides these; here they answer at once, and always succeed):",
+    ...standInLines(demo.standIns),
+    ...childLines,
+    "//",
+    "// `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.",
   ].join("\n");
+}
+
+const ENTRY = (entry: MachineEntry) =>
+  [
+    `import demo from "./${demoFile(entry.name)}";`,
+    `import { demoEvents as eventsOf, demoMachine } from "./scripts/machines/demo-kit.ts";`,
+    `export const ${entry.exportName} = demoMachine(demo);`,
+    "export const demoInput = demo.input;",
+    "export const demoEvents = eventsOf(demo);",
+  ].join("\n");
+
+/** esbuild keeps one xstate import per bundled module: one import at the top reads better, and shows xstate is the only one. */
+function oneImport(code: string): string {
+  const names = new Set<string>();
+  const rest = code.replace(/^import \{ ([^}]*) \} from "xstate";\n/gm, (_, list: string) => {
+    list.split(",").forEach((name) => names.add(name.trim()));
+    return "";
+  });
+  if (/^import /m.test(rest)) throw new Error(`a visualizer copy may import only xstate:\n${rest.match(/^import .*$/gm)!.join("\n")}`);
+  return `import { ${[...names].sort().join(", ")} } from "xstate";\n${rest}`;
+}
+
+export async function vizSource(entry: MachineEntry): Promise<string> {
+  const demo = await loadDemo(entry);
+  const missing = missingStandIns(entry.machine, demo.standIns, demo.children, entry.file);
+  if (missing.length) throw new Error(`${demoFile(entry.name)} is incomplete:\n${missing.join("\n")}`);
+  const result = await build({
+    stdin: { contents: ENTRY(entry), resolveDir: ROOT, sourcefile: `${entry.name}.viz-entry.ts`, loader: "ts" },
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    external: ["xstate"],
+    write: false,
+    minify: false,
+    legalComments: "none",
+    charset: "utf8",
+    logLevel: "silent",
+  });
+  return `${header(entry, demo)}\n${oneImport(result.outputFiles[0]!.text)}`;
 }
