@@ -16,6 +16,16 @@ export function isCopayAbsent(order: { copay: string | null; delivery_fee: strin
   return none(order.copay) && none(order.delivery_fee);
 }
 
+/**
+ * A copay already paid at pickup (copay_paid_at) is neither asked nor
+ * corrected at the door; the fee and other items still are. The one reading
+ * of copay_paid_at: the payment total, the payment step, the verify screen's
+ * copay section and the row indicators.
+ */
+export function copayDueAtDoor(order: { copay_paid_at: string | null }): boolean {
+  return !order.copay_paid_at;
+}
+
 /** Spec §5 Payment step: a corrected copay is valid only with at least 3 digits and not all zeros. */
 export function isValidCorrectedCopay(value: string | null | undefined): boolean {
   if (value == null) return false;

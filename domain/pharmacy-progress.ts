@@ -1,5 +1,5 @@
 import type { Order, Pharmacy, PharmacyVisit } from "./contract/entities.ts";
-import { isCopayAbsent } from "./copay.ts";
+import { copayDueAtDoor, isCopayAbsent } from "./copay.ts";
 import type { OrderStatusName } from "./vocabulary.ts";
 
 /**
@@ -153,7 +153,7 @@ const hasAmountDue = (order: Order) => !isCopayAbsent(order);
 const collectsAtDoor = (pharmacy: Pharmacy) =>
   pharmacy.allow_pod_copay_collection && pharmacy.payment_methods.some((method) => method.allowed);
 
-const paymentTaken = (order: Order) => order.payment_collected || order.payment_authorized || order.copay_paid_at != null;
+const paymentTaken = (order: Order) => order.payment_collected || order.payment_authorized || !copayDueAtDoor(order);
 
 /**
  * Spec §4 Row indicators, in the spec's order: 'incomplete' when saved
@@ -195,7 +195,7 @@ export function checkInRowAction(order: Order): "check_in" | "verified" | "cance
  * is unpaid.
  */
 export function showsCopaySection(order: Order): boolean {
-  return collectsAtDoor(order.pharmacy) && order.copay_paid_at == null && !order.payment_collected;
+  return collectsAtDoor(order.pharmacy) && copayDueAtDoor(order) && !order.payment_collected;
 }
 
 /** Add-ons the courier already took at this pharmacy today (they count toward the maximum). */

@@ -31,7 +31,7 @@ export interface AuthorizeCardInput {
   payment_type: "credit_card";
   /** The corrected copay, "12.50", or null when the copay was not corrected. */
   new_copay: string | null;
-  /** What the card is authorized for, "17.50": the (corrected) copay + delivery fee + other items. */
+  /** What the card is authorized for, "17.50": paymentTotalCents (domain/delivery-rules.ts) as a decimal. */
   total: string;
 }
 

@@ -1,7 +1,8 @@
 import { useSelector } from "@xstate/react";
 import { useEffect, useId } from "react";
 import type { ActorRefFrom } from "xstate";
-import { correctedCopayCents } from "../../../../domain/delivery-rules.ts";
+import { copayDueAtDoor } from "../../../../domain/copay.ts";
+import { correctedCopayCents, paymentPartsCents } from "../../../../domain/delivery-rules.ts";
 import { formatUsd, parseDecimalToCents } from "../../../../domain/money.ts";
 import { TEXT } from "../../../../domain/texts.ts";
 import type { PaymentType } from "../../../../domain/vocabulary.ts";
@@ -48,11 +49,11 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
   const correctionValid = copayCorrectionValid(payment.context);
   const corrected = newCopay != null && correctionValid ? correctedCopayCents(newCopay) : null;
   const confirmation = paymentConfirmation(payment);
-  const copayOwed = order.copay_paid_at == null;
+  const parts = paymentPartsCents(order, corrected);
   const lines = [
-    { label: corrected != null ? "Copay (corrected)" : "Copay", cents: copayOwed ? (corrected ?? cents(order.copay)) : 0 },
-    { label: "Delivery fee", cents: cents(order.delivery_fee) },
-    { label: "Other items", cents: cents(order.other_items_amount_due) },
+    { label: corrected != null ? "Copay (corrected)" : "Copay", cents: parts.copay },
+    { label: "Delivery fee", cents: parts.deliveryFee },
+    { label: "Other items", cents: parts.otherItems },
   ].filter((line) => line.cents > 0);
 
   return (
@@ -103,7 +104,7 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
         </p>
       )}
 
-      {copayOwed && (
+      {copayDueAtDoor(order) && (
         <div className="field section">
           <label className="field__label" htmlFor={ids.copay}>
             Corrected copay (only if the copay is different)
