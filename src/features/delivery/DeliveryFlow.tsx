@@ -3,13 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import { formatUsd } from "../../../domain/money.ts";
-import {
-  deliveryConfirmation,
-  deliveryPathOf,
-  deliveryStepOfPath,
-  type DeliveryFlowEvent,
-  type DeliveryFlowInput,
-} from "../../../machines/delivery-flow.machine.ts";
+import { type DeliveryFlowEvent, type DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
 import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
 import { reportMachineState } from "../../app/live-machine-state.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
@@ -19,6 +13,7 @@ import { preloadMask } from "../../ui/lazy-mask.ts";
 import { whenIdle } from "../../ui/when-idle.ts";
 import { createActionMemo } from "./action-memo.ts";
 import { createCardSession } from "./card-session.ts";
+import { deliveryConfirmation, deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
 import { provideDeliveryFlow } from "./flow-machine.ts";
 import { ordersAfterFlow } from "./order-updates.ts";
