@@ -9,6 +9,7 @@ import type {
 } from "../domain/contract/deliveries.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
+import type { PaymentOutput } from "../domain/payment-step.ts";
 import {
   deliveryCompletionOf,
   EMPTY_SURVEY,
@@ -43,7 +44,7 @@ import {
 } from "../domain/recipient.ts";
 import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
-import { paymentMachine, type PaymentOutput } from "./payment.machine.ts";
+import { paymentMachine } from "./payment.machine.ts";
 
 /**
  * One order's delivery (spec §2 address … attempted, §4 Delivery flow order,

@@ -1,12 +1,12 @@
 import { isApiFailure, toApiFailure } from "../../domain/api-failure.ts";
 import type { AuthorizeRequest, AuthorizeResponse } from "../../domain/contract/payments.ts";
-import type { AuthorizeCardInput } from "../../machines/payment.machine.ts";
+import type { AuthorizeCardInput } from "../../domain/payment-step.ts";
 import { cardFailure, type CardClient } from "./card-gateway.ts";
 
 /** The app's JSON PUT to the API (cookie + CSRF); `path` is relative to /api. */
 export type PutJson = (path: string, body: unknown) => Promise<unknown>;
 
-/** The payment machine's `authorizeCard` actor input (one type, the machine's), plus the receipt address. */
+/** The payment machine's `authorizeCard` actor input (one type, in domain/payment-step.ts), plus the receipt address. */
 export type { AuthorizeCardInput };
 type AuthorizeCardRequest = AuthorizeCardInput & {
   /** For the gateway's receipt, if the recipient gave one. */

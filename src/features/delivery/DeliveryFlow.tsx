@@ -13,7 +13,8 @@ import { preloadMask } from "../../ui/lazy-mask.ts";
 import { whenIdle } from "../../ui/when-idle.ts";
 import { createActionMemo } from "./action-memo.ts";
 import { createCardSession } from "./card-session.ts";
-import { deliveryConfirmation, deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
+import { confirmationOf } from "./confirmation.ts";
+import { deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
 import { provideDeliveryFlow } from "./flow-machine.ts";
 import { ordersAfterFlow } from "./order-updates.ts";
@@ -147,7 +148,7 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
   }, [path, photoStep]);
 
   const send = (event: DeliveryFlowEvent) => actor.send(event);
-  const confirmation = deliveryConfirmation(snapshot);
+  const confirmation = confirmationOf(snapshot);
   const props = { snapshot, send };
 
   if (done) {

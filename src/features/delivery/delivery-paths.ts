@@ -1,9 +1,8 @@
 import type { SnapshotFrom } from "xstate";
 import { DELIVERY_STEPS, type DeliveryStep } from "../../../domain/delivery-record.ts";
-import { fill } from "../../../domain/texts.ts";
 import type { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
 
-/** What the delivery screens read from the flow: the URL segment of its state (spec §2 routes) and its confirmation. */
+/** The URL the delivery screens show for the flow's state (spec §2 routes). */
 
 /** The URL segment of each step (spec §2 routes). */
 export const DELIVERY_STEP_PATHS: Record<DeliveryStep | "finished" | "attempted", string> = {
@@ -32,12 +31,4 @@ export function deliveryPathOf(snapshot: Snapshot): string {
   if (snapshot.matches("submittingDelivery")) return DELIVERY_STEP_PATHS.signature;
   const step = DELIVERY_STEPS.find((name) => snapshot.matches({ steps: name }));
   return DELIVERY_STEP_PATHS[step ?? "address"];
-}
-
-/** The confirmation the flow is asking (spec §4/§5 texts), or null. */
-export function deliveryConfirmation(snapshot: Snapshot): string | null {
-  for (const meta of Object.values(snapshot.getMeta()) as { confirmation?: string }[]) {
-    if (meta?.confirmation) return fill(meta.confirmation, { phone: snapshot.context.supportPhone });
-  }
-  return null;
 }

@@ -12,7 +12,8 @@ import {
   type DeliveryFlowEvent,
   type DeliveryFlowInput,
 } from "../../../machines/delivery-flow.machine.ts";
-import { deliveryConfirmation, deliveryPathOf, deliveryStepOfPath } from "../../../src/features/delivery/delivery-paths.ts";
+import { confirmationOf as deliveryConfirmation } from "../../../src/features/delivery/confirmation.ts";
+import { deliveryPathOf, deliveryStepOfPath } from "../../../src/features/delivery/delivery-paths.ts";
 import { paymentMachine } from "../../../machines/payment.machine.ts";
 import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, QUEUED, REFUSED } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";

@@ -6,15 +6,12 @@ import { correctedCopayCents, paymentPartsCents } from "../../../../domain/deliv
 import { formatUsd, parseDecimalToCents } from "../../../../domain/money.ts";
 import { TEXT } from "../../../../domain/texts.ts";
 import type { PaymentType } from "../../../../domain/vocabulary.ts";
-import {
-  copayCorrectionValid,
-  paymentConfirmation,
-  paymentTotal,
-  type paymentMachine,
-} from "../../../../machines/payment.machine.ts";
+import { copayCorrectionValid, paymentTotal } from "../../../../domain/payment-step.ts";
+import type { paymentMachine } from "../../../../machines/payment.machine.ts";
 import { ActionButton } from "../../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog.tsx";
 import type { CardSession } from "../card-session.ts";
+import { confirmationOf } from "../confirmation.ts";
 import { OrderSummary } from "../OrderSummary.tsx";
 import { CardFields } from "./CardFields.tsx";
 import { MoneyInput } from "./MoneyInput.tsx";
@@ -48,7 +45,7 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
   const authorizing = payment.matches({ card: "authorizing" });
   const correctionValid = copayCorrectionValid(payment.context);
   const corrected = newCopay != null && correctionValid ? correctedCopayCents(newCopay) : null;
-  const confirmation = paymentConfirmation(payment);
+  const confirmation = confirmationOf(payment);
   const parts = paymentPartsCents(order, corrected);
   const lines = [
     { label: corrected != null ? "Copay (corrected)" : "Copay", cents: parts.copay },
