@@ -1,4 +1,4 @@
-import { parseDecimalToCents, type Cents } from "./money.ts";
+import { centsToDecimal, parseDecimalToCents, type Cents } from "./money.ts";
 
 /** Spec §5 / §9: the minimum copay is 1 dollar. */
 export const MINIMUM_COPAY_CENTS: Cents = 100;
@@ -31,4 +31,15 @@ export function isValidCorrectedCopay(value: string | null | undefined): boolean
   if (value == null) return false;
   const digits = value.replace(/\D/g, "");
   return digits.length >= 3 && /[1-9]/.test(digits);
+}
+
+/** The copay as the courier answered it ("$1,234.50" typed, or 'No copay'), as the API's decimal string: "1234.50", "0.00"; null if unreadable. */
+export function copayForApi(typed: string, noCopay = false): string | null {
+  if (noCopay) return "0.00";
+  return centsToDecimal(parseDecimalToCents(typed.replace(/[$,\s]/g, "")));
+}
+
+/** Spec §5: a copay is answered once 'No copay' is ticked or a valid copay is typed. */
+export function copayAnswered(typed: string, noCopay: boolean): boolean {
+  return noCopay || isValidCopay(typed);
 }
