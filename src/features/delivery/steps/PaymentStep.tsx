@@ -10,11 +10,11 @@ import { copayCorrectionValid, paymentTotal } from "../../../../domain/payment-s
 import type { paymentMachine } from "../../../../machines/payment.machine.ts";
 import { ActionButton } from "../../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog.tsx";
+import { MoneyInput } from "../../../ui/MoneyInput.tsx";
 import type { CardSession } from "../card-session.ts";
 import { confirmationOf } from "../confirmation.ts";
 import { OrderSummary } from "../OrderSummary.tsx";
 import { CardFields } from "./CardFields.tsx";
-import { MoneyInput } from "./MoneyInput.tsx";
 import type { StepProps } from "./step-props.ts";
 
 const METHOD_LABELS: Record<PaymentType, string> = { cash: "Cash", check: "Check", card: "Card" };
@@ -108,11 +108,13 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
           </label>
           <MoneyInput
             id={ids.copay}
+            className="input input--money"
+            placeholder="$0.00"
             value={newCopay ?? ""}
             disabled={authorizing}
-            invalid={!correctionValid}
-            describedBy={!correctionValid ? ids.copayHint : undefined}
-            onChange={(value) => child.send({ type: "CORRECT_COPAY", new_copay: value === "" ? null : value })}
+            aria-invalid={!correctionValid || undefined}
+            aria-describedby={!correctionValid ? ids.copayHint : undefined}
+            onValueChange={(value) => child.send({ type: "CORRECT_COPAY", new_copay: value === "" ? null : value })}
           />
           {!correctionValid && (
             <p id={ids.copayHint} className="field__error">
