@@ -59,3 +59,11 @@ export function failureText(failure: ApiFailure): string {
       return fill(TEXT.otherError, { message: failure.message });
   }
 }
+
+/** The login screen's alert: the server's own words for a refused login, else the connection or a generic line. */
+export const loginMessage = (failure: ApiFailure): string =>
+  failure.status === 401 || failure.status === 400 || failure.status === 429
+    ? failure.message
+    : failure.kind === "network" || failure.kind === "unavailable"
+      ? "No internet connection. Please connect to the internet to log in."
+      : "Something went wrong. Please try again.";

@@ -1,4 +1,4 @@
-import { parseDecimalToCents, type Cents } from "./money.ts";
+import { centsToDecimal, parseDecimalToCents, type Cents } from "./money.ts";
 
 /** Spec §5 / §9: the minimum copay is 1 dollar. */
 export const MINIMUM_COPAY_CENTS: Cents = 100;
@@ -16,9 +16,30 @@ export function isCopayAbsent(order: { copay: string | null; delivery_fee: strin
   return none(order.copay) && none(order.delivery_fee);
 }
 
+/**
+ * A copay already paid at pickup (copay_paid_at) is neither asked nor
+ * corrected at the door; the fee and other items still are. The one reading
+ * of copay_paid_at: the payment total, the payment step, the verify screen's
+ * copay section and the row indicators.
+ */
+export function copayDueAtDoor(order: { copay_paid_at: string | null }): boolean {
+  return !order.copay_paid_at;
+}
+
 /** Spec §5 Payment step: a corrected copay is valid only with at least 3 digits and not all zeros. */
 export function isValidCorrectedCopay(value: string | null | undefined): boolean {
   if (value == null) return false;
   const digits = value.replace(/\D/g, "");
   return digits.length >= 3 && /[1-9]/.test(digits);
+}
+
+/** The copay as the courier answered it ("$1,234.50" typed, or 'No copay'), as the API's decimal string: "1234.50", "0.00"; null if unreadable. */
+export function copayForApi(typed: string, noCopay = false): string | null {
+  if (noCopay) return "0.00";
+  return centsToDecimal(parseDecimalToCents(typed.replace(/[$,\s]/g, "")));
+}
+
+/** Spec §5: a copay is answered once 'No copay' is ticked or a valid copay is typed. */
+export function copayAnswered(typed: string, noCopay: boolean): boolean {
+  return noCopay || isValidCopay(typed);
 }

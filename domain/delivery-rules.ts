@@ -1,5 +1,5 @@
 import type { Address, Order, Pharmacy } from "./contract/entities.ts";
-import { isValidCorrectedCopay, MINIMUM_COPAY_CENTS } from "./copay.ts";
+import { copayDueAtDoor, isValidCorrectedCopay, MINIMUM_COPAY_CENTS } from "./copay.ts";
 import { isoToUsDate, usDateToIso } from "./dates.ts";
 import { parseDecimalToCents, type Cents } from "./money.ts";
 import {
@@ -105,8 +105,17 @@ export function collectsPaymentAtDoor(order: OwedOrder): boolean {
  * `total`.
  */
 export function paymentTotalCents(order: OwedOrder, newCopayCents: Cents | null = null): Cents {
-  const copay = order.copay_paid_at ? 0 : (newCopayCents ?? cents(order.copay));
-  return copay + cents(order.delivery_fee) + cents(order.other_items_amount_due);
+  const parts = paymentPartsCents(order, newCopayCents);
+  return parts.copay + parts.deliveryFee + parts.otherItems;
+}
+
+/** The lines paymentTotalCents adds up (the payment step shows them). */
+export function paymentPartsCents(order: OwedOrder, newCopayCents: Cents | null = null): { copay: Cents; deliveryFee: Cents; otherItems: Cents } {
+  return {
+    copay: copayDueAtDoor(order) ? (newCopayCents ?? cents(order.copay)) : 0,
+    deliveryFee: cents(order.delivery_fee),
+    otherItems: cents(order.other_items_amount_due),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Order, Pharmacy, PharmacyVisit } from "./contract/entities.ts";
-import { isCopayAbsent } from "./copay.ts";
+import { copayDueAtDoor, isCopayAbsent } from "./copay.ts";
+import { orderOfLabel } from "./label-scan.ts";
 import type { OrderStatusName } from "./vocabulary.ts";
 
 /**
@@ -153,7 +154,7 @@ const hasAmountDue = (order: Order) => !isCopayAbsent(order);
 const collectsAtDoor = (pharmacy: Pharmacy) =>
   pharmacy.allow_pod_copay_collection && pharmacy.payment_methods.some((method) => method.allowed);
 
-const paymentTaken = (order: Order) => order.payment_collected || order.payment_authorized || order.copay_paid_at != null;
+const paymentTaken = (order: Order) => order.payment_collected || order.payment_authorized || !copayDueAtDoor(order);
 
 /**
  * Spec §4 Row indicators, in the spec's order: 'incomplete' when saved
@@ -195,7 +196,7 @@ export function checkInRowAction(order: Order): "check_in" | "verified" | "cance
  * is unpaid.
  */
 export function showsCopaySection(order: Order): boolean {
-  return collectsAtDoor(order.pharmacy) && order.copay_paid_at == null && !order.payment_collected;
+  return collectsAtDoor(order.pharmacy) && copayDueAtDoor(order) && !order.payment_collected;
 }
 
 /** Add-ons the courier already took at this pharmacy today (they count toward the maximum). */
@@ -211,4 +212,9 @@ export function visitsToMake(visits: readonly PharmacyVisit[]): PharmacyVisit[] 
 /** Spec §2: a visit confirmed neither true nor false is pending and sends the courier to /confirm_pharmacy_visits. */
 export function pendingVisits(visits: readonly PharmacyVisit[]): PharmacyVisit[] {
   return visits.filter((visit) => visit.confirmed === null);
+}
+
+/** The check-in list's order a label names (the listed orders only: not another pharmacy's). */
+export function scannedOrder(context: { orders: readonly Order[]; pharmacyId: number }, code: string): Order | null {
+  return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
 }

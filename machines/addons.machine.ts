@@ -1,8 +1,7 @@
 import { assign, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
-import { isValidCopay } from "../domain/copay.ts";
-import { centsToDecimal, parseDecimalToCents } from "../domain/money.ts";
+import { copayAnswered, copayForApi } from "../domain/copay.ts";
 import { MAX_ADDON_ORDERS } from "../domain/pharmacy-progress.ts";
 import { TEXT } from "../domain/texts.ts";
 import { statusByName } from "../domain/vocabulary.ts";
@@ -62,14 +61,6 @@ export interface AddonsOutput {
   orders: Order[];
 }
 
-/** "$12.50" → "12.50"; 'No copay' → "0.00". */
-function copayForApi(choice: ChosenAddon): string {
-  if (choice.noCopay) return "0.00";
-  return centsToDecimal(parseDecimalToCents(choice.copay.replace(/[$,\s]/g, ""))) ?? "0.00";
-}
-
-const copayReady = (choice: ChosenAddon) => choice.noCopay || isValidCopay(choice.copay);
-
 const targetId = (event: AddonsEvent) => ("orderId" in event ? event.orderId : null);
 
 export const addonsMachine = setup({
@@ -100,7 +91,7 @@ export const addonsMachine = setup({
       !context.chosen.some((choice) => choice.id === targetId(event)),
     isChosen: ({ context, event }) => context.chosen.some((choice) => choice.id === targetId(event)),
     /** Confirm only with at least one add-on, each with 'No copay' ticked or a valid copay. */
-    readyToReview: ({ context }) => context.chosen.length > 0 && context.chosen.every(copayReady),
+    readyToReview: ({ context }) => context.chosen.length > 0 && context.chosen.every((choice) => copayAnswered(choice.copay, choice.noCopay)),
   },
   actions: {
     storeOffered: assign((_, offered: Order[]) => ({ offered, error: null })),
@@ -133,7 +124,7 @@ export const addonsMachine = setup({
     prepareSubmission: assign(({ context }) => ({
       submission: {
         pharmacyId: context.pharmacyId,
-        orders: context.chosen.map((choice) => ({ id: choice.id, copay: copayForApi(choice) })),
+        orders: context.chosen.map((choice) => ({ id: choice.id, copay: copayForApi(choice.copay, choice.noCopay) ?? "0.00" })),
         service_window_instance_id: context.serviceWindowInstanceId,
       },
     })),
@@ -146,7 +137,7 @@ export const addonsMachine = setup({
         const order = context.offered.find((offer) => offer.id === choice.id);
         if (!order) return [];
         const { id, name } = statusByName(nextOrderStatus(order.status.name, "PICK_UP") ?? "picked_up");
-        return [{ ...order, status: { id, name }, copay: copayForApi(choice), addedOn: true, service_window_instance_id: context.serviceWindowInstanceId ?? order.service_window_instance_id }];
+        return [{ ...order, status: { id, name }, copay: copayForApi(choice.copay, choice.noCopay) ?? "0.00", addedOn: true, service_window_instance_id: context.serviceWindowInstanceId ?? order.service_window_instance_id }];
       }),
       error: null,
     })),

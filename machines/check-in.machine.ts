@@ -1,9 +1,9 @@
 import { assign, emit, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order, PharmacyVisit } from "../domain/contract/entities.ts";
-import { orderOfLabel, type CameraProblem } from "../domain/label-scan.ts";
+import type { CameraProblem } from "../domain/label-scan.ts";
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
-import { canContinueCheckIn, checkInList, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
+import { canContinueCheckIn, onlyCancelledOrders, reviewLists, scannedOrder } from "../domain/pharmacy-progress.ts";
 
 /**
  * The check-in gate at one pharmacy (spec §2 check-in screen and
@@ -63,11 +63,6 @@ export interface CheckInOutput {
   /** deliveries: on to /{pharmacyId}/deliver_orders; home: only cancelled orders, back home. */
   next: "deliveries" | "home";
   visit: PharmacyVisit | null;
-}
-
-/** The check-in list's order a label names (the listed orders only: not another pharmacy's). */
-function scannedOrder(context: CheckInContext, code: string): Order | null {
-  return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
 }
 
 export const checkInMachine = setup({

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { ItineraryResponse, Order, PharmacyVisit } from "../domain/contract/index.ts";
+import { mergeById } from "../domain/merge-by-id.ts";
 
 /**
  * The courier's day as this device knows it: visits, pharmacies and orders.
@@ -23,13 +24,6 @@ export type CourierDayEvent =
   | { type: "REFRESH" }
   | { type: "ORDERS_CHANGED"; orders: Order[] }
   | { type: "VISITS_CHANGED"; visits: PharmacyVisit[] };
-
-function mergeById<T extends { id: number }>(current: T[], changed: T[]): T[] {
-  const byId = new Map(changed.map((item) => [item.id, item]));
-  const merged = current.map((item) => byId.get(item.id) ?? item);
-  const known = new Set(current.map((item) => item.id));
-  return [...merged, ...changed.filter((item) => !known.has(item.id))];
-}
 
 export const courierDayMachine = setup({
   types: { context: {} as CourierDayContext, events: {} as CourierDayEvent },

@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, not, or, setup, type SnapshotFrom } from "xstate";
+import { and, assign, fromPromise, not, or, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type {
   DeliveryCompletion,
@@ -9,6 +9,15 @@ import type {
 } from "../domain/contract/deliveries.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
+import type { PaymentOutput } from "../domain/payment-step.ts";
+import {
+  deliveryCompletionOf,
+  EMPTY_SURVEY,
+  failureSubmissionOf,
+  recipientSubmissionOf,
+  type DeliveryRecord,
+  type DeliveryStep,
+} from "../domain/delivery-record.ts";
 import {
   dobCanBeVerified,
   dobVerificationNeeded,
@@ -17,57 +26,32 @@ import {
   groupableOrders,
   identificationComplete,
   identificationNeeded,
-  normalizedIdentification,
   paymentStepNeeded,
   signatureComplete,
   type IdentificationForm,
-  type SignatureForm,
 } from "../domain/delivery-rules.ts";
 import {
   changeRecipientFields,
   chooseRelationship,
   initialRecipientForm,
-  isOther,
   isRelationshipOffered,
   recipientContinueEnabled,
   recipientCountsAsSelected,
-  recipientFullName,
   recipientSkipped,
   regroupRecipient,
-  relationshipName,
   submittedAtRecipientStep,
   type RecipientFieldChanges,
-  type RecipientForm,
 } from "../domain/recipient.ts";
-import { fill, TEXT } from "../domain/texts.ts";
+import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
-import { paymentMachine, type PaymentOutput } from "./payment.machine.ts";
+import { paymentMachine } from "./payment.machine.ts";
 
 /**
  * One order's delivery (spec §2 address … attempted, §4 Delivery flow order,
  * §5 recipient/ID/payment/signature rules, §7 submissions). The app's URL
- * mirrors `steps.<step>` (DELIVERY_STEP_PATHS); a deep link is GO_TO_STEP,
+ * mirrors `steps.<step>` (src/features/delivery/delivery-paths.ts); a deep link is GO_TO_STEP,
  * which the machine accepts or answers by staying where it is.
  */
-
-export const DELIVERY_STEPS = ["address", "verifyDob", "recipient", "idVerification", "payment", "signature"] as const;
-export type DeliveryStep = (typeof DELIVERY_STEPS)[number];
-
-/** The URL segment of each step (spec §2 routes). */
-export const DELIVERY_STEP_PATHS: Record<DeliveryStep | "finished" | "attempted", string> = {
-  address: "address",
-  verifyDob: "verify-dob",
-  recipient: "recipient",
-  idVerification: "idverification",
-  payment: "payment",
-  signature: "signature",
-  finished: "finished",
-  attempted: "attempted",
-};
-
-export function deliveryStepOfPath(segment: string): DeliveryStep | null {
-  return DELIVERY_STEPS.find((step) => DELIVERY_STEP_PATHS[step] === segment) ?? null;
-}
 
 /** What submitFailure, submitRecipient and submitDelivery resolve with. */
 export interface SubmissionResult {
@@ -86,41 +70,15 @@ export interface DeliveryFlowInput {
   today: string;
 }
 
-export interface PendingFailure {
-  reason: FailureReasonName;
-  /** The step the failure was confirmed at (where Cancel after a failed call returns). */
-  step: DeliveryStep;
-  occurred_at: string;
-  /** Courier notes, for the recipient step's failed tick. */
-  body: string | null;
-}
-
-export interface SignatureEntry extends Omit<SignatureForm, "signed"> {
-  /** The pad's SVG (signature.svg), null while unsigned. */
-  svg: string | null;
-}
-
-export interface DeliveryFlowContext {
-  order: Order;
+/** What the steps record (domain/delivery-record.ts builds the request bodies from it), and the flow's own state. */
+export interface DeliveryFlowContext extends DeliveryRecord {
   /** The orders 'Group Orders' would deliver together with this one. */
   groupable: Order[];
   supportPhone: string;
   today: string;
   /** Steps entered so far: a deep link may only go back to one of these. */
   reached: DeliveryStep[];
-  groupedOrderIds: number[];
-  dobVerified: boolean;
-  recipientCalledAt: string | null;
-  recipient: RecipientForm;
-  identification: IdentificationForm;
   payment: PaymentOutput | null;
-  signature: SignatureEntry;
-  survey: DeliverySurvey;
-  failure: PendingFailure | null;
-  /** Issue 19: the photo of the drop-off where nobody signs (shrunk on the phone, EXIF stripped), or null. */
-  photo: DeliveryPhoto | null;
-  /** When the delivery was completed or submitted (client_occurred_at). */
-  occurredAt: string | null;
   /** The alert for a failed call (spec §8), or null. */
   error: string | null;
   queued: boolean;
@@ -155,102 +113,6 @@ export interface DeliveryFlowOutput {
   outcome: "delivered" | "attempted";
   queued: boolean;
 }
-
-const EMPTY_SURVEY: DeliverySurvey = {
-  have_you_left_prescription_at_pharmacy: null,
-  use_delivery_service_again: null,
-  refill_reminder_opt_in: null,
-};
-
-const now = () => new Date().toISOString();
-
-export const orderIdsOf = (context: Pick<DeliveryFlowContext, "order" | "groupedOrderIds">) => [context.order.id, ...context.groupedOrderIds];
-const grouped = (context: Pick<DeliveryFlowContext, "groupedOrderIds">) => context.groupedOrderIds.length > 0;
-const signatureForm = (context: DeliveryFlowContext): SignatureForm => ({ signed: context.signature.svg != null, ...context.signature });
-
-/** POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}. */
-export function failureSubmissionOf(context: DeliveryFlowContext): FailureSubmission {
-  const failure = context.failure!;
-  return {
-    failure_reason: failure.reason,
-    client_occurred_at: failure.occurred_at,
-    order_ids: orderIdsOf(context),
-    ...(failure.body ? { body: failure.body } : {}),
-  };
-}
-
-/** Spec §7 "Recipient submission". */
-export function recipientSubmissionOf(context: DeliveryFlowContext): RecipientSubmission {
-  return {
-    order_ids: orderIdsOf(context),
-    relationship: relationshipName(context.recipient.relationship_id) ?? "",
-    relationship_id: context.recipient.relationship_id!,
-    recipient_called_at: context.recipientCalledAt,
-    client_occurred_at: context.occurredAt ?? now(),
-    body: context.recipient.courier_notes.trim(),
-    photo: context.photo,
-  };
-}
-
-/** Spec §7 "Delivery completion": everything the steps collected. */
-export function deliveryCompletionOf(context: DeliveryFlowContext): DeliveryCompletion {
-  const { recipient, signature, payment } = context;
-  const signed = signature.svg != null;
-  const refusal = signed ? null : signature.refusal_reason;
-  const id = identificationNeeded(context.order) ? normalizedIdentification(context.identification) : null;
-  const text = (value: string) => (value.trim() === "" ? null : value.trim());
-  return {
-    order_ids: orderIdsOf(context),
-    signature_svg: signature.svg,
-    body: refusal ? text(signature.refusal_notes) : null,
-    signed_by: signed ? recipientFullName(recipient) : null,
-    dob_verified: dobVerificationNeeded(context.order) ? context.dobVerified : null,
-    recipient_called_at: context.recipientCalledAt,
-    client_occurred_at: context.occurredAt ?? now(),
-    relationship_id: recipient.relationship_id!,
-    recipient_first_name: text(recipient.first_name),
-    recipient_last_name: text(recipient.last_name),
-    other_relationship_description: isOther(recipient) ? text(recipient.other_description) : null,
-    survey: context.survey,
-    order_payment:
-      payment?.collected && payment.payment_type
-        ? { payment_type: payment.payment_type, amount: payment.amount, new_copay: payment.new_copay, transaction_id: payment.transaction_id }
-        : null,
-    identification_state: id?.identification_state ?? null,
-    identification_type: id?.identification_type ?? null,
-    identification_number: id?.identification_number ?? null,
-    identification_expiration: id?.identification_expiration ?? null,
-    signature_refusal_reason: refusal,
-    // A photo only where nobody signed (the courier may have gone back and had the recipient sign after all).
-    photo: signed ? null : context.photo,
-  };
-}
-
-type Snapshot = SnapshotFrom<typeof deliveryFlowMachine>;
-
-/** The URL segment the app shows for a snapshot: a submission stays on the step it was sent from. */
-export function deliveryPathOf(snapshot: Snapshot): string {
-  if (snapshot.matches("finished")) return DELIVERY_STEP_PATHS.finished;
-  if (snapshot.matches("attempted")) return DELIVERY_STEP_PATHS.attempted;
-  if (snapshot.matches("submittingFailure")) return DELIVERY_STEP_PATHS[snapshot.context.failure?.step ?? "address"];
-  if (snapshot.matches("submittingRecipient")) return DELIVERY_STEP_PATHS.recipient;
-  if (snapshot.matches("submittingDelivery")) return DELIVERY_STEP_PATHS.signature;
-  const step = DELIVERY_STEPS.find((name) => snapshot.matches({ steps: name }));
-  return DELIVERY_STEP_PATHS[step ?? "address"];
-}
-
-/** The confirmation the flow is asking (spec §4/§5 texts), or null. */
-export function deliveryConfirmation(snapshot: Snapshot): string | null {
-  for (const meta of Object.values(snapshot.getMeta()) as { confirmation?: string }[]) {
-    if (meta?.confirmation) return fill(meta.confirmation, { phone: snapshot.context.supportPhone });
-  }
-  return null;
-}
-
-const stepGuard = (step: DeliveryStep) => ({ type: "canGoTo", params: { step } }) as const;
-const cameFrom = (step: DeliveryStep) => ({ type: "cameFrom", params: { step } }) as const;
-const reached = (step: DeliveryStep) => ({ type: "markReached", params: { step } }) as const;
-const fail = (reason: FailureReasonName, step: DeliveryStep) => ({ type: "recordFailure", params: { reason, step } }) as const;
 
 export const deliveryFlowMachine = setup({
   types: {
@@ -300,7 +162,7 @@ export const deliveryFlowMachine = setup({
     /** Spec §5 ID step: type, number, expiry (and state unless passport or military). */
     identificationComplete: ({ context }) => identificationComplete(context.identification, context.today),
     /** Spec §5 Signature step. */
-    signatureComplete: ({ context }) => signatureComplete(signatureForm(context), context.order),
+    signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
     patientCouldNotPay: ({ event }) => (event as unknown as { output: PaymentOutput }).output.outcome === "could_not_pay",
     /** A deep link to a step already reached (never ahead of the courier). */
     canGoTo: ({ context, event }, params: { step: DeliveryStep }) =>
@@ -319,13 +181,13 @@ export const deliveryFlowMachine = setup({
     }),
     verifyDob: assign({ dobVerified: true }),
     recordFailure: assign({
-      failure: (_, params: { reason: FailureReasonName; step: DeliveryStep }) => ({ ...params, occurred_at: now(), body: null }),
+      failure: (_, params: { reason: FailureReasonName; step: DeliveryStep }) => ({ ...params, occurred_at: new Date().toISOString(), body: null }),
     }),
     recordRecipientFailure: assign({
       failure: ({ context }) => ({
         reason: "Patient Not Home" as const,
         step: "recipient" as const,
-        occurred_at: now(),
+        occurred_at: new Date().toISOString(),
         body: context.recipient.courier_notes.trim(),
       }),
     }),
@@ -333,12 +195,12 @@ export const deliveryFlowMachine = setup({
     chooseRelationship: assign({
       recipient: ({ context, event }) =>
         event.type === "SELECT_RELATIONSHIP"
-          ? chooseRelationship(context.recipient, event.relationship_id, context.order, grouped(context))
+          ? chooseRelationship(context.recipient, event.relationship_id, context.order, context.groupedOrderIds.length > 0)
           : context.recipient,
     }),
     changeRecipient: assign({
       recipient: ({ context, event }) =>
-        event.type === "RECIPIENT_CHANGED" ? changeRecipientFields(context.recipient, event.changes, grouped(context)) : context.recipient,
+        event.type === "RECIPIENT_CHANGED" ? changeRecipientFields(context.recipient, event.changes, context.groupedOrderIds.length > 0) : context.recipient,
     }),
     setGrouped: assign(({ context, event }) => {
       const on = event.type === "SET_GROUPED" && event.grouped;
@@ -365,7 +227,7 @@ export const deliveryFlowMachine = setup({
       survey: ({ context, event }) => (event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey),
     }),
     recordPayment: assign({ payment: ({ event }) => (event as unknown as { output: PaymentOutput }).output }),
-    stampOccurredAt: assign({ occurredAt: () => now() }),
+    stampOccurredAt: assign({ occurredAt: () => new Date().toISOString() }),
     keepPhoto: assign({ photo: ({ context, event }) => (event.type === "PHOTO_TAKEN" ? event.photo : context.photo) }),
     forgetPhoto: assign({ photo: null }),
     clearError: assign({ error: null }),
@@ -402,17 +264,44 @@ export const deliveryFlowMachine = setup({
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
       on: {
-        GO_TO_STEP: DELIVERY_STEPS.map((step) => ({
-          guard: stepGuard(step),
-          target: `.${step}`,
-          description: `Deep link to ${DELIVERY_STEP_PATHS[step]}: accepted once reached; otherwise the courier stays on the current step.`,
-        })),
+        GO_TO_STEP: [
+          {
+            guard: { type: "canGoTo", params: { step: "address" } },
+            target: ".address",
+            description: "Deep link to address: accepted once reached; otherwise the courier stays on the current step.",
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "verifyDob" } },
+            target: ".verifyDob",
+            description: "Deep link to verify-dob: accepted once reached; otherwise the courier stays on the current step.",
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "recipient" } },
+            target: ".recipient",
+            description: "Deep link to recipient: accepted once reached; otherwise the courier stays on the current step.",
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "idVerification" } },
+            target: ".idVerification",
+            description: "Deep link to idverification: accepted once reached; otherwise the courier stays on the current step.",
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "payment" } },
+            target: ".payment",
+            description: "Deep link to payment: accepted once reached; otherwise the courier stays on the current step.",
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "signature" } },
+            target: ".signature",
+            description: "Deep link to signature: accepted once reached; otherwise the courier stays on the current step.",
+          },
+        ],
         RECIPIENT_CALLED: { actions: "recordCall", description: "The courier called the recipient (recipient_called_at)." },
       },
       states: {
         address: {
           description: "Confirm the address; call the patient if unsure.",
-          entry: reached("address"),
+          entry: { type: "markReached", params: { step: "address" } },
           initial: "ready",
           states: {
             ready: {
@@ -427,7 +316,7 @@ export const deliveryFlowMachine = setup({
             confirmingFailure: {
               meta: { confirmation: TEXT.failedDeliveryConfirm },
               on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("Incorrect Address", "address") },
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Incorrect Address", step: "address" } } },
                 CANCEL: { target: "ready" },
               },
             },
@@ -435,7 +324,7 @@ export const deliveryFlowMachine = setup({
         },
         verifyDob: {
           description: "Confirm the patient's date of birth with the recipient.",
-          entry: reached("verifyDob"),
+          entry: { type: "markReached", params: { step: "verifyDob" } },
           initial: "ready",
           states: {
             ready: {
@@ -452,7 +341,7 @@ export const deliveryFlowMachine = setup({
             confirmingFailure: {
               meta: { confirmation: TEXT.failedDeliveryConfirm },
               on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("Date of Birth Not Verified", "verifyDob") },
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } } },
                 CANCEL: { target: "ready" },
               },
             },
@@ -460,7 +349,7 @@ export const deliveryFlowMachine = setup({
         },
         recipient: {
           description: "Choose who accepts the delivery.",
-          entry: reached("recipient"),
+          entry: { type: "markReached", params: { step: "recipient" } },
           initial: "editing",
           states: {
             editing: {
@@ -508,7 +397,7 @@ export const deliveryFlowMachine = setup({
         },
         idVerification: {
           description: "Capture the recipient's ID: type, state, number, expiry.",
-          entry: reached("idVerification"),
+          entry: { type: "markReached", params: { step: "idVerification" } },
           initial: "ready",
           states: {
             ready: {
@@ -524,7 +413,7 @@ export const deliveryFlowMachine = setup({
             confirmingFailure: {
               meta: { confirmation: TEXT.failedDeliveryConfirm },
               on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("ID Not Provided", "idVerification") },
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "ID Not Provided", step: "idVerification" } } },
                 CANCEL: { target: "ready" },
               },
             },
@@ -532,7 +421,7 @@ export const deliveryFlowMachine = setup({
         },
         payment: {
           description: "Payment: the payment machine runs as child 'payment'.",
-          entry: reached("payment"),
+          entry: { type: "markReached", params: { step: "payment" } },
           always: { guard: "nothingOwed", target: "signature", description: "The payment step redirects to signature if nothing is owed." },
           invoke: {
             id: "payment",
@@ -542,7 +431,7 @@ export const deliveryFlowMachine = setup({
               {
                 guard: "patientCouldNotPay",
                 target: "#deliveryFlow.submittingFailure",
-                actions: fail("Patient Could Not Provide Copayment", "payment"),
+                actions: { type: "recordFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } },
                 description: "Unable to pay, confirmed as a failed delivery.",
               },
               { target: "signature", actions: "recordPayment" },
@@ -551,7 +440,7 @@ export const deliveryFlowMachine = setup({
         },
         signature: {
           description: "The recipient signs, or (where allowed) a reason for not signing.",
-          entry: reached("signature"),
+          entry: { type: "markReached", params: { step: "signature" } },
           always: {
             guard: or(["noRelationshipChosen", "recipientSkippedOrFailed"]),
             target: "recipient",
@@ -611,10 +500,10 @@ export const deliveryFlowMachine = setup({
           on: {
             RETRY: { target: "sending" },
             CANCEL: [
-              { guard: cameFrom("address"), target: "#deliveryFlow.steps.address", actions: "forgetFailure" },
-              { guard: cameFrom("verifyDob"), target: "#deliveryFlow.steps.verifyDob", actions: "forgetFailure" },
-              { guard: cameFrom("recipient"), target: "#deliveryFlow.steps.recipient", actions: "forgetFailure" },
-              { guard: cameFrom("idVerification"), target: "#deliveryFlow.steps.idVerification", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "address" } }, target: "#deliveryFlow.steps.address", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "verifyDob" } }, target: "#deliveryFlow.steps.verifyDob", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "recipient" } }, target: "#deliveryFlow.steps.recipient", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "idVerification" } }, target: "#deliveryFlow.steps.idVerification", actions: "forgetFailure" },
               { target: "#deliveryFlow.steps.payment", actions: "forgetFailure" },
             ],
           },

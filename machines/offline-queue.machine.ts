@@ -1,6 +1,15 @@
-import { assign, fromPromise, raise, setup, type SnapshotFrom } from "xstate";
+import { assign, fromPromise, raise, setup } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
-import { TEXT } from "../domain/texts.ts";
+import {
+  byCreatedAt,
+  dropExpired,
+  nextEntry,
+  removeEntries,
+  withKey,
+  without,
+  type StoredOfflineOrder,
+  type StoredQueue,
+} from "../domain/offline-queue.ts";
 
 /**
  * The device's queue of stored offline orders (spec §4 "Offline storage", §7
@@ -13,58 +22,19 @@ import { TEXT } from "../domain/texts.ts";
  * Storage and HTTP are actors the app provides: loadQueue, saveQueue, resubmit.
  */
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-/** Multipart form fields, the signature SVG included as text: plain JSON, storable as is. */
-export type FormFields = Record<string, string | string[]>;
-
-/** unsubmitted: a failed delivery; recipient: the recipient step; signature: the completion. */
-export type OfflineOrderKind = "unsubmitted" | "recipient" | "signature";
-
-/** Spec §3 "Stored offline order", plus what a safe resubmission needs. */
-export interface StoredOfflineOrder {
-  kind: OfflineOrderKind;
-  /** The order the courier was delivering. */
-  id: number;
-  /** Every order the call covers (grouped orders travel together); includes id. */
-  orderIds: number[];
-  /** The status the flow moved the order to locally. */
-  status: string;
-  /** The form fields (recipient and signature submissions)… */
-  delivery: FormFields | null;
-  /** …or the JSON payload (a failed delivery). */
-  dataToSubmit: JsonValue | null;
-  /** Made when the courier acted; every resubmission sends it so the server records the call once. */
-  idempotencyKey: string;
-  /** Spec §7: the flag saying whether payment is involved. */
-  payment: boolean;
-  /** The courier's calendar day (YYYY-MM-DD) when stored: entries expire at day end. */
-  storedOn: string;
-  /** ISO instant: the queue drains in this order. */
-  createdAt: string;
-}
-
 /** What one save writes: entries to store (by key) and keys to delete. Never the whole list, so two tabs cannot erase each other's entries. */
 export interface QueueChange {
   put: StoredOfflineOrder[];
   remove: string[];
 }
 
-export interface OfflineQueueContext {
-  /** The courier's calendar day, YYYY-MM-DD. */
-  today: string;
-  /** The stored offline orders, oldest first. */
-  entries: StoredOfflineOrder[];
-  /** Keys stored or removed in memory and not yet saved. */
-  unsavedKeys: string[];
-  removedKeys: string[];
+/** The stored queue (domain/offline-queue.ts) and the machine's saving and sending state. */
+export interface OfflineQueueContext extends StoredQueue {
   /** What the running save carries; forgotten from the lists above once it succeeds. */
   savingPuts: string[];
   savingRemovals: string[];
   /** The entry being resubmitted. */
   sendingKey: string | null;
-  /** Entries refused during this pass: kept, and skipped with the later entries of their orders. */
-  failedKeys: string[];
   lastFailure: ApiFailure | null;
   storageError: string | null;
 }
@@ -82,57 +52,6 @@ export type OfflineQueueEvent =
 export interface OfflineQueueInput {
   today: string;
 }
-
-/* ---------- Pure queue rules (also what the app's selectors use) ---------- */
-
-const byCreatedAt = (a: StoredOfflineOrder, b: StoredOfflineOrder) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
-
-const ordersOf = (entry: StoredOfflineOrder) => (entry.orderIds.includes(entry.id) ? entry.orderIds : [entry.id, ...entry.orderIds]);
-
-/** The next entry to send: the oldest not refused this pass whose orders have no refused entry before it. */
-export function nextEntry(context: Pick<OfflineQueueContext, "entries" | "failedKeys">): StoredOfflineOrder | undefined {
-  const blocked = new Set<number>();
-  for (const entry of context.entries) {
-    if (context.failedKeys.includes(entry.idempotencyKey)) ordersOf(entry).forEach((id) => blocked.add(id));
-  }
-  return context.entries.find((entry) => !context.failedKeys.includes(entry.idempotencyKey) && !ordersOf(entry).some((id) => blocked.has(id)));
-}
-
-/** 'You have an incomplete order.', the Returns alert, and the alert when finishing. */
-export function hasIncompleteOrders(context: Pick<OfflineQueueContext, "entries">): boolean {
-  return context.entries.length > 0;
-}
-
-/** The 'incomplete' row indicator: the order was saved offline. */
-export function isIncomplete(context: Pick<OfflineQueueContext, "entries">, orderId: number): boolean {
-  return context.entries.some((entry) => ordersOf(entry).includes(orderId));
-}
-
-const without = (list: string[], gone: readonly string[]) => list.filter((key) => !gone.includes(key));
-const withKey = (list: string[], key: string) => (list.includes(key) ? list : [...list, key]);
-
-/** Spec §4: stored orders are cleared when the stored date differs from today (compared by date string). */
-function dropExpired(context: OfflineQueueContext, today: string): Partial<OfflineQueueContext> {
-  const expired = context.entries.filter((entry) => entry.storedOn !== today).map((entry) => entry.idempotencyKey);
-  if (expired.length === 0) return { today };
-  return {
-    today,
-    entries: context.entries.filter((entry) => !expired.includes(entry.idempotencyKey)),
-    unsavedKeys: without(context.unsavedKeys, expired),
-    removedKeys: expired.reduce(withKey, context.removedKeys),
-  };
-}
-
-function removeEntries(context: OfflineQueueContext, keys: readonly string[]): Partial<OfflineQueueContext> {
-  const present = context.entries.filter((entry) => keys.includes(entry.idempotencyKey)).map((entry) => entry.idempotencyKey);
-  return {
-    entries: context.entries.filter((entry) => !keys.includes(entry.idempotencyKey)),
-    unsavedKeys: without(context.unsavedKeys, present),
-    removedKeys: present.reduce(withKey, context.removedKeys),
-  };
-}
-
-/* ---------- The machine ---------- */
 
 export const offlineQueueMachine = setup({
   types: {
@@ -378,23 +297,3 @@ export const offlineQueueMachine = setup({
     },
   },
 });
-
-/* ---------- What the app reads ---------- */
-
-type QueueSnapshot = SnapshotFrom<typeof offlineQueueMachine>;
-
-/** The alert to show for the last resubmission, in the spec's words. */
-export function queueMessage(snapshot: QueueSnapshot): { tone: "notice" | "error"; text: string } | null {
-  if (snapshot.matches({ drain: "offline" })) return { tone: "notice", text: TEXT.gatewayUnreachable };
-  if (snapshot.matches({ drain: "refused" })) return { tone: "error", text: TEXT.resubmitError };
-  return null;
-}
-
-/** Reload only once storage holds everything, so the reloaded page still has the queue. */
-export function mustReload(snapshot: QueueSnapshot): boolean {
-  return snapshot.matches({ drain: "reloadRequired" }) && (snapshot.matches({ storage: "saved" }) || snapshot.matches({ storage: "failed" }));
-}
-
-export function isResubmitting(snapshot: QueueSnapshot): boolean {
-  return snapshot.matches({ drain: "sending" });
-}

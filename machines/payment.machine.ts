@@ -1,10 +1,18 @@
-import { and, assign, fromPromise, not, setup, type SnapshotFrom } from "xstate";
-import { toApiFailure, failureText, type ApiFailure } from "../domain/api-failure.ts";
+import { and, assign, fromPromise, not, setup } from "xstate";
+import { toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
-import type { WirePaymentType } from "../domain/contract/deliveries.ts";
-import { allowedPaymentMethods, correctedCopayCents, paymentTotalCents } from "../domain/delivery-rules.ts";
-import { centsToDecimal } from "../domain/money.ts";
-import { fill, TEXT } from "../domain/texts.ts";
+import { allowedPaymentMethods } from "../domain/delivery-rules.ts";
+import {
+  authorizationErrorText,
+  authorizeCardInputOf,
+  cardSetupErrorText,
+  copayCorrectionValid,
+  paymentOutputOf,
+  type AuthorizeCardInput,
+  type PaymentEntry,
+  type PaymentOutput,
+} from "../domain/payment-step.ts";
+import { TEXT } from "../domain/texts.ts";
 import type { PaymentType } from "../domain/vocabulary.ts";
 
 /**
@@ -25,31 +33,8 @@ export interface SetUpCardClientInput {
   order_id: number;
 }
 
-/** authorizeCard: tokenize the hosted fields and PUT /courier/orders/{id}/authorize. */
-export interface AuthorizeCardInput {
-  order_id: number;
-  payment_type: "credit_card";
-  /** The corrected copay, "12.50", or null when the copay was not corrected. */
-  new_copay: string | null;
-  /** What the card is authorized for, "17.50": the (corrected) copay + delivery fee + other items. */
-  total: string;
-}
-
 export interface AuthorizeCardOutput {
   transaction_id: string;
-}
-
-export type PaymentOutcome = "collected" | "not_collected" | "could_not_pay";
-
-/** What the step hands back to the delivery flow (and the completion's order payment fields). */
-export interface PaymentOutput {
-  outcome: PaymentOutcome;
-  payment_type: WirePaymentType | null;
-  /** What was collected, "17.50"; "0.00" when nothing was. */
-  amount: string;
-  new_copay: string | null;
-  transaction_id: string | null;
-  collected: boolean;
 }
 
 export interface CardFieldsValidity {
@@ -58,16 +43,11 @@ export interface CardFieldsValidity {
   expiration: boolean;
 }
 
-export interface PaymentContext {
-  order: Order;
+/** What the step records (domain/payment-step.ts turns it into the output), and the form's own state. */
+export interface PaymentContext extends PaymentEntry {
   supportPhone: string;
   allowedMethods: PaymentType[];
-  method: PaymentType | null;
-  /** The corrected copay as typed ("$12.50"); null when the copay is not being corrected. */
-  newCopay: string | null;
   cardFields: CardFieldsValidity;
-  transactionId: string | null;
-  outcome: PaymentOutcome | null;
   /** The alert to show (spec §8), or null. */
   error: string | null;
 }
@@ -82,58 +62,7 @@ export type PaymentEvent =
   | { type: "CONFIRM" }
   | { type: "CANCEL" };
 
-const WIRE: Record<PaymentType, WirePaymentType> = { cash: "cash", check: "check", card: "credit_card" };
-
 const NO_CARD_FIELDS: CardFieldsValidity = { number: false, cvv: false, expiration: false };
-
-/** The corrected copay in cents; null when there is none or it is not valid. */
-function newCopayCents(context: Pick<PaymentContext, "newCopay">): number | null {
-  return context.newCopay == null ? null : correctedCopayCents(context.newCopay);
-}
-
-export function copayCorrectionValid(context: Pick<PaymentContext, "newCopay">): boolean {
-  return context.newCopay == null || newCopayCents(context) != null;
-}
-
-/** What the recipient pays now, with the corrected copay if there is one. */
-export function paymentTotal(context: Pick<PaymentContext, "order" | "newCopay">): string {
-  return centsToDecimal(paymentTotalCents(context.order, newCopayCents(context)))!;
-}
-
-/** Spec §8: 503 → 'Processor Network Unavailable…', 403 → the authorization text, else the catalogue. */
-export function authorizationErrorText(failure: ApiFailure): string {
-  if (failure.kind === "unavailable") return TEXT.processorUnavailable;
-  if (failure.kind === "forbidden") return TEXT.authorizationError;
-  return failureText(failure);
-}
-
-/** Spec §8: a card client that cannot be set up resets the method; an unreachable gateway says so. */
-export function cardSetupErrorText(failure: ApiFailure): string | null {
-  const unreachable =
-    failure.kind === "network" || failure.kind === "unavailable" || failure.message.includes("Cannot contact the gateway");
-  return unreachable ? TEXT.gatewayUnreachable : null;
-}
-
-export function paymentOutputOf(context: PaymentContext): PaymentOutput {
-  const collected = context.outcome === "collected";
-  const correction = newCopayCents(context);
-  return {
-    outcome: context.outcome ?? "not_collected",
-    payment_type: context.method ? WIRE[context.method] : null,
-    amount: collected ? paymentTotal(context) : "0.00",
-    new_copay: collected && correction != null ? centsToDecimal(correction) : null,
-    transaction_id: collected ? context.transactionId : null,
-    collected,
-  };
-}
-
-/** The confirmation the step is asking, with the support phone filled in; null when none. */
-export function paymentConfirmation(snapshot: SnapshotFrom<typeof paymentMachine>): string | null {
-  for (const meta of Object.values(snapshot.getMeta()) as { confirmation?: string }[]) {
-    if (meta?.confirmation) return fill(meta.confirmation, { phone: snapshot.context.supportPhone });
-  }
-  return null;
-}
 
 export const paymentMachine = setup({
   types: {
@@ -259,12 +188,7 @@ export const paymentMachine = setup({
           invoke: {
             id: "authorizeCard",
             src: "authorizeCard",
-            input: ({ context }) => ({
-              order_id: context.order.id,
-              payment_type: "credit_card" as const,
-              new_copay: newCopayCents(context) == null ? null : centsToDecimal(newCopayCents(context)),
-              total: paymentTotal(context),
-            }),
+            input: ({ context }) => authorizeCardInputOf(context),
             onDone: { target: "#payment.collected", actions: "recordTransaction" },
             onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." },
           },

@@ -1,22 +1,12 @@
 import { assign, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
-import type { ReturnResponse, ReturnSubmission, WireReturnLine } from "../domain/contract/returns.ts";
-import { centsToDecimal } from "../domain/money.ts";
-import { orderOfLabel, type CameraProblem } from "../domain/label-scan.ts";
-import {
-  bagsToReturn,
-  linesOfKind,
-  returnSummary,
-  STAFF_NAME_MAX_LENGTH,
-  staffSignatureComplete,
-  type ReturnDetailKind,
-  type ReturnLine,
-  type ReturnSummary,
-} from "../domain/returns.ts";
+import type { ReturnResponse, ReturnSubmission } from "../domain/contract/returns.ts";
+import type { CameraProblem } from "../domain/label-scan.ts";
+import { bagOfLabel, dayChange, hasLinesOf, returnedOrdersOf, returnSubmissionOf, type ReturnRecord } from "../domain/return-record.ts";
+import { returnSummary, STAFF_NAME_MAX_LENGTH, staffSignatureComplete, type ReturnDetailKind } from "../domain/returns.ts";
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
 import { nextOrderStatus } from "./order-status.ts";
-import { statusByName } from "../domain/vocabulary.ts";
 
 /**
  * Returns to the pharmacy (spec §2 /reconcile, /reconcile_details/{orders,
@@ -52,25 +42,17 @@ export interface StaffEntry {
   last_name: string;
 }
 
-export interface ReturnsContext {
-  courierId: number;
-  pharmacyId: number;
-  orders: Order[];
+/** What the return records (domain/return-record.ts builds the form from it), and the screens' own state. */
+export interface ReturnsContext extends ReturnRecord {
   incompleteOffline: boolean;
-  summary: ReturnSummary;
   /** The screen asked for last; the machine goes back to it when the day changes under it. */
   requested: ReturnsView;
   staff: StaffEntry;
-  /** The pad's SVG (signature.svg), null while unsigned. */
-  signatureSvg: string | null;
-  location: { latitude: number; longitude: number } | null;
   /** The alert for a failed submission (spec §8), or null. */
   error: string | null;
   result: ReturnResponse["return"] | null;
   /** The returned orders as they are now: returned to the pharmacy, or reconciled. */
   returnedOrders: Order[];
-  /** Bags (item lines' orders) whose label was read on the summary. */
-  tickedOrderIds: number[];
   /** The last label read that names no bag going back here, or null. */
   unknownLabel: string | null;
   /** Why the camera did not open, or null. */
@@ -97,49 +79,6 @@ export interface ReturnsOutput {
 }
 
 const SUMMARY: ReturnsView = { screen: "summary" };
-
-const wireLine = (line: ReturnLine): WireReturnLine => ({ type: line.type, amount: centsToDecimal(line.amount)!, order_id: line.order_id });
-
-/** Spec §7 "Reconcile signature": what the form sends for what the summary shows. */
-export function returnSubmissionOf(context: ReturnsContext): ReturnSubmission {
-  return {
-    recipient_first_name: context.staff.first_name.trim(),
-    recipient_last_name: context.staff.last_name.trim(),
-    signature_svg: context.signatureSvg ?? "",
-    courier_id: context.courierId,
-    pharmacy_id: context.pharmacyId,
-    cash_collected: centsToDecimal(context.summary.cashCollected)!,
-    check_collected: centsToDecimal(context.summary.checkCollected)!,
-    latitude: context.location?.latitude ?? null,
-    longitude: context.location?.longitude ?? null,
-    returns: context.summary.lines.map(wireLine),
-  };
-}
-
-/** The app's copy of each returned order after the return, moved by the same lifecycle the server uses. */
-export function returnedOrdersOf(context: Pick<ReturnsContext, "orders" | "summary">): Order[] {
-  return context.summary.lines.flatMap((line) => {
-    const order = context.orders.find((candidate) => candidate.id === line.order_id);
-    if (!order) return [];
-    const event = line.type === "item" ? "RETURN_TO_PHARMACY" : "RECONCILE";
-    const next = nextOrderStatus(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
-    if (!next) return [];
-    const { id, name } = statusByName(next);
-    return [{ ...order, status: { id, name }, item_returned: true }];
-  });
-}
-
-const hasLinesOf = (summary: ReturnSummary, kind: ReturnDetailKind) => linesOfKind(summary, kind).length > 0;
-
-/** The bag going back here that a label names, or null. */
-const bagOfLabel = (context: Pick<ReturnsContext, "orders" | "summary">, code: string) => orderOfLabel(bagsToReturn(context.orders, context.summary), code);
-
-/** The day as it changes, and the ticks still meaning a bag of it. */
-function dayChange(context: ReturnsContext, orders: Order[], incompleteOffline: boolean) {
-  const summary = returnSummary(orders, context.pharmacyId);
-  const bags = new Set(bagsToReturn(orders, summary).map((order) => order.id));
-  return { orders, incompleteOffline, summary, tickedOrderIds: context.tickedOrderIds.filter((id) => bags.has(id)) };
-}
 
 export const returnsMachine = setup({
   types: {
@@ -200,7 +139,7 @@ export const returnsMachine = setup({
     setLocation: assign(({ event }) => (event.type === "LOCATED" ? { location: { latitude: event.latitude, longitude: event.longitude } } : {})),
     clearError: assign({ error: null }),
     showFailure: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
-    storeResult: assign(({ context }, response: ReturnResponse) => ({ result: response.return, returnedOrders: returnedOrdersOf(context) })),
+    storeResult: assign(({ context }, response: ReturnResponse) => ({ result: response.return, returnedOrders: returnedOrdersOf(context, nextOrderStatus) })),
   },
 }).createMachine({
   id: "returns",

@@ -1,6 +1,5 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { ApiFailure } from "../domain/api-failure.ts";
-import { toApiFailure } from "../domain/api-failure.ts";
+import { loginMessage, toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { Courier, SessionResponse } from "../domain/contract/index.ts";
 
 /** Who is logged in on this device. The app provides the three calls. */
@@ -14,13 +13,6 @@ export type SessionEvent =
   | { type: "LOG_IN"; email: string; password: string }
   | { type: "LOG_OUT" }
   | { type: "SESSION_EXPIRED" };
-
-const loginMessage = (failure: ApiFailure) =>
-  failure.status === 401 || failure.status === 400 || failure.status === 429
-    ? failure.message
-    : failure.kind === "network" || failure.kind === "unavailable"
-      ? "No internet connection. Please connect to the internet to log in."
-      : "Something went wrong. Please try again.";
 
 export const sessionMachine = setup({
   types: { context: {} as SessionContext, events: {} as SessionEvent },

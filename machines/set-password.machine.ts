@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { ApiFailure } from "../domain/api-failure.ts";
-import { toApiFailure } from "../domain/api-failure.ts";
+import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
+import { inviteUnusable, refusalMessage, wellFormedToken } from "../domain/invite-token.ts";
 import { passwordProblem } from "../domain/password-rules.ts";
 import { SET_PASSWORD_TEXT } from "../domain/set-password-texts.ts";
 
@@ -17,28 +17,6 @@ export interface SetPasswordInput {
 }
 
 export type SetPasswordEvent = { type: "SUBMIT"; password: string; confirmation: string };
-
-/** The server refuses an invite token it does not know, already used or expired: 400 invalid_token (server/ops/services/onboarding.ts). */
-function inviteUnusable(failure: ApiFailure): boolean {
-  return failure.kind === "refused" && failure.status === 400 && failure.code === "invalid_token";
-}
-
-/**
- * A token as the invitation link carries it: SetPasswordRequest.token's form
- * (domain/contract/onboarding.ts; a test keeps the two in step). Not the zod
- * schema itself: that would bring zod into this screen's chunk for one regex.
- */
-export const INVITE_TOKEN_FORM = /^[A-Za-z0-9_-]{1,200}$/;
-const wellFormedToken = (token: string) => INVITE_TOKEN_FORM.test(token);
-
-const refusalMessage = (failure: ApiFailure) =>
-  failure.kind === "refused" && failure.status === 400 && failure.message
-    ? failure.message
-    : failure.status === 429
-      ? failure.message || SET_PASSWORD_TEXT.tooManyAttempts
-      : failure.kind === "network" || failure.kind === "unavailable"
-        ? SET_PASSWORD_TEXT.noInternet
-        : SET_PASSWORD_TEXT.somethingWrong;
 
 export const setPasswordMachine = setup({
   types: { context: {} as SetPasswordContext, events: {} as SetPasswordEvent, input: {} as SetPasswordInput },

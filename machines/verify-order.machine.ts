@@ -1,10 +1,10 @@
 import { assign, fromPromise, setup } from "xstate";
-import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
+import { toApiFailure } from "../domain/api-failure.ts";
 import type { Order, Status } from "../domain/contract/entities.ts";
-import { isValidCopay } from "../domain/copay.ts";
-import { centsToDecimal, parseDecimalToCents } from "../domain/money.ts";
+import { copayAnswered, copayForApi } from "../domain/copay.ts";
 import { showsCopaySection } from "../domain/pharmacy-progress.ts";
-import { fill, TEXT } from "../domain/texts.ts";
+import { TEXT } from "../domain/texts.ts";
+import { statusNamed, verifyFailureText } from "../domain/verify-order-rules.ts";
 import { nextOrderStatus } from "./order-status.ts";
 
 /**
@@ -46,27 +46,6 @@ export interface VerifyOrderOutput {
   order: Order;
 }
 
-/** Spec §8 "Verify" rows: a 500 names the order, no response asks for internet, anything else is generic. */
-export function verifyFailureText(failure: ApiFailure, orderId: number): string {
-  switch (failure.kind) {
-    case "server":
-      return fill(TEXT.verifyServerError, { id: orderId });
-    case "network":
-      return TEXT.verifyNoInternet;
-    default:
-      return TEXT.serverError;
-  }
-}
-
-/** "$1,234.50" → "1234.50": the masked entry as the API's decimal string. */
-function copayForApi(typed: string): string | null {
-  return centsToDecimal(parseDecimalToCents(typed.replace(/[$,\s]/g, "")));
-}
-
-function statusNamed(statuses: Status[] | null, name: string | null): Status | null {
-  return statuses?.find((status) => status.name === name) ?? null;
-}
-
 export const verifyOrderMachine = setup({
   types: {
     context: {} as VerifyOrderContext,
@@ -92,7 +71,7 @@ export const verifyOrderMachine = setup({
     /** The lifecycle lets this order be picked up (it is not picked up, cancelled or further along). */
     canBePickedUp: ({ context }) => nextOrderStatus(context.order.status.name, "PICK_UP") !== null,
     /** Spec §5: the button is enabled only when 'No copay' is ticked or the copay is valid (when the section shows). */
-    copayReady: ({ context }) => !showsCopaySection(context.order) || context.noCopay || isValidCopay(context.copay),
+    copayReady: ({ context }) => !showsCopaySection(context.order) || copayAnswered(context.copay, context.noCopay),
     /** Spec §5: the copay is asserted only when the copay section shows. */
     showsCopaySection: ({ context }) => showsCopaySection(context.order),
     /** Spec §8: the status the order moves to must be in the day's status list. */
@@ -113,7 +92,7 @@ export const verifyOrderMachine = setup({
       return { copay: event.value, noCopay: event.value.trim() === "" ? context.noCopay : false };
     }),
     prepareCopay: assign(({ context }) => ({
-      assertedCopay: showsCopaySection(context.order) ? (context.noCopay ? "0.00" : copayForApi(context.copay)) : null,
+      assertedCopay: showsCopaySection(context.order) ? copayForApi(context.copay, context.noCopay) : null,
     })),
     clearError: assign({ error: null }),
     showMissingStatuses: assign({ error: TEXT.verifyMissingStatuses }),

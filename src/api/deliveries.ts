@@ -8,9 +8,8 @@ import {
   type RecipientSubmission,
 } from "../../domain/contract/delivery-submissions.ts";
 import type { DeliveryResponse } from "../../domain/contract/deliveries.ts";
-import type { JsonValue } from "../../machines/offline-queue.machine.ts";
 import type { SubmissionResult } from "../../machines/delivery-flow.machine.ts";
-import type { FormFields, StoredOfflineOrder } from "../../machines/offline-queue.machine.ts";
+import type { FormFields, JsonValue, StoredOfflineOrder } from "../../domain/offline-queue.ts";
 import { enqueueOffline } from "../app/offline-queue.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../offline/idempotency.ts";
 import { call } from "./client.ts";

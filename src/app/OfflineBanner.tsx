@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { isResubmitting, mustReload, queueMessage } from "../../machines/offline-queue.machine.ts";
+import { isResubmitting, mustReload, queueMessage } from "./queue-messages.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { ActionButton } from "../ui/ActionButton.tsx";
 import { deviceToday, offlineQueue, useHasIncompleteOrders, useOfflineQueue } from "./offline-queue.ts";

@@ -1,11 +1,8 @@
 import { useSelector } from "@xstate/react";
 import { createActor, fromPromise } from "xstate";
 import { localCalendarDate } from "../../domain/dates.ts";
-import {
-  hasIncompleteOrders,
-  offlineQueueMachine,
-  type StoredOfflineOrder,
-} from "../../machines/offline-queue.machine.ts";
+import { hasIncompleteOrders, type StoredOfflineOrder } from "../../domain/offline-queue.ts";
+import { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
 import { withQueueLock } from "../offline/queue-lock.ts";
 import { whenIdle } from "../ui/when-idle.ts";
 import { deviceStore } from "./device-store.ts";

@@ -1,6 +1,7 @@
 import localforage from "localforage";
 import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
-import type { QueueChange, StoredOfflineOrder } from "../../machines/offline-queue.machine.ts";
+import type { StoredOfflineOrder } from "../../domain/offline-queue.ts";
+import type { QueueChange } from "../../machines/offline-queue.machine.ts";
 
 /**
  * What the device keeps (docs/offline.md): the stored offline orders, one

@@ -1,21 +1,17 @@
 import { isApiFailure, toApiFailure } from "../../domain/api-failure.ts";
 import type { AuthorizeRequest, AuthorizeResponse } from "../../domain/contract/payments.ts";
+import type { AuthorizeCardInput } from "../../domain/payment-step.ts";
 import { cardFailure, type CardClient } from "./card-gateway.ts";
 
 /** The app's JSON PUT to the API (cookie + CSRF); `path` is relative to /api. */
 export type PutJson = (path: string, body: unknown) => Promise<unknown>;
 
-/** The payment machine's `authorizeCard` actor input. */
-export interface AuthorizeCardInput {
-  order_id: number;
-  payment_type: "credit_card";
-  /** The courier's corrected copay ("20.00"), or null to pay the order's copay. */
-  new_copay: string | null;
-  /** What is owed (paymentTotalCents in domain/delivery-rules.ts), as "0.00". */
-  total: string;
+/** The payment machine's `authorizeCard` actor input (one type, in domain/payment-step.ts), plus the receipt address. */
+export type { AuthorizeCardInput };
+type AuthorizeCardRequest = AuthorizeCardInput & {
   /** For the gateway's receipt, if the recipient gave one. */
   email?: string | null;
-}
+};
 
 /** Checked by hand rather than with the zod contract: this module loads with the payment step and zod is large. */
 function isAuthorizeResponse(value: unknown): value is AuthorizeResponse {
@@ -28,7 +24,7 @@ function isAuthorizeResponse(value: unknown): value is AuthorizeResponse {
  * ApiFailure: the card client's codes, or the server's (403 card_declined,
  * 503 processor_unavailable, 400 amount_mismatch, 409 …).
  */
-export async function authorizeCard(card: CardClient, putJson: PutJson, input: AuthorizeCardInput): Promise<{ transaction_id: string }> {
+export async function authorizeCard(card: CardClient, putJson: PutJson, input: AuthorizeCardRequest): Promise<{ transaction_id: string }> {
   const { nonce } = await card.tokenize();
   const body: AuthorizeRequest = {
     delivery: {

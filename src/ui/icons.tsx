@@ -28,3 +28,10 @@ export const CheckIcon = () => (
     <path d="M5 12l5 5 9-10" />
   </svg>
 );
+/** Back to the pharmacy: the incomplete mark and the attempted outcome. */
+export const ReturnIcon = () => (
+  <svg width={22} height={22} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.4} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+    <path d="M9 14L4 9l5-5" />
+    <path d="M4 9h11a5 5 0 0 1 0 10h-3" />
+  </svg>
+);

@@ -1,5 +1,5 @@
 import type { ApiFailure } from "../../domain/api-failure.ts";
-import type { PaymentOutput } from "../../machines/payment.machine.ts";
+import type { PaymentOutput } from "../../domain/payment-step.ts";
 
 /**
  * The delivery-flow machine's events and actor outcomes, shared by its

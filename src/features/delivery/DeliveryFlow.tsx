@@ -3,13 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import { formatUsd } from "../../../domain/money.ts";
-import {
-  deliveryConfirmation,
-  deliveryPathOf,
-  deliveryStepOfPath,
-  type DeliveryFlowEvent,
-  type DeliveryFlowInput,
-} from "../../../machines/delivery-flow.machine.ts";
+import { type DeliveryFlowEvent, type DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
 import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
 import { reportMachineState } from "../../app/live-machine-state.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
@@ -19,6 +13,8 @@ import { preloadMask } from "../../ui/lazy-mask.ts";
 import { whenIdle } from "../../ui/when-idle.ts";
 import { createActionMemo } from "./action-memo.ts";
 import { createCardSession } from "./card-session.ts";
+import { confirmationOf } from "./confirmation.ts";
+import { deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
 import { provideDeliveryFlow } from "./flow-machine.ts";
 import { ordersAfterFlow } from "./order-updates.ts";
@@ -152,7 +148,7 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
   }, [path, photoStep]);
 
   const send = (event: DeliveryFlowEvent) => actor.send(event);
-  const confirmation = deliveryConfirmation(snapshot);
+  const confirmation = confirmationOf(snapshot);
   const props = { snapshot, send };
 
   if (done) {

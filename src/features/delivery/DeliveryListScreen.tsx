@@ -11,9 +11,9 @@ import { CourierDayContext } from "../../app/session-context.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { RowIndicatorBadge } from "../../ui/RowIndicatorBadge.tsx";
 import { allDeliveriesAttempted, deliveryLists } from "./delivery-list.ts";
 import { useRoutedOrders, type RoutingStatus } from "./routed-orders.ts";
-import { RowIndicatorBadge } from "./RowIndicatorBadge.tsx";
 
 const ROUTING_TEXT: Record<Exclude<RoutingStatus, "off">, string> = {
   routing: TEXT.routing,
@@ -22,6 +22,9 @@ const ROUTING_TEXT: Record<Exclude<RoutingStatus, "off">, string> = {
 };
 
 /** Spec §2 Delivery list: orders to deliver, completed ones, and 'Item(s) to return to pharmacy'. */
+/** Orders still to deliver show the words only; the marks are for rows already delivered or attempted. */
+const LIST_WORDS = ["incomplete", "not_collected", "cancelled"] as const;
+
 export function DeliveryListScreen() {
   const { pharmacyId } = useParams();
   const day = CourierDayContext.useSelector((state) => state.context.day)!;
@@ -63,7 +66,7 @@ export function DeliveryListScreen() {
                 <Link className="row-link delivery-row" to={String(order.id)}>
                   <OrderLines order={order} />
                   <span className="delivery-row__side">
-                    <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} marks={false} />
+                    <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} only={LIST_WORDS} />
                     <span className="row-link__action">Deliver</span>
                   </span>
                 </Link>
@@ -82,7 +85,7 @@ export function DeliveryListScreen() {
             {lists.toReturn.map((order) => (
               <li key={order.id} className="row-link delivery-row">
                 <OrderLines order={order} returning />
-                <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} marks />
+                <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} />
               </li>
             ))}
           </ul>
@@ -98,7 +101,7 @@ export function DeliveryListScreen() {
             {lists.completed.map((order) => (
               <li key={order.id} className="row-link delivery-row">
                 <OrderLines order={order} />
-                <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} marks />
+                <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} />
               </li>
             ))}
           </ul>

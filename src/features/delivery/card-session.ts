@@ -1,5 +1,5 @@
 import type { ClientTokenResponse } from "../../../domain/contract/payments.ts";
-import type { AuthorizeCardInput } from "../../../machines/payment.machine.ts";
+import type { AuthorizeCardInput } from "../../../domain/payment-step.ts";
 import { CARD_FAILURE, type CardClient, type CardClientOptions, type CardFieldName, type PostJson } from "../../payments/index.ts";
 import { cardFailure } from "../../payments/card-gateway.ts";
 

@@ -1,7 +1,8 @@
 import { fromPromise } from "xstate";
 import type { DeliveryCompletion, FailureSubmission, RecipientSubmission } from "../../../domain/contract/deliveries.ts";
 import { deliveryFlowMachine, type SubmissionResult } from "../../../machines/delivery-flow.machine.ts";
-import { paymentMachine, type AuthorizeCardInput, type AuthorizeCardOutput, type SetUpCardClientInput } from "../../../machines/payment.machine.ts";
+import type { AuthorizeCardInput } from "../../../domain/payment-step.ts";
+import { paymentMachine, type AuthorizeCardOutput, type SetUpCardClientInput } from "../../../machines/payment.machine.ts";
 import { submitDelivery, submitFailure, submitRecipient } from "../../api/deliveries.ts";
 import { saveChargeData } from "../../api/payments.ts";
 import type { ActionMemo } from "./action-memo.ts";

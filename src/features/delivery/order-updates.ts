@@ -2,7 +2,8 @@ import type { Order, Status } from "../../../domain/contract/entities.ts";
 import { identificationNeeded, normalizedIdentification } from "../../../domain/delivery-rules.ts";
 import { isOther, recipientSkipped } from "../../../domain/recipient.ts";
 import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
-import { orderIdsOf, type DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
+import { orderIdsOf } from "../../../domain/delivery-record.ts";
+import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
 import { nextOrderStatus } from "../../../machines/order-status.ts";
 
 /**

@@ -1,14 +1,16 @@
 import { Link } from "react-router";
 import type { Order } from "../../../domain/contract/entities.ts";
-import { checkInRowAction } from "../../../domain/pharmacy-progress.ts";
+import { checkInRowAction, rowIndicator } from "../../../domain/pharmacy-progress.ts";
+import { useOfflineOrderIds } from "../../app/offline-status.ts";
 import { CheckIcon } from "../../ui/icons.tsx";
+import { RowIndicatorBadge } from "../../ui/RowIndicatorBadge.tsx";
 import { AddressLink, patientName, RxNumbers } from "./order-details.tsx";
-import { RowIndicatorBadge } from "./RowIndicatorBadge.tsx";
 
 /** One check-in row (spec §2): name, address linking to maps, RX numbers, and the action of spec §4. */
 export function CheckInRow({ order }: { order: Order }) {
   const name = patientName(order);
   const action = checkInRowAction(order);
+  const indicator = rowIndicator(order, useOfflineOrderIds());
   return (
     <article className="order-row" aria-label={name}>
       <div className="order-row__head">
@@ -34,7 +36,7 @@ export function CheckInRow({ order }: { order: Order }) {
         <span className="muted">RX </span>
         <RxNumbers order={order} />
       </p>
-      <RowIndicatorBadge order={order} only={["incomplete"]} />
+      <RowIndicatorBadge indicator={indicator} only={["incomplete"]} />
     </article>
   );
 }

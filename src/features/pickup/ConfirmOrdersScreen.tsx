@@ -2,12 +2,13 @@ import { useSelector } from "@xstate/react";
 import { useEffect } from "react";
 import { Navigate, useNavigate } from "react-router";
 import type { Order } from "../../../domain/contract/entities.ts";
-import { onlyCancelledOrders, reviewLists } from "../../../domain/pharmacy-progress.ts";
+import { onlyCancelledOrders, reviewLists, rowIndicator } from "../../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../../domain/texts.ts";
+import { useOfflineOrderIds } from "../../app/offline-status.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
+import { RowIndicatorBadge } from "../../ui/RowIndicatorBadge.tsx";
 import { useCheckIn, type CheckInActor } from "./check-in-context.tsx";
 import { patientName, RxNumbers } from "./order-details.tsx";
-import { RowIndicatorBadge } from "./RowIndicatorBadge.tsx";
 import { ScreenHeader } from "./ScreenHeader.tsx";
 
 /**
@@ -84,6 +85,7 @@ function Review({ actor, pharmacyId }: { actor: CheckInActor; pharmacyId: number
 }
 
 function OrderList({ title, orders, empty, indicators = false }: { title: string; orders: Order[]; empty: string; indicators?: boolean }) {
+  const offlineIds = useOfflineOrderIds();
   const id = `review-${title.toLowerCase().replace(/\W+/g, "-")}`;
   return (
     <section className="section" aria-labelledby={id}>
@@ -103,7 +105,7 @@ function OrderList({ title, orders, empty, indicators = false }: { title: string
                   <RxNumbers order={order} />
                 </p>
               </div>
-              <RowIndicatorBadge order={order} only={indicators ? ["incomplete", "not_collected", "complete_mark"] : ["cancelled"]} />
+              <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} only={indicators ? ["incomplete", "not_collected", "complete_mark"] : ["cancelled"]} />
             </li>
           ))}
         </ul>

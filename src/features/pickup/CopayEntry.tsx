@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { formatUsd, parseDecimalToCents } from "../../../domain/money.ts";
-import { MoneyInput } from "./MoneyInput.tsx";
+import { MoneyInput } from "../../ui/MoneyInput.tsx";
 
 /**
  * Spec §5 copay entry: a masked dollar amount and 'No copay'. The machine

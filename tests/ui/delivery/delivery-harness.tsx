@@ -10,8 +10,10 @@ import { isOther, namesLockedToPatient, recipientSkipped, relationshipName, cour
 import { BUTTON_DEBOUNCE_MS, TEXT } from "../../../domain/texts.ts";
 import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../../domain/vocabulary.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import { DELIVERY_STEP_PATHS, type DeliveryFlowContext, type DeliveryStep } from "../../../machines/delivery-flow.machine.ts";
-import type { PaymentOutput } from "../../../machines/payment.machine.ts";
+import type { DeliveryStep } from "../../../domain/delivery-record.ts";
+import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
+import { DELIVERY_STEP_PATHS } from "../../../src/features/delivery/delivery-paths.ts";
+import type { PaymentOutput } from "../../../domain/payment-step.ts";
 import { CourierDayContext } from "../../../src/app/session-context.ts";
 import { Component as DeliveryRoutes } from "../../../src/features/delivery/DeliveryRoutes.tsx";
 import { callOf, calls } from "./delivery-mocks.ts";

@@ -12,7 +12,7 @@ import {
 } from "../../../src/api/deliveries.ts";
 import { setCsrfToken } from "../../../src/api/client.ts";
 import { PHOTO_FIELD } from "../../../domain/delivery-photo.ts";
-import type { StoredOfflineOrder } from "../../../machines/offline-queue.machine.ts";
+import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
 
 /**
  * The delivery flow's three submissions (spec §7) and spec §4's offline rule:

@@ -6,14 +6,10 @@ import { identificationComplete } from "../../../domain/delivery-rules.ts";
 import { courierNotesLongEnough, recipientCountsAsSelected } from "../../../domain/recipient.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
-import {
-  deliveryConfirmation,
-  deliveryFlowMachine,
-  deliveryPathOf,
-  DELIVERY_STEPS,
-  type DeliveryFlowContext,
-  type DeliveryFlowInput,
-} from "../../../machines/delivery-flow.machine.ts";
+import { DELIVERY_STEPS } from "../../../domain/delivery-record.ts";
+import { deliveryFlowMachine, type DeliveryFlowContext, type DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
+import { confirmationOf as deliveryConfirmation } from "../../../src/features/delivery/confirmation.ts";
+import { deliveryPathOf } from "../../../src/features/delivery/delivery-paths.ts";
 import { allStateIds, allTransitionKeys, coverageOf, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { deliveryFlowEvents } from "../../support/delivery-flow-events.ts";

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { useState } from "react";
 import { expect, it, vi } from "vitest";
-import { MoneyInput } from "../../../src/features/pickup/MoneyInput.tsx";
+import { MoneyInput } from "../../../src/ui/MoneyInput.tsx";
 
 // imask arrives with its own chunk: hold it back until the test lets it through.
 let release!: () => void;

@@ -5,16 +5,15 @@ import { identificationComplete } from "../../../domain/delivery-rules.ts";
 import { courierNotesLongEnough, recipientCountsAsSelected, type RecipientForm } from "../../../domain/recipient.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
+import { DELIVERY_STEPS } from "../../../domain/delivery-record.ts";
 import {
-  deliveryConfirmation,
   deliveryFlowMachine,
-  deliveryPathOf,
-  deliveryStepOfPath,
-  DELIVERY_STEPS,
   type DeliveryFlowContext,
   type DeliveryFlowEvent,
   type DeliveryFlowInput,
 } from "../../../machines/delivery-flow.machine.ts";
+import { confirmationOf as deliveryConfirmation } from "../../../src/features/delivery/confirmation.ts";
+import { deliveryPathOf, deliveryStepOfPath } from "../../../src/features/delivery/delivery-paths.ts";
 import { paymentMachine } from "../../../machines/payment.machine.ts";
 import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, QUEUED, REFUSED } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";

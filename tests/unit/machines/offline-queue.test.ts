@@ -2,17 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createActor, fromPromise, type SnapshotFrom } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import {
-  hasIncompleteOrders,
-  isIncomplete,
-  isResubmitting,
-  mustReload,
-  offlineQueueMachine,
-  queueMessage,
-  type OfflineQueueEvent,
-  type QueueChange,
-  type StoredOfflineOrder,
-} from "../../../machines/offline-queue.machine.ts";
+import { hasIncompleteOrders, isIncomplete, type StoredOfflineOrder } from "../../../domain/offline-queue.ts";
+import { offlineQueueMachine, type OfflineQueueEvent, type QueueChange } from "../../../machines/offline-queue.machine.ts";
+import { isResubmitting, mustReload, queueMessage } from "../../../src/app/queue-messages.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 
 const TODAY = "2026-11-21";

@@ -3,14 +3,9 @@ import type { AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { correctedCopayCents } from "../../../domain/delivery-rules.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import {
-  authorizationErrorText,
-  cardSetupErrorText,
-  paymentConfirmation,
-  paymentMachine,
-  type PaymentEvent,
-  type PaymentInput,
-} from "../../../machines/payment.machine.ts";
+import { authorizationErrorText, cardSetupErrorText } from "../../../domain/payment-step.ts";
+import { paymentMachine, type PaymentEvent, type PaymentInput } from "../../../machines/payment.machine.ts";
+import { confirmationOf as paymentConfirmation } from "../../../src/features/delivery/confirmation.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { SET_PASSWORD_TEXT } from "../../../domain/set-password-texts.ts";
 import { SetPasswordRequest } from "../../../domain/contract/onboarding.ts";
-import { INVITE_TOKEN_FORM, setPasswordMachine, type SetPasswordInput } from "../../../machines/set-password.machine.ts";
+import { INVITE_TOKEN_FORM } from "../../../domain/invite-token.ts";
+import { setPasswordMachine, type SetPasswordInput } from "../../../machines/set-password.machine.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
 

@@ -3,12 +3,8 @@ import type { AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { isValidCopay } from "../../../domain/copay.ts";
 import { ORDER_STATUSES } from "../../../domain/vocabulary.ts";
-import {
-  verifyFailureText,
-  verifyOrderMachine,
-  type VerifyOrderEvent,
-  type VerifyOrderInput,
-} from "../../../machines/verify-order.machine.ts";
+import { verifyOrderMachine, type VerifyOrderEvent, type VerifyOrderInput } from "../../../machines/verify-order.machine.ts";
+import { verifyFailureText } from "../../../domain/verify-order-rules.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";

@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { TEXT } from "../../../../domain/texts.ts";
-import { CheckIcon } from "../../../ui/icons.tsx";
-import { ReturnIcon } from "../RowIndicatorBadge.tsx";
+import { CheckIcon, ReturnIcon } from "../../../ui/icons.tsx";
 
 /** Spec §2 …/finished and …/attempted. */
 export function OutcomeScreen({ outcome, listPath, queued = false }: { outcome: "finished" | "attempted"; listPath: string; queued?: boolean }) {

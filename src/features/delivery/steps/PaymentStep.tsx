@@ -1,22 +1,20 @@
 import { useSelector } from "@xstate/react";
 import { useEffect, useId } from "react";
 import type { ActorRefFrom } from "xstate";
-import { correctedCopayCents } from "../../../../domain/delivery-rules.ts";
+import { copayDueAtDoor } from "../../../../domain/copay.ts";
+import { correctedCopayCents, paymentPartsCents } from "../../../../domain/delivery-rules.ts";
 import { formatUsd, parseDecimalToCents } from "../../../../domain/money.ts";
 import { TEXT } from "../../../../domain/texts.ts";
 import type { PaymentType } from "../../../../domain/vocabulary.ts";
-import {
-  copayCorrectionValid,
-  paymentConfirmation,
-  paymentTotal,
-  type paymentMachine,
-} from "../../../../machines/payment.machine.ts";
+import { copayCorrectionValid, paymentTotal } from "../../../../domain/payment-step.ts";
+import type { paymentMachine } from "../../../../machines/payment.machine.ts";
 import { ActionButton } from "../../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog.tsx";
+import { MoneyInput } from "../../../ui/MoneyInput.tsx";
 import type { CardSession } from "../card-session.ts";
+import { confirmationOf } from "../confirmation.ts";
 import { OrderSummary } from "../OrderSummary.tsx";
 import { CardFields } from "./CardFields.tsx";
-import { MoneyInput } from "./MoneyInput.tsx";
 import type { StepProps } from "./step-props.ts";
 
 const METHOD_LABELS: Record<PaymentType, string> = { cash: "Cash", check: "Check", card: "Card" };
@@ -47,12 +45,12 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
   const authorizing = payment.matches({ card: "authorizing" });
   const correctionValid = copayCorrectionValid(payment.context);
   const corrected = newCopay != null && correctionValid ? correctedCopayCents(newCopay) : null;
-  const confirmation = paymentConfirmation(payment);
-  const copayOwed = order.copay_paid_at == null;
+  const confirmation = confirmationOf(payment);
+  const parts = paymentPartsCents(order, corrected);
   const lines = [
-    { label: corrected != null ? "Copay (corrected)" : "Copay", cents: copayOwed ? (corrected ?? cents(order.copay)) : 0 },
-    { label: "Delivery fee", cents: cents(order.delivery_fee) },
-    { label: "Other items", cents: cents(order.other_items_amount_due) },
+    { label: corrected != null ? "Copay (corrected)" : "Copay", cents: parts.copay },
+    { label: "Delivery fee", cents: parts.deliveryFee },
+    { label: "Other items", cents: parts.otherItems },
   ].filter((line) => line.cents > 0);
 
   return (
@@ -103,18 +101,20 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
         </p>
       )}
 
-      {copayOwed && (
+      {copayDueAtDoor(order) && (
         <div className="field section">
           <label className="field__label" htmlFor={ids.copay}>
             Corrected copay (only if the copay is different)
           </label>
           <MoneyInput
             id={ids.copay}
+            className="input input--money"
+            placeholder="$0.00"
             value={newCopay ?? ""}
             disabled={authorizing}
-            invalid={!correctionValid}
-            describedBy={!correctionValid ? ids.copayHint : undefined}
-            onChange={(value) => child.send({ type: "CORRECT_COPAY", new_copay: value === "" ? null : value })}
+            aria-invalid={!correctionValid || undefined}
+            aria-describedby={!correctionValid ? ids.copayHint : undefined}
+            onValueChange={(value) => child.send({ type: "CORRECT_COPAY", new_copay: value === "" ? null : value })}
           />
           {!correctionValid && (
             <p id={ids.copayHint} className="field__error">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type InputHTMLAttributes } from "react";
-import { useLazyMask, type LazyMask } from "../../ui/lazy-mask.ts";
+import { useLazyMask, type LazyMask } from "./lazy-mask.ts";
 
 const DOLLARS = {
   mask: "$num",
