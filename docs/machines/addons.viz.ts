@@ -133,6 +133,13 @@ function isValidCopay(value) {
   const cents = parseDecimalToCents(value.replace(/[$,\s]/g, ""));
   return cents != null && cents >= MINIMUM_COPAY_CENTS;
 }
+function copayForApi(typed, noCopay = false) {
+  if (noCopay) return "0.00";
+  return centsToDecimal(parseDecimalToCents(typed.replace(/[$,\s]/g, "")));
+}
+function copayAnswered(typed, noCopay) {
+  return noCopay || isValidCopay(typed);
+}
 
 // domain/pharmacy-progress.ts
 var MAX_ADDON_ORDERS = 3;
@@ -260,11 +267,6 @@ function nextOrderStatus(status, event, context = {}) {
 }
 
 // machines/addons.machine.ts
-function copayForApi(choice) {
-  if (choice.noCopay) return "0.00";
-  return centsToDecimal(parseDecimalToCents(choice.copay.replace(/[$,\s]/g, ""))) ?? "0.00";
-}
-var copayReady = (choice) => choice.noCopay || isValidCopay(choice.copay);
 var targetId = (event) => "orderId" in event ? event.orderId : null;
 var addonsMachine = setup2({
   types: {
@@ -289,7 +291,7 @@ var addonsMachine = setup2({
     canChoose: ({ context, event }) => context.offered.some((order) => order.id === targetId(event)) && !context.chosen.some((choice) => choice.id === targetId(event)),
     isChosen: ({ context, event }) => context.chosen.some((choice) => choice.id === targetId(event)),
     /** Confirm only with at least one add-on, each with 'No copay' ticked or a valid copay. */
-    readyToReview: ({ context }) => context.chosen.length > 0 && context.chosen.every(copayReady)
+    readyToReview: ({ context }) => context.chosen.length > 0 && context.chosen.every((choice) => copayAnswered(choice.copay, choice.noCopay))
   },
   actions: {
     storeOffered: assign((_, offered) => ({ offered, error: null })),
@@ -318,7 +320,7 @@ var addonsMachine = setup2({
     prepareSubmission: assign(({ context }) => ({
       submission: {
         pharmacyId: context.pharmacyId,
-        orders: context.chosen.map((choice) => ({ id: choice.id, copay: copayForApi(choice) })),
+        orders: context.chosen.map((choice) => ({ id: choice.id, copay: copayForApi(choice.copay, choice.noCopay) ?? "0.00" })),
         service_window_instance_id: context.serviceWindowInstanceId
       }
     })),
@@ -331,7 +333,7 @@ var addonsMachine = setup2({
         const order = context.offered.find((offer) => offer.id === choice.id);
         if (!order) return [];
         const { id, name } = statusByName(nextOrderStatus(order.status.name, "PICK_UP") ?? "picked_up");
-        return [{ ...order, status: { id, name }, copay: copayForApi(choice), addedOn: true, service_window_instance_id: context.serviceWindowInstanceId ?? order.service_window_instance_id }];
+        return [{ ...order, status: { id, name }, copay: copayForApi(choice.copay, choice.noCopay) ?? "0.00", addedOn: true, service_window_instance_id: context.serviceWindowInstanceId ?? order.service_window_instance_id }];
       }),
       error: null
     }))

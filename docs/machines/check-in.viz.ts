@@ -108,6 +108,11 @@ function failureText(failure) {
   }
 }
 
+// machines/label-scanner.ts
+var labelScannerPlaceholder = fromCallback(() => {
+  throw new Error("provide labelScanner");
+});
+
 // domain/label-scan.ts
 function normalLabel(code) {
   return code.replace(/\s+/g, "").toUpperCase();
@@ -119,11 +124,6 @@ function orderOfLabel(candidates, code) {
     (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
   ) ?? null;
 }
-
-// machines/label-scanner.ts
-var labelScannerPlaceholder = fromCallback(() => {
-  throw new Error("provide labelScanner");
-});
 
 // domain/pharmacy-progress.ts
 var CHECK_IN_STATUSES = ["new", "submitted_to_courier", "cancelled", "picked_up"];
@@ -152,11 +152,11 @@ function onlyCancelledOrders(orders, pharmacyId) {
   const { verified, cancelled } = reviewLists(orders, pharmacyId);
   return verified.length === 0 && cancelled.length > 0;
 }
-
-// machines/check-in.machine.ts
 function scannedOrder(context, code) {
   return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
 }
+
+// machines/check-in.machine.ts
 var checkInMachine = setup({
   types: {
     context: {},

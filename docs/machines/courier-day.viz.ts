@@ -107,13 +107,15 @@ function failureText(failure) {
   }
 }
 
-// machines/courier-day.machine.ts
+// domain/merge-by-id.ts
 function mergeById(current, changed) {
   const byId = new Map(changed.map((item) => [item.id, item]));
   const merged = current.map((item) => byId.get(item.id) ?? item);
   const known = new Set(current.map((item) => item.id));
   return [...merged, ...changed.filter((item) => !known.has(item.id))];
 }
+
+// machines/courier-day.machine.ts
 var courierDayMachine = setup({
   types: { context: {}, events: {} },
   actors: {

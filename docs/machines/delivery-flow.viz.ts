@@ -137,6 +137,9 @@ function centsToDecimal(cents2) {
 
 // domain/copay.ts
 var MINIMUM_COPAY_CENTS = 100;
+function copayDueAtDoor(order) {
+  return !order.copay_paid_at;
+}
 function isValidCorrectedCopay(value) {
   if (value == null) return false;
   const digits = value.replace(/\D/g, "");
@@ -307,32 +310,32 @@ function initialRecipientForm(order) {
   if (contactlessOnly(order)) return { ...EMPTY_RECIPIENT_FORM, relationship_id: relationshipIdOf(CONTACTLESS) };
   return { ...EMPTY_RECIPIENT_FORM };
 }
-function namesLockedToPatient(form, grouped2) {
-  return !grouped2 && isNamed(form.relationship_id, PATIENT);
+function namesLockedToPatient(form, grouped) {
+  return !grouped && isNamed(form.relationship_id, PATIENT);
 }
-function chooseRelationship(form, relationshipId, order, grouped2) {
+function chooseRelationship(form, relationshipId, order, grouped) {
   const next = { ...form, relationship_id: relationshipId };
-  if (namesLockedToPatient(next, grouped2)) {
+  if (namesLockedToPatient(next, grouped)) {
     return { ...next, first_name: order.patient_first_name, last_name: order.patient_last_name, other_description: "" };
   }
-  if (namesLockedToPatient(form, grouped2)) {
+  if (namesLockedToPatient(form, grouped)) {
     next.first_name = "";
     next.last_name = "";
   }
   if (!isNamed(relationshipId, OTHER)) next.other_description = "";
   return next;
 }
-function changeRecipientFields(form, changes, grouped2) {
+function changeRecipientFields(form, changes, grouped) {
   const next = { ...form, ...changes };
-  if (namesLockedToPatient(form, grouped2)) {
+  if (namesLockedToPatient(form, grouped)) {
     next.first_name = form.first_name;
     next.last_name = form.last_name;
   }
   return next;
 }
-function regroupRecipient(form, order, grouped2) {
+function regroupRecipient(form, order, grouped) {
   if (!isNamed(form.relationship_id, PATIENT)) return form;
-  if (grouped2) return { ...form, first_name: "", last_name: "" };
+  if (grouped) return { ...form, first_name: "", last_name: "" };
   return { ...form, first_name: order.patient_first_name, last_name: order.patient_last_name };
 }
 var isNoRecipient = (form) => isNamed(form.relationship_id, NO_RECIPIENT);
@@ -403,8 +406,15 @@ function collectsPaymentAtDoor(order) {
   return order.pharmacy.allow_pod_copay_collection && allowedPaymentMethods(order.pharmacy).length > 0;
 }
 function paymentTotalCents(order, newCopayCents2 = null) {
-  const copay = order.copay_paid_at ? 0 : newCopayCents2 ?? cents(order.copay);
-  return copay + cents(order.delivery_fee) + cents(order.other_items_amount_due);
+  const parts = paymentPartsCents(order, newCopayCents2);
+  return parts.copay + parts.deliveryFee + parts.otherItems;
+}
+function paymentPartsCents(order, newCopayCents2 = null) {
+  return {
+    copay: copayDueAtDoor(order) ? newCopayCents2 ?? cents(order.copay) : 0,
+    deliveryFee: cents(order.delivery_fee),
+    otherItems: cents(order.other_items_amount_due)
+  };
 }
 function amountOwedCents(order) {
   if (!collectsPaymentAtDoor(order) || order.payment_collected || order.payment_authorized) return 0;
@@ -493,17 +503,76 @@ function signatureComplete(form, order) {
   return signatureProblem(form, order) == null;
 }
 
+// domain/delivery-record.ts
+var EMPTY_SURVEY = {
+  have_you_left_prescription_at_pharmacy: null,
+  use_delivery_service_again: null,
+  refill_reminder_opt_in: null
+};
+var now = () => (/* @__PURE__ */ new Date()).toISOString();
+var orderIdsOf = (record) => [record.order.id, ...record.groupedOrderIds];
+function failureSubmissionOf(record) {
+  const failure = record.failure;
+  return {
+    failure_reason: failure.reason,
+    client_occurred_at: failure.occurred_at,
+    order_ids: orderIdsOf(record),
+    ...failure.body ? { body: failure.body } : {}
+  };
+}
+function recipientSubmissionOf(record) {
+  return {
+    order_ids: orderIdsOf(record),
+    relationship: relationshipName(record.recipient.relationship_id) ?? "",
+    relationship_id: record.recipient.relationship_id,
+    recipient_called_at: record.recipientCalledAt,
+    client_occurred_at: record.occurredAt ?? now(),
+    body: record.recipient.courier_notes.trim(),
+    photo: record.photo
+  };
+}
+function deliveryCompletionOf(record) {
+  const { recipient, signature, payment } = record;
+  const signed = signature.svg != null;
+  const refusal = signed ? null : signature.refusal_reason;
+  const id = identificationNeeded(record.order) ? normalizedIdentification(record.identification) : null;
+  const text = (value) => value.trim() === "" ? null : value.trim();
+  return {
+    order_ids: orderIdsOf(record),
+    signature_svg: signature.svg,
+    body: refusal ? text(signature.refusal_notes) : null,
+    signed_by: signed ? recipientFullName(recipient) : null,
+    dob_verified: dobVerificationNeeded(record.order) ? record.dobVerified : null,
+    recipient_called_at: record.recipientCalledAt,
+    client_occurred_at: record.occurredAt ?? now(),
+    relationship_id: recipient.relationship_id,
+    recipient_first_name: text(recipient.first_name),
+    recipient_last_name: text(recipient.last_name),
+    other_relationship_description: isOther(recipient) ? text(recipient.other_description) : null,
+    survey: record.survey,
+    order_payment: payment?.collected && payment.payment_type ? { payment_type: payment.payment_type, amount: payment.amount, new_copay: payment.new_copay, transaction_id: payment.transaction_id } : null,
+    identification_state: id?.identification_state ?? null,
+    identification_type: id?.identification_type ?? null,
+    identification_number: id?.identification_number ?? null,
+    identification_expiration: id?.identification_expiration ?? null,
+    signature_refusal_reason: refusal,
+    // A photo only where nobody signed (the courier may have gone back and had the recipient sign after all).
+    photo: signed ? null : record.photo
+  };
+}
+
 // machines/payment.machine.ts
+
+// domain/payment-step.ts
 var WIRE = { cash: "cash", check: "check", card: "credit_card" };
-var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-function newCopayCents(context) {
-  return context.newCopay == null ? null : correctedCopayCents(context.newCopay);
+function newCopayCents(entry) {
+  return entry.newCopay == null ? null : correctedCopayCents(entry.newCopay);
 }
-function copayCorrectionValid(context) {
-  return context.newCopay == null || newCopayCents(context) != null;
+function copayCorrectionValid(entry) {
+  return entry.newCopay == null || newCopayCents(entry) != null;
 }
-function paymentTotal(context) {
-  return centsToDecimal(paymentTotalCents(context.order, newCopayCents(context)));
+function paymentTotal(entry) {
+  return centsToDecimal(paymentTotalCents(entry.order, newCopayCents(entry)));
 }
 function authorizationErrorText(failure) {
   if (failure.kind === "unavailable") return TEXT.processorUnavailable;
@@ -514,18 +583,30 @@ function cardSetupErrorText(failure) {
   const unreachable = failure.kind === "network" || failure.kind === "unavailable" || failure.message.includes("Cannot contact the gateway");
   return unreachable ? TEXT.gatewayUnreachable : null;
 }
-function paymentOutputOf(context) {
-  const collected = context.outcome === "collected";
-  const correction = newCopayCents(context);
+function authorizeCardInputOf(entry) {
+  const correction = newCopayCents(entry);
   return {
-    outcome: context.outcome ?? "not_collected",
-    payment_type: context.method ? WIRE[context.method] : null,
-    amount: collected ? paymentTotal(context) : "0.00",
+    order_id: entry.order.id,
+    payment_type: "credit_card",
+    new_copay: correction == null ? null : centsToDecimal(correction),
+    total: paymentTotal(entry)
+  };
+}
+function paymentOutputOf(entry) {
+  const collected = entry.outcome === "collected";
+  const correction = newCopayCents(entry);
+  return {
+    outcome: entry.outcome ?? "not_collected",
+    payment_type: entry.method ? WIRE[entry.method] : null,
+    amount: collected ? paymentTotal(entry) : "0.00",
     new_copay: collected && correction != null ? centsToDecimal(correction) : null,
-    transaction_id: collected ? context.transactionId : null,
+    transaction_id: collected ? entry.transactionId : null,
     collected
   };
 }
+
+// machines/payment.machine.ts
+var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
 var paymentMachine = setup({
   types: {
     input: {},
@@ -649,12 +730,7 @@ var paymentMachine = setup({
           invoke: {
             id: "authorizeCard",
             src: "authorizeCard",
-            input: ({ context }) => ({
-              order_id: context.order.id,
-              payment_type: "credit_card",
-              new_copay: newCopayCents(context) == null ? null : centsToDecimal(newCopayCents(context)),
-              total: paymentTotal(context)
-            }),
+            input: ({ context }) => authorizeCardInputOf(context),
             onDone: { target: "#payment.collected", actions: "recordTransaction" },
             onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." }
           }
@@ -692,79 +768,6 @@ var paymentMachine = setup({
 });
 
 // machines/delivery-flow.machine.ts
-var DELIVERY_STEPS = ["address", "verifyDob", "recipient", "idVerification", "payment", "signature"];
-var DELIVERY_STEP_PATHS = {
-  address: "address",
-  verifyDob: "verify-dob",
-  recipient: "recipient",
-  idVerification: "idverification",
-  payment: "payment",
-  signature: "signature",
-  finished: "finished",
-  attempted: "attempted"
-};
-var EMPTY_SURVEY = {
-  have_you_left_prescription_at_pharmacy: null,
-  use_delivery_service_again: null,
-  refill_reminder_opt_in: null
-};
-var now = () => (/* @__PURE__ */ new Date()).toISOString();
-var orderIdsOf = (context) => [context.order.id, ...context.groupedOrderIds];
-var grouped = (context) => context.groupedOrderIds.length > 0;
-var signatureForm = (context) => ({ signed: context.signature.svg != null, ...context.signature });
-function failureSubmissionOf(context) {
-  const failure = context.failure;
-  return {
-    failure_reason: failure.reason,
-    client_occurred_at: failure.occurred_at,
-    order_ids: orderIdsOf(context),
-    ...failure.body ? { body: failure.body } : {}
-  };
-}
-function recipientSubmissionOf(context) {
-  return {
-    order_ids: orderIdsOf(context),
-    relationship: relationshipName(context.recipient.relationship_id) ?? "",
-    relationship_id: context.recipient.relationship_id,
-    recipient_called_at: context.recipientCalledAt,
-    client_occurred_at: context.occurredAt ?? now(),
-    body: context.recipient.courier_notes.trim(),
-    photo: context.photo
-  };
-}
-function deliveryCompletionOf(context) {
-  const { recipient, signature, payment } = context;
-  const signed = signature.svg != null;
-  const refusal = signed ? null : signature.refusal_reason;
-  const id = identificationNeeded(context.order) ? normalizedIdentification(context.identification) : null;
-  const text = (value) => value.trim() === "" ? null : value.trim();
-  return {
-    order_ids: orderIdsOf(context),
-    signature_svg: signature.svg,
-    body: refusal ? text(signature.refusal_notes) : null,
-    signed_by: signed ? recipientFullName(recipient) : null,
-    dob_verified: dobVerificationNeeded(context.order) ? context.dobVerified : null,
-    recipient_called_at: context.recipientCalledAt,
-    client_occurred_at: context.occurredAt ?? now(),
-    relationship_id: recipient.relationship_id,
-    recipient_first_name: text(recipient.first_name),
-    recipient_last_name: text(recipient.last_name),
-    other_relationship_description: isOther(recipient) ? text(recipient.other_description) : null,
-    survey: context.survey,
-    order_payment: payment?.collected && payment.payment_type ? { payment_type: payment.payment_type, amount: payment.amount, new_copay: payment.new_copay, transaction_id: payment.transaction_id } : null,
-    identification_state: id?.identification_state ?? null,
-    identification_type: id?.identification_type ?? null,
-    identification_number: id?.identification_number ?? null,
-    identification_expiration: id?.identification_expiration ?? null,
-    signature_refusal_reason: refusal,
-    // A photo only where nobody signed (the courier may have gone back and had the recipient sign after all).
-    photo: signed ? null : context.photo
-  };
-}
-var stepGuard = (step) => ({ type: "canGoTo", params: { step } });
-var cameFrom = (step) => ({ type: "cameFrom", params: { step } });
-var reached = (step) => ({ type: "markReached", params: { step } });
-var fail = (reason, step) => ({ type: "recordFailure", params: { reason, step } });
 var deliveryFlowMachine = setup2({
   types: {
     input: {},
@@ -811,7 +814,7 @@ var deliveryFlowMachine = setup2({
     /** Spec §5 ID step: type, number, expiry (and state unless passport or military). */
     identificationComplete: ({ context }) => identificationComplete(context.identification, context.today),
     /** Spec §5 Signature step. */
-    signatureComplete: ({ context }) => signatureComplete(signatureForm(context), context.order),
+    signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
     patientCouldNotPay: ({ event }) => event.output.outcome === "could_not_pay",
     /** A deep link to a step already reached (never ahead of the courier). */
     canGoTo: ({ context, event }, params) => event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
@@ -828,22 +831,22 @@ var deliveryFlowMachine = setup2({
     }),
     verifyDob: assign2({ dobVerified: true }),
     recordFailure: assign2({
-      failure: (_, params) => ({ ...params, occurred_at: now(), body: null })
+      failure: (_, params) => ({ ...params, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null })
     }),
     recordRecipientFailure: assign2({
       failure: ({ context }) => ({
         reason: "Patient Not Home",
         step: "recipient",
-        occurred_at: now(),
+        occurred_at: (/* @__PURE__ */ new Date()).toISOString(),
         body: context.recipient.courier_notes.trim()
       })
     }),
     forgetFailure: assign2({ failure: null, error: null }),
     chooseRelationship: assign2({
-      recipient: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" ? chooseRelationship(context.recipient, event.relationship_id, context.order, grouped(context)) : context.recipient
+      recipient: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" ? chooseRelationship(context.recipient, event.relationship_id, context.order, context.groupedOrderIds.length > 0) : context.recipient
     }),
     changeRecipient: assign2({
-      recipient: ({ context, event }) => event.type === "RECIPIENT_CHANGED" ? changeRecipientFields(context.recipient, event.changes, grouped(context)) : context.recipient
+      recipient: ({ context, event }) => event.type === "RECIPIENT_CHANGED" ? changeRecipientFields(context.recipient, event.changes, context.groupedOrderIds.length > 0) : context.recipient
     }),
     setGrouped: assign2(({ context, event }) => {
       const on = event.type === "SET_GROUPED" && event.grouped;
@@ -868,7 +871,7 @@ var deliveryFlowMachine = setup2({
       survey: ({ context, event }) => event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey
     }),
     recordPayment: assign2({ payment: ({ event }) => event.output }),
-    stampOccurredAt: assign2({ occurredAt: () => now() }),
+    stampOccurredAt: assign2({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
     keepPhoto: assign2({ photo: ({ context, event }) => event.type === "PHOTO_TAKEN" ? event.photo : context.photo }),
     forgetPhoto: assign2({ photo: null }),
     clearError: assign2({ error: null }),
@@ -905,17 +908,44 @@ var deliveryFlowMachine = setup2({
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
       on: {
-        GO_TO_STEP: DELIVERY_STEPS.map((step) => ({
-          guard: stepGuard(step),
-          target: `.${step}`,
-          description: `Deep link to ${DELIVERY_STEP_PATHS[step]}: accepted once reached; otherwise the courier stays on the current step.`
-        })),
+        GO_TO_STEP: [
+          {
+            guard: { type: "canGoTo", params: { step: "address" } },
+            target: ".address",
+            description: "Deep link to address: accepted once reached; otherwise the courier stays on the current step."
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "verifyDob" } },
+            target: ".verifyDob",
+            description: "Deep link to verify-dob: accepted once reached; otherwise the courier stays on the current step."
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "recipient" } },
+            target: ".recipient",
+            description: "Deep link to recipient: accepted once reached; otherwise the courier stays on the current step."
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "idVerification" } },
+            target: ".idVerification",
+            description: "Deep link to idverification: accepted once reached; otherwise the courier stays on the current step."
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "payment" } },
+            target: ".payment",
+            description: "Deep link to payment: accepted once reached; otherwise the courier stays on the current step."
+          },
+          {
+            guard: { type: "canGoTo", params: { step: "signature" } },
+            target: ".signature",
+            description: "Deep link to signature: accepted once reached; otherwise the courier stays on the current step."
+          }
+        ],
         RECIPIENT_CALLED: { actions: "recordCall", description: "The courier called the recipient (recipient_called_at)." }
       },
       states: {
         address: {
           description: "Confirm the address; call the patient if unsure.",
-          entry: reached("address"),
+          entry: { type: "markReached", params: { step: "address" } },
           initial: "ready",
           states: {
             ready: {
@@ -930,7 +960,7 @@ var deliveryFlowMachine = setup2({
             confirmingFailure: {
               meta: { confirmation: TEXT.failedDeliveryConfirm },
               on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("Incorrect Address", "address") },
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Incorrect Address", step: "address" } } },
                 CANCEL: { target: "ready" }
               }
             }
@@ -938,7 +968,7 @@ var deliveryFlowMachine = setup2({
         },
         verifyDob: {
           description: "Confirm the patient's date of birth with the recipient.",
-          entry: reached("verifyDob"),
+          entry: { type: "markReached", params: { step: "verifyDob" } },
           initial: "ready",
           states: {
             ready: {
@@ -955,7 +985,7 @@ var deliveryFlowMachine = setup2({
             confirmingFailure: {
               meta: { confirmation: TEXT.failedDeliveryConfirm },
               on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("Date of Birth Not Verified", "verifyDob") },
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } } },
                 CANCEL: { target: "ready" }
               }
             }
@@ -963,7 +993,7 @@ var deliveryFlowMachine = setup2({
         },
         recipient: {
           description: "Choose who accepts the delivery.",
-          entry: reached("recipient"),
+          entry: { type: "markReached", params: { step: "recipient" } },
           initial: "editing",
           states: {
             editing: {
@@ -1011,7 +1041,7 @@ var deliveryFlowMachine = setup2({
         },
         idVerification: {
           description: "Capture the recipient's ID: type, state, number, expiry.",
-          entry: reached("idVerification"),
+          entry: { type: "markReached", params: { step: "idVerification" } },
           initial: "ready",
           states: {
             ready: {
@@ -1027,7 +1057,7 @@ var deliveryFlowMachine = setup2({
             confirmingFailure: {
               meta: { confirmation: TEXT.failedDeliveryConfirm },
               on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: fail("ID Not Provided", "idVerification") },
+                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "ID Not Provided", step: "idVerification" } } },
                 CANCEL: { target: "ready" }
               }
             }
@@ -1035,7 +1065,7 @@ var deliveryFlowMachine = setup2({
         },
         payment: {
           description: "Payment: the payment machine runs as child 'payment'.",
-          entry: reached("payment"),
+          entry: { type: "markReached", params: { step: "payment" } },
           always: { guard: "nothingOwed", target: "signature", description: "The payment step redirects to signature if nothing is owed." },
           invoke: {
             id: "payment",
@@ -1045,7 +1075,7 @@ var deliveryFlowMachine = setup2({
               {
                 guard: "patientCouldNotPay",
                 target: "#deliveryFlow.submittingFailure",
-                actions: fail("Patient Could Not Provide Copayment", "payment"),
+                actions: { type: "recordFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } },
                 description: "Unable to pay, confirmed as a failed delivery."
               },
               { target: "signature", actions: "recordPayment" }
@@ -1054,7 +1084,7 @@ var deliveryFlowMachine = setup2({
         },
         signature: {
           description: "The recipient signs, or (where allowed) a reason for not signing.",
-          entry: reached("signature"),
+          entry: { type: "markReached", params: { step: "signature" } },
           always: {
             guard: or(["noRelationshipChosen", "recipientSkippedOrFailed"]),
             target: "recipient",
@@ -1114,10 +1144,10 @@ var deliveryFlowMachine = setup2({
           on: {
             RETRY: { target: "sending" },
             CANCEL: [
-              { guard: cameFrom("address"), target: "#deliveryFlow.steps.address", actions: "forgetFailure" },
-              { guard: cameFrom("verifyDob"), target: "#deliveryFlow.steps.verifyDob", actions: "forgetFailure" },
-              { guard: cameFrom("recipient"), target: "#deliveryFlow.steps.recipient", actions: "forgetFailure" },
-              { guard: cameFrom("idVerification"), target: "#deliveryFlow.steps.idVerification", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "address" } }, target: "#deliveryFlow.steps.address", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "verifyDob" } }, target: "#deliveryFlow.steps.verifyDob", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "recipient" } }, target: "#deliveryFlow.steps.recipient", actions: "forgetFailure" },
+              { guard: { type: "cameFrom", params: { step: "idVerification" } }, target: "#deliveryFlow.steps.idVerification", actions: "forgetFailure" },
               { target: "#deliveryFlow.steps.payment", actions: "forgetFailure" }
             ]
           }

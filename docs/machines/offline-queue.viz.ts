@@ -28,7 +28,7 @@ function toApiFailure(error) {
   return { kind: "other", status: null, message, code: null };
 }
 
-// machines/offline-queue.machine.ts
+// domain/offline-queue.ts
 var byCreatedAt = (a, b) => a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 var ordersOf = (entry) => entry.orderIds.includes(entry.id) ? entry.orderIds : [entry.id, ...entry.orderIds];
 function nextEntry(context) {
@@ -58,6 +58,8 @@ function removeEntries(context, keys) {
     removedKeys: present.reduce(withKey, context.removedKeys)
   };
 }
+
+// machines/offline-queue.machine.ts
 var offlineQueueMachine = setup({
   types: {
     context: {},

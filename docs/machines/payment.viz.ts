@@ -128,6 +128,9 @@ function centsToDecimal(cents2) {
 
 // domain/copay.ts
 var MINIMUM_COPAY_CENTS = 100;
+function copayDueAtDoor(order) {
+  return !order.copay_paid_at;
+}
 function isValidCorrectedCopay(value) {
   if (value == null) return false;
   const digits = value.replace(/\D/g, "");
@@ -166,8 +169,15 @@ function allowedPaymentMethods(pharmacy) {
   return ["cash", "check", "card"].filter((type) => allowed.has(type));
 }
 function paymentTotalCents(order, newCopayCents2 = null) {
-  const copay = order.copay_paid_at ? 0 : newCopayCents2 ?? cents(order.copay);
-  return copay + cents(order.delivery_fee) + cents(order.other_items_amount_due);
+  const parts = paymentPartsCents(order, newCopayCents2);
+  return parts.copay + parts.deliveryFee + parts.otherItems;
+}
+function paymentPartsCents(order, newCopayCents2 = null) {
+  return {
+    copay: copayDueAtDoor(order) ? newCopayCents2 ?? cents(order.copay) : 0,
+    deliveryFee: cents(order.delivery_fee),
+    otherItems: cents(order.other_items_amount_due)
+  };
 }
 function correctedCopayCents(value) {
   if (!isValidCorrectedCopay(value)) return null;
@@ -175,17 +185,16 @@ function correctedCopayCents(value) {
   return cents2 != null && cents2 >= MINIMUM_COPAY_CENTS ? cents2 : null;
 }
 
-// machines/payment.machine.ts
+// domain/payment-step.ts
 var WIRE = { cash: "cash", check: "check", card: "credit_card" };
-var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-function newCopayCents(context) {
-  return context.newCopay == null ? null : correctedCopayCents(context.newCopay);
+function newCopayCents(entry) {
+  return entry.newCopay == null ? null : correctedCopayCents(entry.newCopay);
 }
-function copayCorrectionValid(context) {
-  return context.newCopay == null || newCopayCents(context) != null;
+function copayCorrectionValid(entry) {
+  return entry.newCopay == null || newCopayCents(entry) != null;
 }
-function paymentTotal(context) {
-  return centsToDecimal(paymentTotalCents(context.order, newCopayCents(context)));
+function paymentTotal(entry) {
+  return centsToDecimal(paymentTotalCents(entry.order, newCopayCents(entry)));
 }
 function authorizationErrorText(failure) {
   if (failure.kind === "unavailable") return TEXT.processorUnavailable;
@@ -196,18 +205,30 @@ function cardSetupErrorText(failure) {
   const unreachable = failure.kind === "network" || failure.kind === "unavailable" || failure.message.includes("Cannot contact the gateway");
   return unreachable ? TEXT.gatewayUnreachable : null;
 }
-function paymentOutputOf(context) {
-  const collected = context.outcome === "collected";
-  const correction = newCopayCents(context);
+function authorizeCardInputOf(entry) {
+  const correction = newCopayCents(entry);
   return {
-    outcome: context.outcome ?? "not_collected",
-    payment_type: context.method ? WIRE[context.method] : null,
-    amount: collected ? paymentTotal(context) : "0.00",
+    order_id: entry.order.id,
+    payment_type: "credit_card",
+    new_copay: correction == null ? null : centsToDecimal(correction),
+    total: paymentTotal(entry)
+  };
+}
+function paymentOutputOf(entry) {
+  const collected = entry.outcome === "collected";
+  const correction = newCopayCents(entry);
+  return {
+    outcome: entry.outcome ?? "not_collected",
+    payment_type: entry.method ? WIRE[entry.method] : null,
+    amount: collected ? paymentTotal(entry) : "0.00",
     new_copay: collected && correction != null ? centsToDecimal(correction) : null,
-    transaction_id: collected ? context.transactionId : null,
+    transaction_id: collected ? entry.transactionId : null,
     collected
   };
 }
+
+// machines/payment.machine.ts
+var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
 var paymentMachine = setup({
   types: {
     input: {},
@@ -331,12 +352,7 @@ var paymentMachine = setup({
           invoke: {
             id: "authorizeCard",
             src: "authorizeCard",
-            input: ({ context }) => ({
-              order_id: context.order.id,
-              payment_type: "credit_card",
-              new_copay: newCopayCents(context) == null ? null : centsToDecimal(newCopayCents(context)),
-              total: paymentTotal(context)
-            }),
+            input: ({ context }) => authorizeCardInputOf(context),
             onDone: { target: "#payment.collected", actions: "recordTransaction" },
             onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." }
           }

@@ -108,6 +108,18 @@ function failureText(failure) {
   }
 }
 
+// domain/label-scan.ts
+function normalLabel(code) {
+  return code.replace(/\s+/g, "").toUpperCase();
+}
+function orderOfLabel(candidates, code) {
+  const wanted = normalLabel(code);
+  if (wanted === "") return null;
+  return candidates.find(
+    (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
+  ) ?? null;
+}
+
 // domain/money.ts
 var DECIMAL_AMOUNT = /^\d+\.\d{2}$/;
 function parseDecimalToCents(value) {
@@ -126,16 +138,9 @@ function centsToDecimal(cents3) {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
-// domain/label-scan.ts
-function normalLabel(code) {
-  return code.replace(/\s+/g, "").toUpperCase();
-}
-function orderOfLabel(candidates, code) {
-  const wanted = normalLabel(code);
-  if (wanted === "") return null;
-  return candidates.find(
-    (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
-  ) ?? null;
+// domain/copay.ts
+function copayDueAtDoor(order) {
+  return !order.copay_paid_at;
 }
 
 // domain/vocabulary.ts
@@ -172,8 +177,15 @@ var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 // domain/delivery-rules.ts
 var cents = (value) => parseDecimalToCents(value ?? null) ?? 0;
 function paymentTotalCents(order, newCopayCents = null) {
-  const copay = order.copay_paid_at ? 0 : newCopayCents ?? cents(order.copay);
-  return copay + cents(order.delivery_fee) + cents(order.other_items_amount_due);
+  const parts = paymentPartsCents(order, newCopayCents);
+  return parts.copay + parts.deliveryFee + parts.otherItems;
+}
+function paymentPartsCents(order, newCopayCents = null) {
+  return {
+    copay: copayDueAtDoor(order) ? newCopayCents ?? cents(order.copay) : 0,
+    deliveryFee: cents(order.delivery_fee),
+    otherItems: cents(order.other_items_amount_due)
+  };
 }
 
 // domain/returns.ts
@@ -240,6 +252,41 @@ function staffSignatureComplete(form) {
 }
 function bagsToReturn(orders, summary) {
   return summary.items.flatMap((line) => orders.find((order) => order.id === line.order_id) ?? []);
+}
+
+// domain/return-record.ts
+var wireLine = (line) => ({ type: line.type, amount: centsToDecimal(line.amount), order_id: line.order_id });
+function returnSubmissionOf(record) {
+  return {
+    recipient_first_name: record.staff.first_name.trim(),
+    recipient_last_name: record.staff.last_name.trim(),
+    signature_svg: record.signatureSvg ?? "",
+    courier_id: record.courierId,
+    pharmacy_id: record.pharmacyId,
+    cash_collected: centsToDecimal(record.summary.cashCollected),
+    check_collected: centsToDecimal(record.summary.checkCollected),
+    latitude: record.location?.latitude ?? null,
+    longitude: record.location?.longitude ?? null,
+    returns: record.summary.lines.map(wireLine)
+  };
+}
+function returnedOrdersOf(record, nextOrderStatus2) {
+  return record.summary.lines.flatMap((line) => {
+    const order = record.orders.find((candidate) => candidate.id === line.order_id);
+    if (!order) return [];
+    const event = line.type === "item" ? "RETURN_TO_PHARMACY" : "RECONCILE";
+    const next = nextOrderStatus2(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
+    if (!next) return [];
+    const { id, name } = statusByName(next);
+    return [{ ...order, status: { id, name }, item_returned: true }];
+  });
+}
+var hasLinesOf = (summary, kind) => linesOfKind(summary, kind).length > 0;
+var bagOfLabel = (record, code) => orderOfLabel(bagsToReturn(record.orders, record.summary), code);
+function dayChange(record, orders, incompleteOffline) {
+  const summary = returnSummary(orders, record.pharmacyId);
+  const bags = new Set(bagsToReturn(orders, summary).map((order) => order.id));
+  return { orders, incompleteOffline, summary, tickedOrderIds: record.tickedOrderIds.filter((id) => bags.has(id)) };
 }
 
 // machines/label-scanner.ts
@@ -340,39 +387,6 @@ function nextOrderStatus(status, event, context = {}) {
 
 // machines/returns.machine.ts
 var SUMMARY = { screen: "summary" };
-var wireLine = (line) => ({ type: line.type, amount: centsToDecimal(line.amount), order_id: line.order_id });
-function returnSubmissionOf(context) {
-  return {
-    recipient_first_name: context.staff.first_name.trim(),
-    recipient_last_name: context.staff.last_name.trim(),
-    signature_svg: context.signatureSvg ?? "",
-    courier_id: context.courierId,
-    pharmacy_id: context.pharmacyId,
-    cash_collected: centsToDecimal(context.summary.cashCollected),
-    check_collected: centsToDecimal(context.summary.checkCollected),
-    latitude: context.location?.latitude ?? null,
-    longitude: context.location?.longitude ?? null,
-    returns: context.summary.lines.map(wireLine)
-  };
-}
-function returnedOrdersOf(context) {
-  return context.summary.lines.flatMap((line) => {
-    const order = context.orders.find((candidate) => candidate.id === line.order_id);
-    if (!order) return [];
-    const event = line.type === "item" ? "RETURN_TO_PHARMACY" : "RECONCILE";
-    const next = nextOrderStatus(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
-    if (!next) return [];
-    const { id, name } = statusByName(next);
-    return [{ ...order, status: { id, name }, item_returned: true }];
-  });
-}
-var hasLinesOf = (summary, kind) => linesOfKind(summary, kind).length > 0;
-var bagOfLabel = (context, code) => orderOfLabel(bagsToReturn(context.orders, context.summary), code);
-function dayChange(context, orders, incompleteOffline) {
-  const summary = returnSummary(orders, context.pharmacyId);
-  const bags = new Set(bagsToReturn(orders, summary).map((order) => order.id));
-  return { orders, incompleteOffline, summary, tickedOrderIds: context.tickedOrderIds.filter((id) => bags.has(id)) };
-}
 var returnsMachine = setup2({
   types: {
     context: {},
@@ -429,7 +443,7 @@ var returnsMachine = setup2({
     setLocation: assign(({ event }) => event.type === "LOCATED" ? { location: { latitude: event.latitude, longitude: event.longitude } } : {}),
     clearError: assign({ error: null }),
     showFailure: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
-    storeResult: assign(({ context }, response) => ({ result: response.return, returnedOrders: returnedOrdersOf(context) }))
+    storeResult: assign(({ context }, response) => ({ result: response.return, returnedOrders: returnedOrdersOf(context, nextOrderStatus) }))
   }
 }).createMachine({
   id: "returns",

@@ -25,9 +25,9 @@ function toApiFailure(error) {
   const message = error instanceof Error ? error.message : String(error);
   return { kind: "other", status: null, message, code: null };
 }
+var loginMessage = (failure) => failure.status === 401 || failure.status === 400 || failure.status === 429 ? failure.message : failure.kind === "network" || failure.kind === "unavailable" ? "No internet connection. Please connect to the internet to log in." : "Something went wrong. Please try again.";
 
 // machines/session.machine.ts
-var loginMessage = (failure) => failure.status === 401 || failure.status === 400 || failure.status === 429 ? failure.message : failure.kind === "network" || failure.kind === "unavailable" ? "No internet connection. Please connect to the internet to log in." : "Something went wrong. Please try again.";
 var sessionMachine = setup({
   types: { context: {}, events: {} },
   actors: {

@@ -26,6 +26,36 @@ function toApiFailure(error) {
   return { kind: "other", status: null, message, code: null };
 }
 
+// domain/set-password-texts.ts
+var SET_PASSWORD_TEXT = {
+  title: "Set your password",
+  lead: "Choose the password you will log in with.",
+  newPassword: "New password",
+  confirmPassword: "Type it again",
+  submit: "Set password",
+  submitting: "Setting password…",
+  mismatch: "The two passwords are not the same.",
+  noInternet: "No internet connection. Please connect to the internet to set your password.",
+  tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
+  somethingWrong: "Something went wrong. Please try again.",
+  inviteUnusableTitle: "This link no longer works",
+  inviteUnusable: "This invite link has expired or has already been used. Ask dispatch to send you a new invite.",
+  forgotTitle: "Forgot your password?",
+  forgot: "Ask dispatch to send you a new invite. Its link lets you set a new password.",
+  doneTitle: "Password set",
+  done: "Your password is set. Log in with your email and your new password.",
+  goToLogin: "Log in",
+  backToLogin: "Back to log in"
+};
+
+// domain/invite-token.ts
+function inviteUnusable(failure) {
+  return failure.kind === "refused" && failure.status === 400 && failure.code === "invalid_token";
+}
+var INVITE_TOKEN_FORM = /^[A-Za-z0-9_-]{1,200}$/;
+var wellFormedToken = (token) => INVITE_TOKEN_FORM.test(token);
+var refusalMessage = (failure) => failure.kind === "refused" && failure.status === 400 && failure.message ? failure.message : failure.status === 429 ? failure.message || SET_PASSWORD_TEXT.tooManyAttempts : failure.kind === "network" || failure.kind === "unavailable" ? SET_PASSWORD_TEXT.noInternet : SET_PASSWORD_TEXT.somethingWrong;
+
 // domain/password-rules.ts
 var PASSWORD_MIN_LENGTH = 12;
 var PASSWORD_MAX_LENGTH = 200;
@@ -166,35 +196,7 @@ function passwordProblem(password) {
   return null;
 }
 
-// domain/set-password-texts.ts
-var SET_PASSWORD_TEXT = {
-  title: "Set your password",
-  lead: "Choose the password you will log in with.",
-  newPassword: "New password",
-  confirmPassword: "Type it again",
-  submit: "Set password",
-  submitting: "Setting password…",
-  mismatch: "The two passwords are not the same.",
-  noInternet: "No internet connection. Please connect to the internet to set your password.",
-  tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
-  somethingWrong: "Something went wrong. Please try again.",
-  inviteUnusableTitle: "This link no longer works",
-  inviteUnusable: "This invite link has expired or has already been used. Ask dispatch to send you a new invite.",
-  forgotTitle: "Forgot your password?",
-  forgot: "Ask dispatch to send you a new invite. Its link lets you set a new password.",
-  doneTitle: "Password set",
-  done: "Your password is set. Log in with your email and your new password.",
-  goToLogin: "Log in",
-  backToLogin: "Back to log in"
-};
-
 // machines/set-password.machine.ts
-function inviteUnusable(failure) {
-  return failure.kind === "refused" && failure.status === 400 && failure.code === "invalid_token";
-}
-var INVITE_TOKEN_FORM = /^[A-Za-z0-9_-]{1,200}$/;
-var wellFormedToken = (token) => INVITE_TOKEN_FORM.test(token);
-var refusalMessage = (failure) => failure.kind === "refused" && failure.status === 400 && failure.message ? failure.message : failure.status === 429 ? failure.message || SET_PASSWORD_TEXT.tooManyAttempts : failure.kind === "network" || failure.kind === "unavailable" ? SET_PASSWORD_TEXT.noInternet : SET_PASSWORD_TEXT.somethingWrong;
 var setPasswordMachine = setup({
   types: { context: {}, events: {}, input: {} },
   actors: {

@@ -117,11 +117,36 @@ function isValidCopay(value) {
   const cents = parseDecimalToCents(value.replace(/[$,\s]/g, ""));
   return cents != null && cents >= MINIMUM_COPAY_CENTS;
 }
+function copayDueAtDoor(order) {
+  return !order.copay_paid_at;
+}
+function copayForApi(typed, noCopay = false) {
+  if (noCopay) return "0.00";
+  return centsToDecimal(parseDecimalToCents(typed.replace(/[$,\s]/g, "")));
+}
+function copayAnswered(typed, noCopay) {
+  return noCopay || isValidCopay(typed);
+}
 
 // domain/pharmacy-progress.ts
 var collectsAtDoor = (pharmacy) => pharmacy.allow_pod_copay_collection && pharmacy.payment_methods.some((method) => method.allowed);
 function showsCopaySection(order) {
-  return collectsAtDoor(order.pharmacy) && order.copay_paid_at == null && !order.payment_collected;
+  return collectsAtDoor(order.pharmacy) && copayDueAtDoor(order) && !order.payment_collected;
+}
+
+// domain/verify-order-rules.ts
+function verifyFailureText(failure, orderId) {
+  switch (failure.kind) {
+    case "server":
+      return fill(TEXT.verifyServerError, { id: orderId });
+    case "network":
+      return TEXT.verifyNoInternet;
+    default:
+      return TEXT.serverError;
+  }
+}
+function statusNamed(statuses, name) {
+  return statuses?.find((status) => status.name === name) ?? null;
 }
 
 // machines/order-status.ts
@@ -216,22 +241,6 @@ function nextOrderStatus(status, event, context = {}) {
 }
 
 // machines/verify-order.machine.ts
-function verifyFailureText(failure, orderId) {
-  switch (failure.kind) {
-    case "server":
-      return fill(TEXT.verifyServerError, { id: orderId });
-    case "network":
-      return TEXT.verifyNoInternet;
-    default:
-      return TEXT.serverError;
-  }
-}
-function copayForApi(typed) {
-  return centsToDecimal(parseDecimalToCents(typed.replace(/[$,\s]/g, "")));
-}
-function statusNamed(statuses, name) {
-  return statuses?.find((status) => status.name === name) ?? null;
-}
 var verifyOrderMachine = setup2({
   types: {
     context: {},
@@ -257,7 +266,7 @@ var verifyOrderMachine = setup2({
     /** The lifecycle lets this order be picked up (it is not picked up, cancelled or further along). */
     canBePickedUp: ({ context }) => nextOrderStatus(context.order.status.name, "PICK_UP") !== null,
     /** Spec §5: the button is enabled only when 'No copay' is ticked or the copay is valid (when the section shows). */
-    copayReady: ({ context }) => !showsCopaySection(context.order) || context.noCopay || isValidCopay(context.copay),
+    copayReady: ({ context }) => !showsCopaySection(context.order) || copayAnswered(context.copay, context.noCopay),
     /** Spec §5: the copay is asserted only when the copay section shows. */
     showsCopaySection: ({ context }) => showsCopaySection(context.order),
     /** Spec §8: the status the order moves to must be in the day's status list. */
@@ -274,7 +283,7 @@ var verifyOrderMachine = setup2({
       return { copay: event.value, noCopay: event.value.trim() === "" ? context.noCopay : false };
     }),
     prepareCopay: assign(({ context }) => ({
-      assertedCopay: showsCopaySection(context.order) ? context.noCopay ? "0.00" : copayForApi(context.copay) : null
+      assertedCopay: showsCopaySection(context.order) ? copayForApi(context.copay, context.noCopay) : null
     })),
     clearError: assign({ error: null }),
     showMissingStatuses: assign({ error: TEXT.verifyMissingStatuses }),

@@ -1,4 +1,5 @@
-import { offlineQueueMachine, type StoredOfflineOrder } from "../../../machines/offline-queue.machine.ts";
+import { type StoredOfflineOrder } from "../../../domain/offline-queue.ts";
+import { offlineQueueMachine } from "../../../machines/offline-queue.machine.ts";
 import { defineDemo } from "../demo-kit.ts";
 import { TODAY } from "./fixtures.ts";
 
