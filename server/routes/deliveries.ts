@@ -13,7 +13,7 @@ import { currentSession } from "../auth/plugin.ts";
 import type { Db } from "../db/client.ts";
 import { installMultipartForm } from "../http/multipart-form.ts";
 import type { PaymentGateway } from "../payments/gateway.ts";
-import { IDEMPOTENCY_KEY_HEADER } from "../http/idempotency.ts";
+import { storeAnswerWithin } from "../http/idempotency.ts";
 import { recordDelivery } from "../services/deliveries.ts";
 import { captureOrderPayment, voidOrderPayment } from "../services/payments.ts";
 
@@ -78,14 +78,11 @@ export const deliveryRoutes =
       },
       async (request) => {
         const courierId = currentSession(request).courier.id;
-        const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-        const { response, settle } = await recordDelivery(
-          deps.db,
-          courierId,
-          request.body.delivery,
-          deps.today(),
-          typeof key === "string" ? key : null,
-        );
+        const { response, settle } = await recordDelivery(deps.db, courierId, request.body.delivery, deps.today(), {
+          idempotencyKey: request.idempotency?.key ?? null,
+          // The answer a retry replays commits with the delivery (server/http/idempotency.ts).
+          beforeCommit: (tx, answer) => storeAnswerWithin(tx, request, 200, answer),
+        });
         await settleCards(deps.db, deps.gateway, request.log, response.delivery.order_ids, settle);
         return response;
       },
