@@ -34,7 +34,8 @@ import { deliveries, deliveryOrders, deliveryPhotos, pharmacies } from "../db/sc
 import { photoAllowed, photoProblem, sniffPhotoType } from "../../domain/delivery-photo.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
 import { applyTransition, lockOwnOrders, planTransition, type OrderRow, type Tx } from "./order-transitions.ts";
-import { holdingPayment } from "./payments.ts";
+import { settleCardsAfterDelivery } from "./card-settlement.ts";
+import { holdingPayment, type PaymentServiceDeps } from "./payments.ts";
 import { checkSignatureSvg } from "./signature-svg.ts";
 import { orderView, pharmacyView } from "./views.ts";
 
@@ -408,4 +409,20 @@ export async function recordDelivery(
     await options.beforeCommit?.(tx, response);
     return { response, settle: kind === "failed" ? "release" : "capture" };
   });
+}
+
+/**
+ * POST /courier/deliveries: records the delivery, then (committed) captures
+ * the cards of a completed one or releases those of a failed one.
+ */
+export async function recordDeliveryAndSettleCards(
+  deps: PaymentServiceDeps,
+  courierId: number,
+  fields: DeliveryFields,
+  today: string,
+  options: RecordDeliveryOptions = {},
+): Promise<DeliveryResponse> {
+  const { response, settle } = await recordDelivery(deps.db, courierId, fields, today, options);
+  await settleCardsAfterDelivery(deps, response.delivery.order_ids, settle);
+  return response;
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import type { payments } from "../db/schema.ts";
+import { settleOverdueCards } from "./card-settlement.ts";
 import { recoverAttempt, type PaymentServiceDeps } from "./payments.ts";
 
 /**
@@ -13,7 +14,9 @@ import { recoverAttempt, type PaymentServiceDeps } from "./payments.ts";
  * database never work on the same row, asks the gateway for the attempt's
  * transaction by its reference, voids any hold and marks the row failed. A
  * sweeper that dies mid-row leaves the lease to run out; the row is then
- * claimed again.
+ * claimed again. The same pass settles (captures or releases) authorizations
+ * on orders delivered or attempted as long ago, which a process killed right
+ * after recording the delivery left standing (card-settlement.ts).
  */
 
 export const STALE_AFTER_MS = 5 * 60_000;
@@ -28,6 +31,8 @@ export interface SweepOptions {
 }
 
 export interface SweepResult {
+  /** Authorizations of delivered or attempted orders captured or released late (card-settlement.ts). */
+  settledLate: number;
   released: number;
   nothingHeld: number;
   /** Rows the gateway could not settle this time: they stay pending and are tried again once the lease runs out. */
@@ -64,7 +69,11 @@ async function claimAbandoned(db: Db, staleAfterMs: number, batchSize: number): 
 export async function sweepAbandonedAuthorizations(deps: PaymentServiceDeps, options: SweepOptions = {}): Promise<SweepResult> {
   const staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS;
   const batchSize = options.batchSize ?? 25;
-  const result: SweepResult = { released: 0, nothingHeld: 0, retryLater: 0 };
+  const result: SweepResult = { settledLate: 0, released: 0, nothingHeld: 0, retryLater: 0 };
+  for (let claimed = batchSize; claimed === batchSize; ) {
+    claimed = await settleOverdueCards(deps, staleAfterMs, LEASE_MS, batchSize);
+    result.settledLate += claimed;
+  }
   for (;;) {
     const claimed = await claimAbandoned(deps.db, staleAfterMs, batchSize);
     for (const row of claimed) {
@@ -92,7 +101,7 @@ export function startPaymentRecovery(deps: PaymentServiceDeps, intervalMs = SWEE
     if (running) return;
     running = sweepAbandonedAuthorizations(deps)
       .then((result) => {
-        if (result.released + result.nothingHeld + result.retryLater > 0) deps.log.error(result, "payment recovery: settled card authorizations a crash left pending");
+        if (result.settledLate + result.released + result.nothingHeld + result.retryLater > 0) deps.log.error(result, "payment recovery: settled card authorizations a crash left pending");
       })
       .catch((error: unknown) => deps.log.error({ err: error }, "payment recovery: a pass failed; the next one tries again"))
       .finally(() => {

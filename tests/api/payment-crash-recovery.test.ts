@@ -6,9 +6,11 @@ import { orders, payments, pharmacies } from "../../server/db/schema.ts";
 import { HttpError } from "../../server/http/errors.ts";
 import type { AuthorizeRequest, PaymentGateway } from "../../server/payments/gateway.ts";
 import { SandboxGateway } from "../../server/payments/sandbox-gateway.ts";
+import { recordDelivery } from "../../server/services/deliveries.ts";
 import { sweepAbandonedAuthorizations } from "../../server/services/payment-recovery.ts";
 import { authorizeCardPayment, type AuthorizationStep, type PaymentServiceDeps } from "../../server/services/payments.ts";
-import { describeApi, type ApiClient } from "../support/api-harness.ts";
+import { describeApi, TEST_DAY, type ApiClient } from "../support/api-harness.ts";
+import { OCCURRED } from "../support/instants.ts";
 
 /**
  * Issue 14: card authorization writes its payments row before it calls the
@@ -185,5 +187,35 @@ describeApi("card authorization killed at each step leaves no hold without its r
     const again = await authorizeCardPayment(sweeper.deps, client.courierId, orderId, card(gateway));
     expect(gateway.heldTransactions()).toEqual([again.transaction_id]);
     await expectConsistent(gateway, orderId);
+  });
+
+  it("a delivery recorded by a process killed before it settled the card: the sweep releases or captures it", async () => {
+    const client = await api().login();
+    const gateway = new CountingGateway();
+    const survivor = apiProcess(db(), gateway);
+
+    // A failed attempt recorded, its process killed before the void: the hold is released late.
+    const attempted = await newOrder(client);
+    const first = await authorizeCardPayment(survivor.deps, client.courierId, attempted, card(gateway));
+    await recordDelivery(db(), client.courierId, { failure_reason: "Patient Not Home", client_occurred_at: OCCURRED, order_ids: [attempted] }, TEST_DAY);
+    // Not yet: the route settles it itself unless its process died, and the sweep waits that long.
+    await sweepAbandonedAuthorizations(survivor.deps);
+    expect(gateway.heldTransactions()).toEqual([first.transaction_id]);
+    const late = await sweepAbandonedAuthorizations(survivor.deps, { staleAfterMs: 0 });
+    expect(late.settledLate).toBe(1);
+    expect(gateway.heldTransactions()).toEqual([]);
+    const [voided] = await db().select().from(payments).where(eq(payments.orderId, attempted));
+    expect(voided!.status).toBe("voided");
+    expect((await db().select().from(orders).where(eq(orders.id, attempted)))[0]!.paymentAuthorized).toBe(false);
+
+    // A delivered order whose capture never ran: captured late, once.
+    const delivered = await newOrder(client);
+    const second = await authorizeCardPayment(survivor.deps, client.courierId, delivered, card(gateway));
+    await db().update(orders).set({ statusId: statusByName("delivered").id, updatedAt: new Date() }).where(eq(orders.id, delivered));
+    expect((await sweepAbandonedAuthorizations(survivor.deps, { staleAfterMs: 0 })).settledLate).toBe(1);
+    expect(gateway.heldTransactions()).toEqual([]);
+    const [settled] = await db().select().from(payments).where(eq(payments.orderId, delivered));
+    expect(settled).toMatchObject({ status: "settled", transactionId: second.transaction_id });
+    expect((await sweepAbandonedAuthorizations(survivor.deps, { staleAfterMs: 0 })).settledLate).toBe(0);
   });
 });
