@@ -23,6 +23,7 @@ import { installPatientViewAudit } from "./http/patient-view-audit.ts";
 import { pageVariants, routePreloads } from "./http/route-preloads.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { registerRoutes } from "./routes/index.ts";
+import { startPaymentRecovery, type PaymentRecovery } from "./services/payment-recovery.ts";
 import { startWebhookSender, type WebhookSender } from "./services/webhooks/sender.ts";
 import { ensureEnvironmentKey } from "./ops/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
@@ -133,6 +134,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("webhookSender", { drain: () => webhookSender?.drain() ?? Promise.resolve() });
 
   const { paymentGateway } = await registerRoutes(app, { config, database, sessions, today });
+  // Card holds a crash left without their answer recorded are released, at start and every minute (docs/security.md "Payments").
+  let paymentRecovery: PaymentRecovery | null = null;
+  app.addHook("onReady", async () => {
+    paymentRecovery = startPaymentRecovery({ db: database.db, gateway: paymentGateway, log: app.log });
+  });
+  app.addHook("onClose", async () => void (await paymentRecovery?.stop()));
   await registerOpsRoutes(app, {
     db: database.db,
     today,

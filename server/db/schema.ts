@@ -322,15 +322,24 @@ export const payments = pgTable(
       .references(() => couriers.id),
     paymentType: text("payment_type").notNull(),
     gateway: text("gateway").notNull(),
-    /** "pending" only inside the authorizing transaction: written before the gateway is called. */
+    /** "pending" from before the gateway is called until its answer is recorded (server/services/payments.ts). */
     status: text("status").$type<"pending" | "authorized" | "declined" | "failed" | "settled" | "voided">().notNull(),
     amountCents: integer("amount_cents").notNull(),
     newCopayCents: integer("new_copay_cents"),
     transactionId: text("transaction_id"),
     processorResponse: text("processor_response"),
+    /** This attempt's own name at the gateway (Braintree's order id), so a hold it left can be found after a crash. */
+    attemptReference: text("attempt_reference"),
+    /** Set when the recovery sweep takes a pending row over: from then on only the sweep may finish it. */
+    recoveryLeaseUntil: timestamp("recovery_lease_until", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("payments_order_idx").on(t.orderId)],
+  (t) => [
+    index("payments_order_idx").on(t.orderId),
+    uniqueIndex("payments_attempt_reference_idx").on(t.attemptReference),
+    // One attempt in flight per order: a second one is refused rather than a second hold taken.
+    uniqueIndex("payments_one_pending_per_order_idx").on(t.orderId).where(sql`status = 'pending'`),
+  ],
 );
 
 export const returnSignatures = pgTable("return_signatures", {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema.ts";
 import { HttpError } from "./errors.ts";
@@ -13,6 +13,9 @@ import { HttpError } from "./errors.ts";
  *
  * The row is claimed with INSERT … ON CONFLICT DO NOTHING before the route
  * runs, so two API processes sharing PostgreSQL never both run the same key.
+ * This is the one place a retry is recognised: a route whose change must not
+ * be made twice stores its answer in its own transaction (storeAnswerWithin),
+ * which closes the window between its commit and the answer's.
  */
 
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
@@ -177,6 +180,30 @@ async function complete(db: Db, claim: Claimed, status: number, body: string): P
   await db.update(idempotencyKeys).set({ state: "done", responseStatus: status, responseBody: body }).where(ownRow(claim));
 }
 
+/**
+ * Stores this request's answer inside the transaction that makes its change,
+ * so the two commit together: a process killed after the commit has already
+ * stored what a retry replays, and one killed before it stored nothing. A
+ * route whose change must not happen twice (a delivery) calls this as its
+ * last write; onSend then finds the key done and leaves it. If the key is no
+ * longer ours (our lease ran out and another process took it over) this
+ * throws, and the change rolls back: only one of the two may commit.
+ */
+export async function storeAnswerWithin(tx: Pick<Db, "update">, request: FastifyRequest, status: number, answer: unknown): Promise<void> {
+  const claim = request.idempotency;
+  if (!claim) return;
+  const stored = await tx
+    .update(idempotencyKeys)
+    .set({ state: "done", responseStatus: status, responseBody: JSON.stringify(answer) })
+    .where(ownRow(claim))
+    .returning({ key: idempotencyKeys.key });
+  if (stored.length === 0) throw inProgress();
+}
+
+function inProgress(): HttpError {
+  return new HttpError(409, "idempotency_in_progress", "This request is still being processed. Please try again in a moment.");
+}
+
 /** A 5xx or an unstorable reply: forget the key so a retry runs the request again. */
 async function release(db: Db, claim: Claimed): Promise<void> {
   await db.delete(idempotencyKeys).where(ownRow(claim));
@@ -257,7 +284,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
           "This Idempotency-Key was already used for a different request. Make a new key for a new request.",
         );
       case "in_progress":
-        throw new HttpError(409, "idempotency_in_progress", "This request is still being processed. Please try again in a moment.");
+        throw inProgress();
     }
   });
 

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import braintree from "braintree";
 import { centsToDecimal } from "../../domain/money.ts";
 import type { BraintreeConfig } from "./braintree-config.ts";
@@ -5,6 +6,7 @@ import {
   GatewayConfigurationError,
   GatewayUnavailableError,
   type AuthorizeResult,
+  type FoundTransaction,
   type PaymentGateway,
   type SettlementResult,
 } from "./gateway.ts";
@@ -25,6 +27,8 @@ export interface BraintreeSdk {
     void(transactionId: string): Promise<Response<braintree.Transaction>>;
     /** Optional so fakes written before proof of delivery still fit. */
     find?(transactionId: string): Promise<braintree.Transaction>;
+    /** Optional so fakes written before the recovery sweep still fit; a real SDK always has it. */
+    search?(searchFn: braintree.TransactionSearchFn): Readable;
   };
 }
 
@@ -148,7 +152,8 @@ export function braintreeGateway(sdk: BraintreeSdk): PaymentGateway {
         result = await sdk.transaction.sale({
           amount,
           paymentMethodNonce: request.nonce,
-          orderId: String(request.orderId),
+          // The attempt's reference (it starts with our order id): the recovery sweep searches by it.
+          orderId: request.reference ?? String(request.orderId),
           ...(request.email ? { customer: { email: request.email } } : {}),
           // Authorize only: the money is captured when the delivery completes (submitForSettlement).
           options: { submitForSettlement: false },
@@ -179,6 +184,21 @@ export function braintreeGateway(sdk: BraintreeSdk): PaymentGateway {
         // The proof still stands without it; it says "not available".
         return null;
       }
+    },
+
+    async findByReference(reference) {
+      if (!sdk.transaction.search) throw new GatewayConfigurationError("This Braintree client cannot search transactions.");
+      const found: FoundTransaction[] = [];
+      try {
+        // The SDK's search answers as a stream of transactions (one page at a time).
+        for await (const transaction of sdk.transaction.search((search) => search.orderId().is(reference))) {
+          const { id, status } = transaction as braintree.Transaction;
+          found.push({ transactionId: id, held: status === "authorized" || status === "authorizing" });
+        }
+      } catch (error) {
+        throw classify(error);
+      }
+      return found;
     },
   };
 }

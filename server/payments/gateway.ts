@@ -18,6 +18,18 @@ export interface PaymentGateway {
   void(transactionId: string): Promise<SettlementResult>;
   /** The card's last four digits as the gateway holds them (proof of delivery); null when it cannot say. We never store them. */
   cardLastFour(transactionId: string): Promise<string | null>;
+  /**
+   * The transactions an authorization attempt created, found by the reference
+   * it was sent with (AuthorizeRequest.reference): how the recovery sweep finds
+   * a hold whose answer we never recorded. Throws GatewayUnavailableError.
+   */
+  findByReference(reference: string): Promise<FoundTransaction[]>;
+}
+
+export interface FoundTransaction {
+  transactionId: string;
+  /** True while the card is held (authorized, neither captured nor voided): a void releases it. */
+  held: boolean;
 }
 
 export interface AuthorizeRequest {
@@ -26,6 +38,12 @@ export interface AuthorizeRequest {
   nonce: string;
   /** Our order id: shown on the transaction in the gateway's control panel. */
   orderId: number;
+  /**
+   * This attempt's unique reference (it starts with the order id), sent as the
+   * gateway's order id so findByReference can find the attempt's transaction
+   * again. Without it the gateway is sent the plain order id.
+   */
+  reference?: string;
   /** For the gateway's receipt, when the recipient gave one; never stored by us. */
   email?: string | null;
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { cardBrand, cardBrandName, cardDigits, isValidCardNumber, isValidCvv, isValidExpiry } from "../../domain/card-rules.ts";
 import type { Cents } from "../../domain/money.ts";
-import type { AuthorizeResult, PaymentGateway, SettlementResult } from "./gateway.ts";
+import type { AuthorizeResult, FoundTransaction, PaymentGateway, SettlementResult } from "./gateway.ts";
 import {
   amountBehaviour,
   APPROVED_TEXT,
@@ -41,6 +41,7 @@ interface TransactionEntry {
   amountCents: Cents;
   status: "authorized" | "submitted_for_settlement" | "voided";
   lastFour: string;
+  reference: string | null;
 }
 
 export interface SandboxGatewayOptions {
@@ -103,7 +104,7 @@ export class SandboxGateway implements PaymentGateway {
     return { ok: true, nonce, details: { cardType: cardBrandName(brand!), lastFour: digits.slice(-4) } };
   }
 
-  async authorize(request: { amountCents: Cents; nonce: string }): Promise<AuthorizeResult> {
+  async authorize(request: { amountCents: Cents; nonce: string; reference?: string }): Promise<AuthorizeResult> {
     if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
       return { status: "declined", transactionId: null, processorResponse: "81531 Amount must be greater than zero." };
     }
@@ -128,7 +129,7 @@ export class SandboxGateway implements PaymentGateway {
     if (amount.kind === "gateway_rejected") {
       return { status: "declined", transactionId: id, processorResponse: `Gateway Rejected: ${amount.reason}` };
     }
-    remember(this.transactions, id, { amountCents: request.amountCents, status: "authorized", lastFour: entry.lastFour });
+    remember(this.transactions, id, { amountCents: request.amountCents, status: "authorized", lastFour: entry.lastFour, reference: request.reference ?? null });
     return { status: "authorized", transactionId: id, processorResponse: APPROVED_TEXT };
   }
 
@@ -157,6 +158,19 @@ export class SandboxGateway implements PaymentGateway {
 
   async cardLastFour(transactionId: string): Promise<string | null> {
     return this.transactions.get(transactionId)?.lastFour ?? null;
+  }
+
+  async findByReference(reference: string): Promise<FoundTransaction[]> {
+    const found: FoundTransaction[] = [];
+    for (const [id, entry] of this.transactions) {
+      if (entry.reference === reference) found.push({ transactionId: id, held: entry.status === "authorized" });
+    }
+    return found;
+  }
+
+  /** The transactions still holding a card (authorized, neither captured nor voided): what a test checks is left. */
+  heldTransactions(): string[] {
+    return [...this.transactions].filter(([, entry]) => entry.status === "authorized").map(([id]) => id);
   }
 
   private pruneExpired(): void {

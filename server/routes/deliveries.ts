@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ErrorBody } from "../../domain/contract/common.ts";
 import {
@@ -13,25 +12,8 @@ import { currentSession } from "../auth/plugin.ts";
 import type { Db } from "../db/client.ts";
 import { installMultipartForm } from "../http/multipart-form.ts";
 import type { PaymentGateway } from "../payments/gateway.ts";
-import { IDEMPOTENCY_KEY_HEADER } from "../http/idempotency.ts";
-import { recordDelivery } from "../services/deliveries.ts";
-import { captureOrderPayment, voidOrderPayment } from "../services/payments.ts";
-
-/**
- * After the delivery committed: capture the card of a completed delivery,
- * release it for a failed one. The delivery stands whatever the gateway says;
- * a capture or void that fails is logged for follow-up.
- */
-async function settleCards(db: Db, gateway: PaymentGateway, log: FastifyBaseLogger, orderIds: number[], settle: "capture" | "release") {
-  for (const orderId of orderIds) {
-    try {
-      const result = settle === "capture" ? await captureOrderPayment(db, gateway, orderId) : await voidOrderPayment(db, gateway, orderId);
-      if (result?.status === "refused") log.error({ orderId, result }, `card ${settle} refused after delivery`);
-    } catch (error) {
-      log.error({ err: error, orderId }, `card ${settle} failed after delivery`);
-    }
-  }
-}
+import { storeAnswerWithin } from "../http/idempotency.ts";
+import { recordDeliveryAndSettleCards } from "../services/deliveries.ts";
 
 export const deliveryRoutes =
   (deps: { db: Db; today: () => string; gateway: PaymentGateway }): FastifyPluginAsyncZod =>
@@ -78,16 +60,11 @@ export const deliveryRoutes =
       },
       async (request) => {
         const courierId = currentSession(request).courier.id;
-        const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-        const { response, settle } = await recordDelivery(
-          deps.db,
-          courierId,
-          request.body.delivery,
-          deps.today(),
-          typeof key === "string" ? key : null,
-        );
-        await settleCards(deps.db, deps.gateway, request.log, response.delivery.order_ids, settle);
-        return response;
+        return recordDeliveryAndSettleCards({ db: deps.db, gateway: deps.gateway, log: request.log }, courierId, request.body.delivery, deps.today(), {
+          idempotencyKey: request.idempotency?.key ?? null,
+          // The answer a retry replays commits with the delivery (server/http/idempotency.ts).
+          beforeCommit: (tx, answer) => storeAnswerWithin(tx, request, 200, answer),
+        });
       },
     );
   };

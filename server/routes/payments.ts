@@ -82,7 +82,7 @@ export const paymentRoutes =
           summary: "Authorize the card payment for an order out for delivery (once per order)",
           description:
             "403 card_declined: the processor or gateway refused the card. 503 processor_unavailable: try again. " +
-            "A retry or double submission returns the first authorization's transaction_id.",
+            "A retry or double submission returns the first authorization's transaction_id; 409 payment_in_progress while the first attempt is still with the gateway.",
           tags: ["payments"],
           params: IdParams,
           body: AuthorizeRequest,

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { isSignatureMediaType, SURVEY_QUESTIONS, type DeliveryFields, type DeliveryResponse } from "../../domain/contract/deliveries.ts";
 import type { Order } from "../../domain/contract/entities.ts";
 import { isoToUsDate } from "../../domain/dates.ts";
@@ -34,7 +34,8 @@ import { deliveries, deliveryOrders, deliveryPhotos, pharmacies } from "../db/sc
 import { photoAllowed, photoProblem, sniffPhotoType } from "../../domain/delivery-photo.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
 import { applyTransition, lockOwnOrders, planTransition, type OrderRow, type Tx } from "./order-transitions.ts";
-import { holdingPayment } from "./payments.ts";
+import { settleCardsAfterDelivery } from "./card-settlement.ts";
+import { holdingPayment, type PaymentServiceDeps } from "./payments.ts";
 import { checkSignatureSvg } from "./signature-svg.ts";
 import { orderView, pharmacyView } from "./views.ts";
 
@@ -351,21 +352,33 @@ async function completionPlan(tx: Tx, fields: DeliveryFields, ordered: Order[], 
   };
 }
 
+export interface RecordDeliveryOptions {
+  /**
+   * The request's Idempotency-Key, kept on the delivery. Its unique index
+   * (courier, key) is a safety net only: a replay is answered by the HTTP
+   * layer's stored response (server/http/idempotency.ts), never looked up here.
+   */
+  idempotencyKey?: string | null;
+  /**
+   * Runs inside the delivery's transaction, after every write: the HTTP layer
+   * stores its answer here, so the delivery and the answer to its retry
+   * commit together (a crash between them cannot record it twice).
+   */
+  beforeCommit?: (tx: Tx, response: DeliveryResponse) => Promise<void>;
+}
+
 export async function recordDelivery(
   db: Db,
   courierId: number,
   fields: DeliveryFields,
   today: string,
-  idempotencyKey: string | null = null,
+  options: RecordDeliveryOptions = {},
 ): Promise<RecordedDelivery> {
+  const idempotencyKey = options.idempotencyKey ?? null;
   const kind = kindOf(fields);
   const photo = checkPhoto(fields, kind);
   const event = kind === "failed" ? "ATTEMPT_DELIVERY" : "DELIVER";
   return db.transaction(async (tx) => {
-    // The same courier action recorded before (its answer lost with a killed process): answer it again.
-    const earlier = idempotencyKey ? await deliveryWithKey(tx, courierId, idempotencyKey) : null;
-    if (earlier) return earlier;
-
     const rows = await lockOwnOrders(tx, courierId, fields.order_ids);
     planTransition(rows, event);
     const views = await orderViews(tx, rows);
@@ -384,36 +397,32 @@ export async function recordDelivery(
       .values({ courierId, ...plan.delivery, idempotencyKey })
       .returning({ id: deliveries.id });
     await tx.insert(deliveryOrders).values(fields.order_ids.map((orderId) => ({ deliveryId: delivery!.id, orderId })));
-    // Keyed by the delivery: a replay (same Idempotency-Key) returned above, so a photo is stored once.
+    // Keyed by the delivery: a replay (same Idempotency-Key) is answered before the route runs, so a photo is stored once.
     if (photo) await tx.insert(deliveryPhotos).values({ deliveryId: delivery!.id, mediaType: photo.mediaType, byteSize: photo.bytes.length, bytes: photo.bytes });
     const occurredAt = instant(fields.client_occurred_at);
     const position = { latitude: fields.latitude ?? null, longitude: fields.longitude ?? null };
     for (const row of rows) await applyTransition(tx, courierId, [row], event, plan.changes(views.get(row.id)!), occurredAt, position);
 
-    return {
-      response: {
-        delivery: { id: delivery!.id, status: kind === "failed" ? "delivery_attempted" : "delivered", order_ids: fields.order_ids },
-      },
-      settle: kind === "failed" ? "release" : "capture",
+    const response: DeliveryResponse = {
+      delivery: { id: delivery!.id, status: kind === "failed" ? "delivery_attempted" : "delivered", order_ids: fields.order_ids },
     };
+    await options.beforeCommit?.(tx, response);
+    return { response, settle: kind === "failed" ? "release" : "capture" };
   });
 }
 
-async function deliveryWithKey(tx: Tx, courierId: number, idempotencyKey: string): Promise<RecordedDelivery | null> {
-  const [found] = await tx
-    .select({ id: deliveries.id, outcome: deliveries.outcome })
-    .from(deliveries)
-    .where(and(eq(deliveries.courierId, courierId), eq(deliveries.idempotencyKey, idempotencyKey)));
-  if (!found) return null;
-  const members = await tx
-    .select({ orderId: deliveryOrders.orderId })
-    .from(deliveryOrders)
-    .where(eq(deliveryOrders.deliveryId, found.id))
-    .orderBy(deliveryOrders.orderId);
-  const failed = found.outcome === "failed";
-  return {
-    response: { delivery: { id: found.id, status: failed ? "delivery_attempted" : "delivered", order_ids: members.map((m) => m.orderId) } },
-    // Capturing or releasing again is harmless, and finishes what a killed process may have left undone.
-    settle: failed ? "release" : "capture",
-  };
+/**
+ * POST /courier/deliveries: records the delivery, then (committed) captures
+ * the cards of a completed one or releases those of a failed one.
+ */
+export async function recordDeliveryAndSettleCards(
+  deps: PaymentServiceDeps,
+  courierId: number,
+  fields: DeliveryFields,
+  today: string,
+  options: RecordDeliveryOptions = {},
+): Promise<DeliveryResponse> {
+  const { response, settle } = await recordDelivery(deps.db, courierId, fields, today, options);
+  await settleCardsAfterDelivery(deps, response.delivery.order_ids, settle);
+  return response;
 }

@@ -1,4 +1,6 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { ChargeData, OrderPayment } from "../../domain/contract/payments.ts";
 import type { Order } from "../../domain/contract/entities.ts";
 import { collectsPaymentAtDoor, paymentMethodAllowed, paymentTotalCents, type OwedOrder } from "../../domain/delivery-rules.ts";
@@ -7,7 +9,7 @@ import { TEXT } from "../../domain/texts.ts";
 import type { Db } from "../db/client.ts";
 import { orders, payments, pharmacies } from "../db/schema.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
-import { GatewayConfigurationError, type PaymentGateway, type SettlementResult } from "../payments/gateway.ts";
+import { GatewayConfigurationError, type AuthorizeResult, type PaymentGateway, type SettlementResult } from "../payments/gateway.ts";
 import { lockOwnOrders, statusNameOf, type OrderRow, type Tx } from "./order-transitions.ts";
 import { orderView, pharmacyView } from "./views.ts";
 
@@ -101,28 +103,43 @@ async function checkPayable(tx: Tx, order: OrderRow, payment: OrderPayment, tota
   if (!payment.token) throw badRequest("The card token is missing. Please enter the card again.");
 }
 
-type Outcome =
-  | { kind: "authorized"; transactionId: string }
-  | { kind: "declined"; processorResponse: string }
-  | { kind: "unavailable" }
-  | { kind: "failed"; error: Error };
+/**
+ * The steps of an authorization, in order; a test kills the path at each one
+ * (tests/api/payment-crash-recovery.test.ts). row_written and row_completed
+ * fall inside a transaction, the others between them.
+ */
+export type AuthorizationStep = "row_written" | "row_committed" | "gateway_answered" | "row_completed" | "attempt_completed";
 
-/** The steps of an authorization, in order; a test stops the path at each one (tests/api/payments-ordering.test.ts). */
-export type AuthorizationStep = "row_written" | "gateway_answered" | "row_completed" | "order_updated";
+export type AuthorizationDeps = PaymentServiceDeps & {
+  checkpoint?: (step: AuthorizationStep) => void | Promise<void>;
+  /** How long a second attempt waits on a pending one before its 409 (tests shorten it). */
+  pendingWaitMs?: number;
+};
+
+type Attempt = { kind: "replay"; transactionId: string } | { kind: "in_progress" } | { kind: "new"; row: PaymentRow };
+
+/** How long a second attempt waits for a pending one to be answered: longer than a gateway normally takes. */
+const PENDING_WAIT_MS = 15_000;
 
 /**
- * PUT /courier/orders/{id}/authorize. The order row stays locked (FOR UPDATE)
- * from the first check to the recorded result, so a double tap or a retry
- * waits for the first attempt and gets its transaction back: the card is
- * never authorized twice for one order. The payments row is written before
- * the gateway is called, so a value the database cannot store fails before
- * any money is held; once the gateway has authorized, any failure to
- * complete the row or the order releases (voids) the hold. Every attempt
- * leaves a payments row (declines and outages too), which is why refusals
- * are thrown only after the transaction has committed.
+ * PUT /courier/orders/{id}/authorize, in three steps so that no crash can
+ * leave a card held without a row of ours that says so:
+ *
+ * 1. A transaction checks the order (locked FOR UPDATE) and commits a pending
+ *    payments row with the attempt's own reference. A double tap or retry
+ *    finding a pending row waits (briefly) for its answer and gets the standing
+ *    authorization back, or a 409 if the attempt is still with the gateway
+ *    after the wait: the card is never held twice.
+ * 2. The gateway is called outside any transaction, with the reference.
+ * 3. A second transaction records the answer on the row and the order. If it
+ *    cannot (the write fails, the order moved on, the recovery sweep took the
+ *    row over), the hold is voided and the row marked failed.
+ *
+ * A process killed between 1 and 3 leaves the row pending: the recovery sweep
+ * (payment-recovery.ts) finds the hold by its reference and releases it.
  */
 export async function authorizeCardPayment(
-  deps: PaymentServiceDeps & { checkpoint?: (step: AuthorizationStep) => void | Promise<void> },
+  deps: AuthorizationDeps,
   courierId: number,
   orderId: number,
   payment: OrderPayment,
@@ -130,21 +147,21 @@ export async function authorizeCardPayment(
   const totalCents = parseDecimalToCents(payment.total)!;
   const newCopayCents = payment.new_copay ? parseDecimalToCents(payment.new_copay) : null;
   const checkpoint = deps.checkpoint ?? (() => undefined);
-  // Set inside the transaction's callback, read in the catch below.
-  let heldTransaction = null as string | null;
 
-  let outcome: Outcome;
-  try {
-    outcome = await deps.db.transaction(async (tx): Promise<Outcome> => {
+  // A double tap or a retry while the first attempt is with the gateway waits for its answer, as briefly as it takes.
+  const waitUntil = Date.now() + (deps.pendingWaitMs ?? PENDING_WAIT_MS);
+  let attempt: Attempt;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+    attempt = await deps.db.transaction(async (tx): Promise<Attempt> => {
       const [order] = await lockOwnOrders(tx, courierId, [orderId]);
       const existing = await holdingPayment(tx, order!.id);
-      if (existing) return replayOf(existing, payment, totalCents);
+      if (existing) return { kind: "replay", transactionId: replayOf(existing, payment, totalCents) };
+      if (await pendingAttempt(tx, orderId)) return { kind: "in_progress" };
       if (payment.braintree_transaction_id) {
         throw conflict("This order has no card authorization with that transaction id. Please enter the card again.");
       }
       await checkPayable(tx, order!, payment, totalCents, newCopayCents);
-
-      const [pending] = await tx
+      const [row] = await tx
         .insert(payments)
         .values({
           orderId,
@@ -154,87 +171,229 @@ export async function authorizeCardPayment(
           status: "pending",
           amountCents: totalCents,
           newCopayCents,
+          attemptReference: `${orderId}-${randomUUID()}`,
         })
         .returning();
       await checkpoint("row_written");
+      return { kind: "new", row: row! };
+    });
+    if (attempt.kind !== "in_progress") break;
+    // Still pending past the wait: a slow gateway or a crashed attempt (the recovery sweep settles it).
+    if (Date.now() + pause > waitUntil) throw paymentInProgress(orderId);
+    await sleep(pause);
+  }
+  if (attempt.kind === "replay") return { transaction_id: attempt.transactionId };
+  const { row } = attempt;
 
-      let result;
-      try {
-        result = await deps.gateway.authorize({ amountCents: totalCents, nonce: payment.token!, orderId, email: payment.email ?? null });
-      } catch (error) {
-        if (!(error instanceof GatewayConfigurationError)) throw error;
-        await completeAttempt(tx, pending!.id, { status: "failed", transactionId: null, processorResponse: error.message });
-        return { kind: "failed", error };
-      }
-      if (result.status === "authorized") heldTransaction = result.transactionId;
-      await checkpoint("gateway_answered");
-      const status = result.status === "authorized" ? "authorized" : result.status === "declined" ? "declined" : "failed";
-      const row = await completeAttempt(tx, pending!.id, {
-        status,
+  // Where the attempt stands, so that anything thrown below leaves the row settled and no card held.
+  const progress: AttemptProgress = { stage: "not_sent", heldTransaction: null };
+  try {
+    await checkpoint("row_committed");
+    progress.stage = "sent";
+    let result: AuthorizeResult;
+    try {
+      result = await deps.gateway.authorize({
+        amountCents: totalCents,
+        nonce: payment.token!,
+        orderId,
+        reference: row.attemptReference!,
+        email: payment.email ?? null,
+      });
+    } catch (error) {
+      // A misconfiguration is the gateway refusing our request: nothing was held.
+      if (error instanceof GatewayConfigurationError) progress.stage = "not_sent";
+      throw error;
+    }
+    progress.stage = "answered";
+    if (result.status === "authorized") progress.heldTransaction = result.transactionId;
+    await checkpoint("gateway_answered");
+
+    if (result.status !== "authorized") {
+      await finishAttempt(deps.db, row.id, {
+        status: result.status === "declined" ? "declined" : "failed",
         transactionId: result.transactionId,
         processorResponse: result.processorResponse,
       });
-      await checkpoint("row_completed");
-      if (result.status === "declined") return { kind: "declined", processorResponse: result.processorResponse };
-      if (result.status === "processor_unavailable") return { kind: "unavailable" };
-
-      await tx
-        .update(orders)
-        .set({ paymentAuthorized: true, paymentType: "card", chargeData: chargeDataFor(row), updatedAt: new Date() })
-        .where(eq(orders.id, orderId));
-      await checkpoint("order_updated");
-      return { kind: "authorized", transactionId: result.transactionId };
-    });
-  } catch (error) {
-    // The card was authorized but our record of it did not commit: release the hold rather than leave it orphaned.
-    if (heldTransaction) await releaseOrphan(deps, heldTransaction);
-    throw error;
-  }
-
-  switch (outcome.kind) {
-    case "authorized":
-      return { transaction_id: outcome.transactionId };
-    case "declined":
-      throw new HttpError(403, "card_declined", outcome.processorResponse);
-    case "unavailable":
+      progress.stage = "settled";
+      await checkpoint("attempt_completed");
+      if (result.status === "declined") throw new HttpError(403, "card_declined", result.processorResponse);
       throw new HttpError(503, "processor_unavailable", TEXT.processorUnavailable);
-    case "failed":
-      throw outcome.error;
+    }
+
+    const refusal = await recordAuthorization(deps.db, checkpoint, courierId, row.id, orderId, result);
+    if (refusal) {
+      await abandonAttempt(deps, row.id, result.transactionId, `released: ${refusal.message}`);
+      progress.stage = "settled";
+      throw refusal;
+    }
+    progress.stage = "settled";
+    await checkpoint("attempt_completed");
+    return { transaction_id: result.transactionId };
+  } catch (error) {
+    await cleanUpAttempt(deps, row, progress, error);
+    throw error;
   }
 }
 
+interface AttemptProgress {
+  /** not_sent: the gateway holds nothing; sent: it may; answered: heldTransaction says; settled: the row is final. */
+  stage: "not_sent" | "sent" | "answered" | "settled";
+  heldTransaction: string | null;
+}
+
+/**
+ * The row of an attempt that threw is settled here when this process still
+ * can; if it cannot (the database or the gateway is unreachable, or the
+ * process dies), the row stays pending and the recovery sweep settles it.
+ */
+async function cleanUpAttempt(deps: PaymentServiceDeps, row: PaymentRow, progress: AttemptProgress, cause: unknown): Promise<void> {
+  try {
+    if (progress.stage === "settled") return;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    if (progress.stage === "not_sent") {
+      await finishAttempt(deps.db, row.id, { status: "failed", transactionId: null, processorResponse: why });
+    } else if (progress.stage === "sent") {
+      // We cannot tell whether the card is held: ask the gateway by the attempt's reference.
+      await recoverAttempt(deps, row);
+    } else if (progress.heldTransaction) {
+      await abandonAttempt(deps, row.id, progress.heldTransaction, "released: the authorization could not be recorded");
+    } else {
+      await finishAttempt(deps.db, row.id, { status: "failed", transactionId: null, processorResponse: why });
+    }
+  } catch (error) {
+    deps.log.error({ err: error, paymentId: row.id }, "could not settle a card authorization attempt; the recovery sweep will");
+  }
+}
+
+/**
+ * Step 3: the gateway's authorization onto the row and the order, in one
+ * transaction. Returns the refusal when the attempt may no longer stand: the
+ * order moved on while the gateway answered (a delivery recorded meanwhile),
+ * or the recovery sweep took the row over. The caller then releases the hold.
+ */
+async function recordAuthorization(
+  db: Db,
+  checkpoint: (step: AuthorizationStep) => void | Promise<void>,
+  courierId: number,
+  rowId: number,
+  orderId: number,
+  result: Extract<AuthorizeResult, { status: "authorized" }>,
+): Promise<HttpError | null> {
+  return db.transaction(async (tx) => {
+    const [order] = await lockOwnOrders(tx, courierId, [orderId]);
+    const status = statusNameOf(order!);
+    if (status !== "picked_up" || order!.paymentCollected) {
+      return conflict(`Order ${orderId} is ${status.replace(/_/g, " ")}; its card authorization was released.`);
+    }
+    const [completed] = await tx
+      .update(payments)
+      .set({ status: "authorized", transactionId: result.transactionId, processorResponse: result.processorResponse })
+      .where(and(eq(payments.id, rowId), eq(payments.status, "pending"), isNull(payments.recoveryLeaseUntil)))
+      .returning();
+    if (!completed) {
+      return new HttpError(409, "payment_abandoned", `The card authorization for order ${orderId} took too long and was released. Please try again.`);
+    }
+    await checkpoint("row_completed");
+    await tx
+      .update(orders)
+      .set({ paymentAuthorized: true, paymentType: "card", chargeData: chargeDataFor(completed), updatedAt: new Date() })
+      .where(eq(orders.id, orderId));
+    return null;
+  });
+}
+
+function paymentInProgress(orderId: number): HttpError {
+  return new HttpError(409, "payment_in_progress", `The card payment for order ${orderId} is still being authorized. Please try again in a moment.`);
+}
+
+async function pendingAttempt(tx: Tx, orderId: number): Promise<PaymentRow | null> {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.status, "pending")))
+    .limit(1);
+  return row ?? null;
+}
+
 /** A retry or a double tap: the first authorization stands, provided it is the same payment. */
-function replayOf(existing: PaymentRow, payment: OrderPayment, totalCents: Cents): Outcome {
+function replayOf(existing: PaymentRow, payment: OrderPayment, totalCents: Cents): string {
   if (payment.braintree_transaction_id && payment.braintree_transaction_id !== existing.transactionId) {
     throw conflict("This order's card payment was already authorized under another transaction.");
   }
   if (existing.amountCents !== totalCents) {
     throw conflict(`This order's card payment was already authorized for ${money(existing.amountCents)}.`);
   }
-  return { kind: "authorized", transactionId: existing.transactionId! };
+  return existing.transactionId!;
 }
 
-/** The gateway's answer on the attempt's row, written before the gateway was called. */
-async function completeAttempt(
-  tx: Tx,
+/**
+ * Records the end of an attempt that holds nothing, unless the sweep took the
+ * row over (it then records the end itself).
+ */
+export async function finishAttempt(
+  db: Db | Tx,
   rowId: number,
-  answer: { status: "authorized" | "declined" | "failed"; transactionId: string | null; processorResponse: string },
-): Promise<PaymentRow> {
-  const [row] = await tx
+  answer: { status: "declined" | "failed"; transactionId: string | null; processorResponse: string },
+): Promise<void> {
+  await db
     .update(payments)
     .set({ status: answer.status, transactionId: answer.transactionId, processorResponse: answer.processorResponse })
-    .where(eq(payments.id, rowId))
-    .returning();
-  return row!;
+    .where(and(eq(payments.id, rowId), eq(payments.status, "pending")));
 }
 
-async function releaseOrphan(deps: PaymentServiceDeps, transactionId: string): Promise<void> {
+/**
+ * The card is held but the row cannot be completed: void first, then mark the
+ * row failed. In that order a crash between the two leaves a pending row (the
+ * sweep finishes it), never a failed row over a live hold. A void the gateway
+ * does not take leaves the row pending for the sweep too.
+ */
+async function abandonAttempt(deps: PaymentServiceDeps, rowId: number, transactionId: string, why: string): Promise<void> {
   try {
-    const result = await deps.gateway.void(transactionId);
-    if (result.status !== "voided") deps.log.error({ transactionId, result }, "could not void an authorization that was not recorded");
+    const voided = await deps.gateway.void(transactionId);
+    if (voided.status !== "voided") {
+      deps.log.error({ transactionId, result: voided }, "could not void an authorization that was not recorded; the sweep retries");
+      return;
+    }
+    await deps.db
+      .update(payments)
+      .set({ status: "failed", transactionId, processorResponse: why })
+      .where(and(eq(payments.id, rowId), eq(payments.status, "pending")));
   } catch (error) {
-    deps.log.error({ err: error, transactionId }, "could not void an authorization that was not recorded");
+    deps.log.error({ err: error, transactionId }, "could not release an authorization that was not recorded; the sweep retries");
   }
+}
+
+/**
+ * Finds what the gateway holds for an attempt (by its reference), voids it,
+ * and marks the row failed. Used for an attempt whose outcome we did not see:
+ * a crashed process (the sweep) or a gateway call that threw. Throws if the
+ * gateway cannot be asked or will not void: the row then stays pending.
+ */
+export async function recoverAttempt(
+  deps: PaymentServiceDeps,
+  row: Pick<PaymentRow, "id" | "attemptReference">,
+): Promise<"released" | "nothing_held"> {
+  const found = row.attemptReference ? await deps.gateway.findByReference(row.attemptReference) : [];
+  const held = found.filter((transaction) => transaction.held);
+  for (const transaction of held) {
+    const voided = await deps.gateway.void(transaction.transactionId);
+    if (voided.status !== "voided") {
+      // Another sweeper or the attempt itself may have voided it just now: believe the gateway, not the refusal.
+      const still = (await deps.gateway.findByReference(row.attemptReference!)).some(
+        (again) => again.transactionId === transaction.transactionId && again.held,
+      );
+      if (still) throw new Error(`The gateway would not void ${transaction.transactionId}: ${voided.processorResponse}`);
+    }
+  }
+  await deps.db
+    .update(payments)
+    .set({
+      status: "failed",
+      transactionId: found[0]?.transactionId ?? null,
+      processorResponse: held.length > 0 ? "released: the attempt's answer was never recorded" : "abandoned: the attempt's answer was never recorded",
+    })
+    .where(and(eq(payments.id, row.id), eq(payments.status, "pending")));
+  return held.length > 0 ? "released" : "nothing_held";
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import braintree from "braintree";
 import { describe, expect, it, vi } from "vitest";
 import { braintreeConfigFrom } from "../../../server/payments/braintree-config.ts";
@@ -219,5 +220,53 @@ describe("choosing the gateway from the environment", () => {
     expect(() => braintreeConfigFrom({ BRAINTREE_MERCHANT_ID: "m", BRAINTREE_PUBLIC_KEY: "pub" })).toThrow(/all of/);
     expect(() => braintreeConfigFrom({ ...all, BRAINTREE_PRIVATE_KEY: "  " })).toThrow(/all of/);
     expect(() => braintreeConfigFrom({ ...all, BRAINTREE_ENVIRONMENT: "live" })).toThrow(/sandbox or production/);
+  });
+});
+
+describe("Braintree adapter: finding an attempt's transaction by its reference", () => {
+  /** A fake of the SDK's search: it records the criteria and streams the given transactions, as the SDK's SearchResponse does. */
+  function searching(found: Partial<braintree.Transaction>[] | Error) {
+    const criteria: string[] = [];
+    const sdk = {
+      clientToken: { generate: vi.fn() },
+      transaction: {
+        sale: vi.fn(),
+        submitForSettlement: vi.fn(),
+        void: vi.fn(),
+        search: (searchFn: braintree.TransactionSearchFn) => {
+          searchFn({ orderId: () => ({ is: (value: string) => criteria.push(`orderId is ${value}`) }) } as unknown as Parameters<braintree.TransactionSearchFn>[0]);
+          if (found instanceof Error) {
+            const stream = new Readable({ objectMode: true, read() {} });
+            queueMicrotask(() => stream.destroy(found));
+            return stream;
+          }
+          return Readable.from(found);
+        },
+      },
+    } as unknown as BraintreeSdk;
+    return { gateway: braintreeGateway(sdk), criteria };
+  }
+
+  it("searches by order id and says which transactions still hold the card", async () => {
+    const { gateway, criteria } = searching([
+      { id: "held1", status: "authorized" },
+      { id: "gone1", status: "voided" },
+    ]);
+    expect(await gateway.findByReference("42-ref")).toEqual([
+      { transactionId: "held1", held: true },
+      { transactionId: "gone1", held: false },
+    ]);
+    expect(criteria).toEqual(["orderId is 42-ref"]);
+  });
+
+  it("sends the attempt's reference as the order id when it has one", async () => {
+    const { gateway, calls } = sdkWith(async () => approved);
+    await gateway.authorize({ amountCents: 500, nonce: "n", orderId: 42, reference: "42-5f0c" });
+    expect(calls[0]!.body).toMatchObject({ transaction: { orderId: "42-5f0c" } });
+  });
+
+  it("an unreachable Braintree during the search is GatewayUnavailableError (the sweep tries again later)", async () => {
+    const { gateway } = searching(sdkErrors.ServiceUnavailableError("down"));
+    await expect(gateway.findByReference("42-ref")).rejects.toBeInstanceOf(GatewayUnavailableError);
   });
 });

@@ -191,3 +191,18 @@ describe("local sandbox gateway: settlement and void", () => {
     expect(await gateway.submitForSettlement(declined.transactionId!, 1234)).toMatchObject({ status: "refused" });
   });
 });
+
+describe("local sandbox gateway: finding an attempt by its reference (the recovery sweep)", () => {
+  it("finds the attempt's transaction while it holds the card, and says when it no longer does", async () => {
+    const gateway = gatewayAt({ date: TODAY });
+    const [visa] = APPROVED_TEST_CARDS;
+    const held = await gateway.authorize({ amountCents: 1234, nonce: nonceFor(gateway, card(visa!)), reference: "7-a" });
+    await gateway.authorize({ amountCents: 1234, nonce: nonceFor(gateway, card(visa!)), reference: "7-b" });
+    expect(await gateway.findByReference("7-a")).toEqual([{ transactionId: held.transactionId, held: true }]);
+    expect(gateway.heldTransactions()).toHaveLength(2);
+    await gateway.void(held.transactionId!);
+    expect(await gateway.findByReference("7-a")).toEqual([{ transactionId: held.transactionId, held: false }]);
+    expect(await gateway.findByReference("unknown")).toEqual([]);
+    expect(gateway.heldTransactions()).toHaveLength(1);
+  });
+});
