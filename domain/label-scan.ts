@@ -1,4 +1,5 @@
 import type { Order } from "./contract/entities.ts";
+import { checkInList } from "./pharmacy-progress.ts";
 
 /**
  * Reading a bag's printed label with the camera (issue 19): at check-in the
@@ -60,3 +61,8 @@ export const SCAN_TEXT = {
     failed: "The camera could not be started: another app may be using it.",
   } satisfies Record<CameraProblem, string>,
 } as const;
+
+/** The check-in list's order a label names (the listed orders only: not another pharmacy's). */
+export function scannedOrder(context: { orders: readonly Order[]; pharmacyId: number }, code: string): Order | null {
+  return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
+}

@@ -1,6 +1,5 @@
 import type { Order, Pharmacy, PharmacyVisit } from "./contract/entities.ts";
 import { copayDueAtDoor, isCopayAbsent } from "./copay.ts";
-import { orderOfLabel } from "./label-scan.ts";
 import type { OrderStatusName } from "./vocabulary.ts";
 
 /**
@@ -212,9 +211,4 @@ export function visitsToMake(visits: readonly PharmacyVisit[]): PharmacyVisit[] 
 /** Spec §2: a visit confirmed neither true nor false is pending and sends the courier to /confirm_pharmacy_visits. */
 export function pendingVisits(visits: readonly PharmacyVisit[]): PharmacyVisit[] {
   return visits.filter((visit) => visit.confirmed === null);
-}
-
-/** The check-in list's order a label names (the listed orders only: not another pharmacy's). */
-export function scannedOrder(context: { orders: readonly Order[]; pharmacyId: number }, code: string): Order | null {
-  return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
 }

@@ -1,9 +1,9 @@
 import { assign, emit, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order, PharmacyVisit } from "../domain/contract/entities.ts";
-import type { CameraProblem } from "../domain/label-scan.ts";
+import { scannedOrder, type CameraProblem } from "../domain/label-scan.ts";
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
-import { canContinueCheckIn, onlyCancelledOrders, reviewLists, scannedOrder } from "../domain/pharmacy-progress.ts";
+import { canContinueCheckIn, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
 
 /**
  * The check-in gate at one pharmacy (spec §2 check-in screen and
