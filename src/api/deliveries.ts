@@ -11,7 +11,6 @@ import type { DeliveryResponse } from "../../domain/contract/deliveries.ts";
 import type { JsonValue } from "../../machines/offline-queue.machine.ts";
 import type { SubmissionResult } from "../../machines/delivery-flow.machine.ts";
 import type { FormFields, StoredOfflineOrder } from "../../machines/offline-queue.machine.ts";
-import { enqueueOffline } from "../app/offline-queue.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../offline/idempotency.ts";
 import { call } from "./client.ts";
 import { dataUrlBytes, PHOTO_FIELD, PHOTO_FILE_NAMES, PHOTO_MEDIA_TYPES } from "../../domain/delivery-photo.ts";
@@ -59,8 +58,8 @@ export interface SubmissionContext {
   idempotencyKey: string;
   /** The courier's calendar day (YYYY-MM-DD): stored offline orders expire at its end. */
   storedOn: string;
-  /** Where a call that failed on the network is kept; the app's offline queue by default. */
-  enqueue?: (entry: StoredOfflineOrder) => void;
+  /** Where a call that failed on the network is kept (the app's offline queue): the caller says, so this stays plain HTTP. */
+  enqueue: (entry: StoredOfflineOrder) => void;
 }
 
 /** deliveryFormEntries → the stored shape: lists under "name[]", the signature file as its SVG text. */
@@ -78,9 +77,12 @@ export function formFieldsOf(submission: RecipientSubmission | DeliveryCompletio
   return fields;
 }
 
+/** What a stored entry records of the submission's context. */
+type EntryContext = Pick<SubmissionContext, "idempotencyKey" | "storedOn">;
+
 type EntryBase = Pick<StoredOfflineOrder, "kind" | "status" | "delivery" | "dataToSubmit" | "payment">;
 
-function entryOf(orderIds: number[], base: EntryBase, context: SubmissionContext): StoredOfflineOrder {
+function entryOf(orderIds: number[], base: EntryBase, context: EntryContext): StoredOfflineOrder {
   return {
     ...base,
     id: orderIds[0]!,
@@ -92,7 +94,7 @@ function entryOf(orderIds: number[], base: EntryBase, context: SubmissionContext
 }
 
 /** A failed delivery: JSON {delivery:{failure_reason, client_occurred_at, order_ids}}, stored as 'unsubmitted'. */
-export function failureEntry(submission: FailureSubmission, context: SubmissionContext): StoredOfflineOrder {
+export function failureEntry(submission: FailureSubmission, context: EntryContext): StoredOfflineOrder {
   const dataToSubmit = JSON.parse(JSON.stringify({ delivery: submission })) as JsonValue;
   return entryOf(
     submission.order_ids,
@@ -102,7 +104,7 @@ export function failureEntry(submission: FailureSubmission, context: SubmissionC
 }
 
 /** Spec §7 "Recipient submission" (No Recipient, contactless with notes), stored as 'recipient'. */
-export function recipientEntry(submission: RecipientSubmission, context: SubmissionContext): StoredOfflineOrder {
+export function recipientEntry(submission: RecipientSubmission, context: EntryContext): StoredOfflineOrder {
   return entryOf(
     submission.order_ids,
     { kind: "recipient", status: "delivered", delivery: formFieldsOf(submission), dataToSubmit: null, payment: false },
@@ -111,7 +113,7 @@ export function recipientEntry(submission: RecipientSubmission, context: Submiss
 }
 
 /** Spec §7 "Delivery completion" with its signature.svg, stored as 'signature'; the payment flag when money changed hands. */
-export function completionEntry(submission: DeliveryCompletion, context: SubmissionContext): StoredOfflineOrder {
+export function completionEntry(submission: DeliveryCompletion, context: EntryContext): StoredOfflineOrder {
   return entryOf(
     submission.order_ids,
     {
@@ -140,7 +142,7 @@ const failedOnNetwork = (error: unknown) => isApiFailure(error) && (error.kind =
  * recipient submission answered 200 without data is stored for resubmission.
  */
 async function sendOrQueue(entry: StoredOfflineOrder, context: SubmissionContext, storeIfNoData = false): Promise<SubmissionResult> {
-  const enqueue = context.enqueue ?? enqueueOffline;
+  const { enqueue } = context;
   let response: unknown;
   try {
     response = await sendStoredOrder(entry);

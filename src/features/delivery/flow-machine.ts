@@ -7,6 +7,7 @@ import { saveChargeData } from "../../api/payments.ts";
 import type { ActionMemo } from "./action-memo.ts";
 import type { CardSession } from "./card-session.ts";
 import { knownLocation } from "../../app/geolocation.ts";
+import { enqueueOffline } from "../../app/offline-queue.ts";
 import { deliveryPosition } from "../../../domain/delivery-photo.ts";
 
 export interface FlowAdapters {
@@ -22,7 +23,7 @@ export interface FlowAdapters {
  * and the payment child's card fields and authorization.
  */
 export function provideDeliveryFlow({ memo, storedOn, cards }: FlowAdapters) {
-  const context = (action: string) => ({ idempotencyKey: memo.keyFor(action), storedOn });
+  const context = (action: string) => ({ idempotencyKey: memo.keyFor(action), storedOn, enqueue: enqueueOffline });
 
   const payment = paymentMachine.provide({
     actors: {

@@ -6,7 +6,7 @@ import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { checkInMachine } from "../../../machines/check-in.machine.ts";
 import { markArrived } from "../../api/pickup.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
-import { labelScannerActor } from "../scanner/label-scanner-actor.ts";
+import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;
 

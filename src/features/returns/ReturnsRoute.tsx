@@ -9,7 +9,7 @@ import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
 import { CourierDayContext } from "../../app/session-context.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
-import { labelScannerActor } from "../scanner/label-scanner-actor.ts";
+import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
 import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
