@@ -58,8 +58,6 @@ export interface SubmissionContext {
   idempotencyKey: string;
   /** The courier's calendar day (YYYY-MM-DD): stored offline orders expire at its end. */
   storedOn: string;
-  /** Where a call that failed on the network is kept (the app's offline queue): the caller says, so this stays plain HTTP. */
-  enqueue: (entry: StoredOfflineOrder) => void;
 }
 
 /** deliveryFormEntries → the stored shape: lists under "name[]", the signature file as its SVG text. */
@@ -77,8 +75,7 @@ export function formFieldsOf(submission: RecipientSubmission | DeliveryCompletio
   return fields;
 }
 
-/** What a stored entry records of the submission's context. */
-type EntryContext = Pick<SubmissionContext, "idempotencyKey" | "storedOn">;
+type EntryContext = SubmissionContext;
 
 type EntryBase = Pick<StoredOfflineOrder, "kind" | "status" | "delivery" | "dataToSubmit" | "payment">;
 
@@ -136,37 +133,33 @@ function hasDelivery(response: unknown): response is DeliveryResponse {
 const failedOnNetwork = (error: unknown) => isApiFailure(error) && (error.kind === "network" || error.kind === "unavailable");
 
 /**
- * Sends the entry. On a network failure it is kept in the offline queue and
- * the flow continues as if done ({queued: true}); any other failure rejects
- * with the ApiFailure for the machine to show. `storeIfNoData`: spec §7, a
- * recipient submission answered 200 without data is stored for resubmission.
+ * Sends the entry. On a network failure it answers {queued: true, entry}: the
+ * delivery flow hands the entry to the offline queue and carries on as if
+ * done; any other failure rejects with the ApiFailure for the machine to show.
+ * `storeIfNoData`: spec §7, a recipient submission answered 200 without data
+ * is stored for resubmission too.
  */
-async function sendOrQueue(entry: StoredOfflineOrder, context: SubmissionContext, storeIfNoData = false): Promise<SubmissionResult> {
-  const { enqueue } = context;
+async function sendOrQueue(entry: StoredOfflineOrder, storeIfNoData = false): Promise<SubmissionResult> {
   let response: unknown;
   try {
     response = await sendStoredOrder(entry);
   } catch (error) {
     if (!failedOnNetwork(error)) throw error;
-    enqueue(entry);
-    return { queued: true };
+    return { queued: true, entry };
   }
   if (hasDelivery(response)) return { queued: false, delivery: response.delivery };
-  if (storeIfNoData) {
-    enqueue(entry);
-    return { queued: true };
-  }
+  if (storeIfNoData) return { queued: true, entry };
   return { queued: false, delivery: null };
 }
 
 export function submitFailure(submission: FailureSubmission, context: SubmissionContext): Promise<SubmissionResult> {
-  return sendOrQueue(failureEntry(submission, context), context);
+  return sendOrQueue(failureEntry(submission, context));
 }
 
 export function submitRecipient(submission: RecipientSubmission, context: SubmissionContext): Promise<SubmissionResult> {
-  return sendOrQueue(recipientEntry(submission, context), context, true);
+  return sendOrQueue(recipientEntry(submission, context), true);
 }
 
 export function submitDelivery(submission: DeliveryCompletion, context: SubmissionContext): Promise<SubmissionResult> {
-  return sendOrQueue(completionEntry(submission, context), context);
+  return sendOrQueue(completionEntry(submission, context));
 }

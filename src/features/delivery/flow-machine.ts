@@ -7,7 +7,6 @@ import { saveChargeData } from "../../api/payments.ts";
 import type { ActionMemo } from "./action-memo.ts";
 import type { CardSession } from "./card-session.ts";
 import { knownLocation } from "../../app/geolocation.ts";
-import { enqueueOffline } from "../../app/offline-queue.ts";
 import { deliveryPosition } from "../../../domain/delivery-photo.ts";
 
 export interface FlowAdapters {
@@ -19,11 +18,11 @@ export interface FlowAdapters {
 
 /**
  * The delivery-flow machine with the app's adapters: the three POST
- * /api/courier/deliveries submissions (offline queue on a network failure),
+ * /api/courier/deliveries submissions (a network failure answers with the entry the flow hands to the offline queue),
  * and the payment child's card fields and authorization.
  */
 export function provideDeliveryFlow({ memo, storedOn, cards }: FlowAdapters) {
-  const context = (action: string) => ({ idempotencyKey: memo.keyFor(action), storedOn, enqueue: enqueueOffline });
+  const context = (action: string) => ({ idempotencyKey: memo.keyFor(action), storedOn });
 
   const payment = paymentMachine.provide({
     actors: {

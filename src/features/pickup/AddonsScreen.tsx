@@ -5,7 +5,7 @@ import { addonCount } from "../../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { addonsMachine } from "../../../machines/addons.machine.ts";
 import { fetchAddons, submitAddons } from "../../api/pickup.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { AddonsChoice } from "./AddonsChoice.tsx";
 import { AddonsConfirm } from "./AddonsConfirm.tsx";

@@ -10,7 +10,7 @@ import { formatPhone } from "../../../domain/phone.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { verifyOrderMachine } from "../../../machines/verify-order.machine.ts";
 import { assertCopay, cancelOrder, pickUpOrder } from "../../api/pickup.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { CheckIcon } from "../../ui/icons.tsx";

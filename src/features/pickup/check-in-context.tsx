@@ -5,7 +5,7 @@ import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { checkInMachine } from "../../../machines/check-in.machine.ts";
 import { markArrived } from "../../api/pickup.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;

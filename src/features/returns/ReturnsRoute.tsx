@@ -7,7 +7,7 @@ import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
 import { returnsMachine } from "../../../machines/returns.machine.ts";
 import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";

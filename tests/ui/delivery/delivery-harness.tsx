@@ -12,7 +12,8 @@ import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../../domain/
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import { DELIVERY_STEP_PATHS, type DeliveryFlowContext, type DeliveryStep } from "../../../machines/delivery-flow.machine.ts";
 import type { PaymentOutput } from "../../../machines/payment.machine.ts";
-import { CourierDayContext } from "../../../src/app/session-context.ts";
+import { CourierDayContext } from "../../../src/app/app-actor.ts";
+import { AppWithDay } from "../app-harness.tsx";
 import { Component as DeliveryRoutes } from "../../../src/features/delivery/DeliveryRoutes.tsx";
 import { callOf, calls } from "./delivery-mocks.ts";
 
@@ -85,7 +86,7 @@ export function renderDelivery(itinerary: ItineraryResponse, url: string) {
   });
   const user = userEvent.setup();
   const view = render(
-    <CourierDayContext.Provider logic={logic}>
+    <AppWithDay day={logic}>
       <DayReady>
         <MemoryRouter initialEntries={[url]}>
           <Routes>
@@ -95,7 +96,7 @@ export function renderDelivery(itinerary: ItineraryResponse, url: string) {
           <Probe />
         </MemoryRouter>
       </DayReady>
-    </CourierDayContext.Provider>,
+    </AppWithDay>,
   );
   return { ...view, user };
 }

@@ -1,9 +1,15 @@
-import type { Order, Status } from "../../../domain/contract/entities.ts";
-import { identificationNeeded, normalizedIdentification } from "../../../domain/delivery-rules.ts";
-import { isOther, recipientSkipped } from "../../../domain/recipient.ts";
-import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
-import { orderIdsOf, type DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
-import { nextOrderStatus } from "../../../machines/order-status.ts";
+import type { Order, Status } from "../domain/contract/entities.ts";
+import { identificationNeeded, normalizedIdentification } from "../domain/delivery-rules.ts";
+import { isOther, recipientSkipped } from "../domain/recipient.ts";
+import { statusByName, type OrderStatusName } from "../domain/vocabulary.ts";
+import type { DeliveryFlowContext } from "./delivery-flow.machine.ts";
+import { nextOrderStatus } from "./order-status.ts";
+
+/** What of a finished delivery the day's orders take on. */
+export type DeliveryReport = Pick<
+  DeliveryFlowContext,
+  "order" | "groupedOrderIds" | "recipient" | "identification" | "payment" | "recipientCalledAt"
+>;
 
 /**
  * The day's orders after a delivery (spec §4): delivered or delivery_attempted
@@ -13,7 +19,7 @@ import { nextOrderStatus } from "../../../machines/order-status.ts";
  */
 export function ordersAfterFlow(
   dayOrders: readonly Order[],
-  context: DeliveryFlowContext,
+  context: DeliveryReport,
   outcome: "delivered" | "attempted",
   statuses: readonly Status[] = [],
 ): Order[] {
@@ -25,7 +31,7 @@ export function ordersAfterFlow(
   const skipped = recipientSkipped(context.recipient);
 
   const changed: Order[] = [];
-  for (const orderId of orderIdsOf(context)) {
+  for (const orderId of [context.order.id, ...context.groupedOrderIds]) {
     const order = dayOrders.find((candidate) => candidate.id === orderId) ?? (orderId === context.order.id ? context.order : null);
     if (!order) continue;
     const next = nextOrderStatus(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
