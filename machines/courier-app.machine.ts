@@ -1,4 +1,4 @@
-import { and, fromCallback, not, sendTo, setup, stateIn, type SnapshotFrom } from "xstate";
+import { fromPromise, sendTo, setup, type SnapshotFrom } from "xstate";
 import { courierDayMachine } from "./courier-day.machine.ts";
 import { offlineQueueMachine } from "./offline-queue.machine.ts";
 import { sessionMachine } from "./session.machine.ts";
@@ -27,8 +27,8 @@ type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 export type CourierAppEvent =
   /** The session's every change (its invoke has onSnapshot): the day lives while someone is logged in. */
   | { type: "xstate.snapshot.session"; snapshot: Pick<SessionSnapshot, "value"> }
-  /** The browser came back online (spec: resubmission starts by itself). */
-  | { type: "BROWSER_ONLINE"; today: string };
+  /** The browser came back online (spec: resubmission starts by itself); resolves with the device's day. */
+  | { type: "xstate.done.actor.browserOnline"; output: string };
 
 /** Logged in, or logging out (the day stays on screen until the server has answered). */
 const sessionOpen = (snapshot: Pick<SessionSnapshot, "value">) => snapshot.value === "loggedIn" || snapshot.value === "loggingOut";
@@ -44,8 +44,8 @@ export const courierAppMachine = setup({
     session: sessionMachine,
     courierDay: courierDayMachine,
     offlineQueue: offlineQueueMachine,
-    /** Sends BROWSER_ONLINE each time the browser's "online" event fires. */
-    browserOnline: fromCallback(() => {
+    /** Resolves with the device's day (YYYY-MM-DD) the next time the browser's "online" event fires. */
+    browserOnline: fromPromise<string>(async () => {
       throw new Error("provide browserOnline");
     }),
   },
@@ -58,45 +58,50 @@ export const courierAppMachine = setup({
   },
 }).createMachine({
   id: "courierApp",
-  description: "The app: the session and the offline queue from the start, the courier's day while logged in, and the flows the courier opens.",
+  description: "Session and offline queue from the start; the day while logged in; the flows the courier opens.",
   context: ({ input }) => ({ today: input.today }),
   invoke: [
     {
       id: "session",
       systemId: SYSTEM_IDS.session,
       src: "session",
-      // Every session change comes here as xstate.snapshot.session: the day lives while a session is open.
-      onSnapshot: [
-        // Guarded on where the app is too: a change that keeps the session open must not start the day again.
-        {
-          guard: and(["sessionOpen", not(stateIn("#courierApp.signedIn"))]),
-          target: ".signedIn",
-          description: "The session opened (logged in).",
-        },
-        {
-          guard: and(["sessionClosed", not(stateIn("#courierApp.signedOut"))]),
-          target: ".signedOut",
-          description: "The session closed: logged out, or it expired.",
-        },
-      ],
+      // Every session change reaches the app as xstate.snapshot.session; signedOut and signedIn act on it.
+      onSnapshot: [],
     },
     { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) },
-    { id: "browserOnline", src: "browserOnline" },
   ],
-  on: {
-    BROWSER_ONLINE: {
-      description: "The browser came back online: the queue resubmits by itself.",
-      actions: { type: "resubmitOffline", params: ({ event }) => event.today },
-    },
-  },
-  initial: "signedOut",
+  type: "parallel",
   states: {
-    signedOut: {
-      description: "Nobody logged in (or not known yet): the login screen; stored offline orders wait on the device.",
+    network: {
+      initial: "watching",
+      states: {
+        watching: {
+          invoke: {
+            id: "browserOnline",
+            src: "browserOnline",
+            onDone: {
+              target: "watching",
+              reenter: true,
+              description: "Back online: the queue resubmits; watch again.",
+              actions: { type: "resubmitOffline", params: ({ event }) => event.output },
+            },
+          },
+        },
+      },
     },
-    signedIn: {
-      description: "A courier's day: loaded, kept on the device, told what every flow did.",
-      invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
+    session: {
+      initial: "signedOut",
+      states: {
+        signedOut: {
+          description: "Nobody logged in (yet).",
+          on: { "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn", description: "Logged in." } },
+        },
+        signedIn: {
+          description: "The courier's day runs.",
+          invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
+          on: { "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut", description: "Logged out or expired." } },
+        },
+      },
     },
   },
 });

@@ -96,12 +96,12 @@ export const courierDayMachine = setup({
         ORDERS_DELIVERED: {
           target: ".saving",
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "A delivery was recorded (or stored offline): its orders are delivered.",
+          description: "A delivery flow delivered them.",
         },
         ORDER_ATTEMPTED: {
           target: ".saving",
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "A failed delivery was recorded (or stored offline): its orders are delivery_attempted.",
+          description: "A delivery flow recorded a failed attempt.",
         },
         VISITS_CHANGED: {
           target: ".saving",

@@ -54,6 +54,16 @@ export const courierDayMachine = setup({
           actions: { type: "mergeOrders" },
           description: "A flow changed orders (verified, cancelled, delivered, added on).",
         },
+        ORDERS_DELIVERED: {
+          target: ".saving",
+          actions: { type: "mergeOrders" },
+          description: "A delivery flow delivered them.",
+        },
+        ORDER_ATTEMPTED: {
+          target: ".saving",
+          actions: { type: "mergeOrders" },
+          description: "A delivery flow recorded a failed attempt.",
+        },
         VISITS_CHANGED: {
           target: ".saving",
           actions: { type: "mergeVisits" },

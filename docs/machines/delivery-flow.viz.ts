@@ -13,6 +13,7 @@ export const deliveryFlowMachine = setup({
     paymentDue: () => true,
     nothingOwed: () => true,
     noRelationshipChosen: () => true,
+    storedOffline: () => true,
     recipientSkippedOrFailed: () => true,
     relationshipOffered: () => true,
     groupingAvailable: () => true,
@@ -50,6 +51,9 @@ export const deliveryFlowMachine = setup({
     forgetPhoto: assign({}),
     clearError: assign({}),
     showError: assign({}),
+    handToOfflineQueue: () => {},
+    reportDelivered: () => {},
+    reportAttempted: () => {},
     recordSubmission: assign({}),
   },
   actors: {
@@ -358,7 +362,15 @@ export const deliveryFlowMachine = setup({
           invoke: {
             id: "submitFailure",
             src: "submitFailure",
-            onDone: { target: "#deliveryFlow.attempted", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.attempted",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
+              },
+              { target: "#deliveryFlow.attempted", actions: "recordSubmission" },
+            ],
             onError: { target: "failed", actions: "showError" },
           },
         },
@@ -402,7 +414,15 @@ export const deliveryFlowMachine = setup({
           invoke: {
             id: "submitRecipient",
             src: "submitRecipient",
-            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.finished",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
+              },
+              { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            ],
             onError: { target: "failed", actions: "showError" },
           },
         },
@@ -423,7 +443,15 @@ export const deliveryFlowMachine = setup({
           invoke: {
             id: "submitDelivery",
             src: "submitDelivery",
-            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.finished",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
+              },
+              { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            ],
             onError: { target: "failed", actions: "showError" },
           },
         },
@@ -435,9 +463,14 @@ export const deliveryFlowMachine = setup({
         },
       },
     },
-    finished: { type: "final", description: "'The order has been delivered.' — 'Back to orders'." },
+    finished: {
+      type: "final",
+      entry: "reportDelivered",
+      description: "'The order has been delivered.' — 'Back to orders'.",
+    },
     attempted: {
       type: "final",
+      entry: "reportAttempted",
       description: "'Please return this order back to the pharmacy.' — 'Back to orders'.",
     },
   },

@@ -1,5 +1,5 @@
 import { createActorContext, useSelector } from "@xstate/react";
-import { fromCallback, type ActorRefFrom, type SnapshotFrom } from "xstate";
+import { fromPromise, type ActorRefFrom, type SnapshotFrom } from "xstate";
 import { courierAppMachine } from "../../machines/courier-app.machine.ts";
 import type { courierDayMachine } from "../../machines/courier-day.machine.ts";
 import type { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
@@ -13,11 +13,9 @@ export const appCourierAppMachine = courierAppMachine.provide({
     session: appSessionMachine,
     courierDay: appCourierDayMachine,
     offlineQueue: appOfflineQueueMachine,
-    browserOnline: fromCallback(({ sendBack }) => {
-      const online = () => sendBack({ type: "BROWSER_ONLINE", today: deviceToday() });
-      window.addEventListener("online", online);
-      return () => window.removeEventListener("online", online);
-    }),
+    browserOnline: fromPromise<string>(
+      () => new Promise((resolve) => window.addEventListener("online", () => resolve(deviceToday()), { once: true })),
+    ),
   },
 });
 
@@ -44,7 +42,7 @@ export const SessionContext = {
 export const CourierDayContext = {
   useActorRef: (): DayRef => {
     const day = useCourierDayRef();
-    if (!day) throw new Error("CourierDayContext: no courier's day (nobody logged in)");
+    if (!day) throw new Error("no courier's day");
     return day;
   },
   useSelector: <T,>(selector: (snapshot: SnapshotFrom<typeof courierDayMachine>) => T, compare?: (a: T, b: T) => boolean): T =>
