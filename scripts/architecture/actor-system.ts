@@ -55,9 +55,10 @@ function eventTypeOf(action: unknown): string | null {
   if (typeof event === "object" && event !== null) return (event as { type?: string }).type ?? null;
   if (typeof event !== "function") return null;
   try {
-    return (event({ context: {}, event: {}, system: { get: () => undefined } }, undefined) as { type?: string }).type ?? null;
+    return (event({ context: {}, event: { output: {} }, system: { get: () => undefined } }, undefined) as { type?: string }).type ?? null;
   } catch {
-    return null;
+    // Built from a running flow's context: the event's type is the literal its source names.
+    return /type:\s*"([A-Z_.]+)"/.exec(String(event))?.[1] ?? null;
   }
 }
 
