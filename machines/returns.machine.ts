@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromPromise, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import type { ReturnResponse, ReturnSubmission, WireReturnLine } from "../domain/contract/returns.ts";
@@ -17,6 +17,7 @@ import {
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
 import { nextOrderStatus } from "./order-status.ts";
 import { statusByName } from "../domain/vocabulary.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * Returns to the pharmacy (spec §2 /reconcile, /reconcile_details/{orders,
@@ -201,6 +202,11 @@ export const returnsMachine = setup({
     clearError: assign({ error: null }),
     showFailure: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
     storeResult: assign(({ context }, response: ReturnResponse) => ({ result: response.return, returnedOrders: returnedOrdersOf(context) })),
+    /** Every screen learns the returned orders: the day merges them (it runs in the application's system). */
+    reportReturned: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context }) => ({ type: "ORDERS_CHANGED", orders: context.returnedOrders }),
+    ),
   },
 }).createMachine({
   id: "returns",
@@ -343,6 +349,7 @@ export const returnsMachine = setup({
     },
     done: {
       type: "final",
+      entry: "reportReturned",
       description: "Returned: the pharmacy shows in 'Completed' on /pharmacies.",
     },
   },

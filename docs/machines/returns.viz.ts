@@ -33,6 +33,7 @@ export const returnsMachine = setup({
     clearError: assign({}),
     showFailure: assign({}),
     storeResult: assign({}),
+    reportReturned: () => {},
   },
   actors: {
     labelScanner: fromCallback(() => {}),
@@ -269,6 +270,10 @@ export const returnsMachine = setup({
         },
       },
     },
-    done: { type: "final", description: "Returned: the pharmacy shows in 'Completed' on /pharmacies." },
+    done: {
+      type: "final",
+      entry: "reportReturned",
+      description: "Returned: the pharmacy shows in 'Completed' on /pharmacies.",
+    },
   },
 });

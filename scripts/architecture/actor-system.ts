@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { AnyStateMachine, AnyStateNode } from "xstate";
 import { courierAppMachine } from "../../machines/courier-app.machine.ts";
 import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
+import { returnsMachine } from "../../machines/returns.machine.ts";
 
 /**
  * The actor system as a Mermaid flowchart, read from the machine definitions:
@@ -16,7 +17,7 @@ import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
  */
 
 /** The flows that run in the application's system (each started by its screen). */
-export const FLOWS: AnyStateMachine[] = [deliveryFlowMachine];
+export const FLOWS: AnyStateMachine[] = [deliveryFlowMachine, returnsMachine];
 
 interface Edge {
   from: string;

@@ -20,6 +20,7 @@ describe("docs/architecture.md", () => {
         "deliveryFlow sends offlineQueue: handToOfflineQueue: ENQUEUE",
         "deliveryFlow sends courierDay: reportDelivered: ORDERS_DELIVERED",
         "deliveryFlow sends courierDay: reportAttempted: ORDER_ATTEMPTED",
+        "returns sends courierDay: reportReturned: ORDERS_CHANGED",
       ]),
     );
   });
