@@ -13,6 +13,7 @@ export const addonsMachine = setup({
     readyToReview: () => true,
   },
   actions: {
+    reportAdded: () => {},
     storeOffered: assign({}),
     choose: assign({}),
     unchoose: assign({}),
@@ -93,6 +94,10 @@ export const addonsMachine = setup({
         onError: { target: "confirming", actions: { type: "showFailure" } },
       },
     },
-    added: { type: "final", description: "The add-ons are on the courier's list, picked up." },
+    added: {
+      type: "final",
+      entry: "reportAdded",
+      description: "The add-ons are on the courier's list, picked up.",
+    },
   },
 });

@@ -14,6 +14,7 @@ export const verifyOrderMachine = setup({
     cancelledStatusMissing: () => true,
   },
   actions: {
+    reportOrder: () => {},
     setNoCopay: assign({}),
     setCopay: assign({}),
     prepareCopay: assign({}),
@@ -126,10 +127,12 @@ export const verifyOrderMachine = setup({
     },
     pickedUp: {
       type: "final",
+      entry: "reportOrder",
       description: "Verified: the order is picked_up on the device; back to the verify list.",
     },
     cancelled: {
       type: "final",
+      entry: "reportOrder",
       description: "Cancelling at verify sets status cancelled; back to the verify list.",
     },
   },

@@ -4,6 +4,8 @@ import type { AnyStateMachine, AnyStateNode } from "xstate";
 import { courierAppMachine } from "../../machines/courier-app.machine.ts";
 import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
 import { returnsMachine } from "../../machines/returns.machine.ts";
+import { verifyOrderMachine } from "../../machines/verify-order.machine.ts";
+import { addonsMachine } from "../../machines/addons.machine.ts";
 
 /**
  * The actor system as a Mermaid flowchart, read from the machine definitions:
@@ -17,7 +19,7 @@ import { returnsMachine } from "../../machines/returns.machine.ts";
  */
 
 /** The flows that run in the application's system (each started by its screen). */
-export const FLOWS: AnyStateMachine[] = [deliveryFlowMachine, returnsMachine];
+export const FLOWS: AnyStateMachine[] = [verifyOrderMachine, addonsMachine, deliveryFlowMachine, returnsMachine];
 
 interface Edge {
   from: string;

@@ -21,6 +21,8 @@ describe("docs/architecture.md", () => {
         "deliveryFlow sends courierDay: reportDelivered: ORDERS_DELIVERED",
         "deliveryFlow sends courierDay: reportAttempted: ORDER_ATTEMPTED",
         "returns sends courierDay: reportReturned: ORDERS_CHANGED",
+        "verifyOrder sends courierDay: reportOrder: ORDERS_CHANGED",
+        "addons sends courierDay: reportAdded: ORDERS_CHANGED",
       ]),
     );
   });
