@@ -17,6 +17,7 @@ export const checkInMachine = setup({
     setSearch: assign({}),
     setOrders: assign({}),
     storeVisit: assign({}),
+    reportVisit: () => {},
     showFailure: assign({}),
     clearError: assign({}),
     goToDeliveries: assign({}),
@@ -129,7 +130,7 @@ export const checkInMachine = setup({
           invoke: {
             id: "markArrived",
             src: "markArrived",
-            onDone: { target: "arrived", actions: { type: "storeVisit" } },
+            onDone: { target: "arrived", actions: [{ type: "storeVisit" }, { type: "reportVisit" }] },
             onError: { target: "arrivalFailed", actions: { type: "showFailure" } },
           },
         },

@@ -4,6 +4,7 @@ import type { AnyStateMachine, AnyStateNode } from "xstate";
 import { courierAppMachine } from "../../machines/courier-app.machine.ts";
 import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
 import { returnsMachine } from "../../machines/returns.machine.ts";
+import { checkInMachine } from "../../machines/check-in.machine.ts";
 import { verifyOrderMachine } from "../../machines/verify-order.machine.ts";
 import { addonsMachine } from "../../machines/addons.machine.ts";
 
@@ -19,7 +20,7 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  */
 
 /** The flows that run in the application's system (each started by its screen). */
-export const FLOWS: AnyStateMachine[] = [verifyOrderMachine, addonsMachine, deliveryFlowMachine, returnsMachine];
+export const FLOWS: AnyStateMachine[] = [checkInMachine, verifyOrderMachine, addonsMachine, deliveryFlowMachine, returnsMachine];
 
 interface Edge {
   from: string;

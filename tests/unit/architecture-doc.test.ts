@@ -23,6 +23,7 @@ describe("docs/architecture.md", () => {
         "returns sends courierDay: reportReturned: ORDERS_CHANGED",
         "verifyOrder sends courierDay: reportOrder: ORDERS_CHANGED",
         "addons sends courierDay: reportAdded: ORDERS_CHANGED",
+        "checkIn sends courierDay: reportVisit: VISITS_CHANGED",
       ]),
     );
   });
