@@ -58,7 +58,7 @@ export const courierAppMachine = setup({
   },
 }).createMachine({
   id: "courierApp",
-  description: "Session and offline queue from the start; the day while logged in; the flows the courier opens.",
+  description: "The app's actor system.",
   context: ({ input }) => ({ today: input.today }),
   invoke: [
     {
@@ -94,12 +94,12 @@ export const courierAppMachine = setup({
       states: {
         signedOut: {
           description: "Nobody logged in (yet).",
-          on: { "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn", description: "Logged in." } },
+          on: { "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn" } },
         },
         signedIn: {
           description: "The courier's day runs.",
           invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
-          on: { "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut", description: "Logged out or expired." } },
+          on: { "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut" } },
         },
       },
     },

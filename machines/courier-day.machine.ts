@@ -96,12 +96,12 @@ export const courierDayMachine = setup({
         ORDERS_DELIVERED: {
           target: ".saving",
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "A delivery flow delivered them.",
+          description: "Delivered.",
         },
         ORDER_ATTEMPTED: {
           target: ".saving",
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "A delivery flow recorded a failed attempt.",
+          description: "Delivery attempted.",
         },
         VISITS_CHANGED: {
           target: ".saving",

@@ -21,7 +21,7 @@ export const courierAppMachine = setup({
   },
 }).createMachine({
   id: "courierApp",
-  description: "Session and offline queue from the start; the day while logged in; the flows the courier opens.",
+  description: "The app's actor system.",
   invoke: [
     { id: "session", systemId: "session", src: "session", onSnapshot: [] },
     { id: "offlineQueue", systemId: "offlineQueue", src: "offlineQueue" },
@@ -50,16 +50,12 @@ export const courierAppMachine = setup({
       states: {
         signedOut: {
           description: "Nobody logged in (yet).",
-          on: {
-            "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn", description: "Logged in." },
-          },
+          on: { "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn" } },
         },
         signedIn: {
           description: "The courier's day runs.",
           invoke: { id: "courierDay", systemId: "courierDay", src: "courierDay" },
-          on: {
-            "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut", description: "Logged out or expired." },
-          },
+          on: { "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut" } },
         },
       },
     },

@@ -54,16 +54,8 @@ export const courierDayMachine = setup({
           actions: { type: "mergeOrders" },
           description: "A flow changed orders (verified, cancelled, delivered, added on).",
         },
-        ORDERS_DELIVERED: {
-          target: ".saving",
-          actions: { type: "mergeOrders" },
-          description: "A delivery flow delivered them.",
-        },
-        ORDER_ATTEMPTED: {
-          target: ".saving",
-          actions: { type: "mergeOrders" },
-          description: "A delivery flow recorded a failed attempt.",
-        },
+        ORDERS_DELIVERED: { target: ".saving", actions: { type: "mergeOrders" }, description: "Delivered." },
+        ORDER_ATTEMPTED: { target: ".saving", actions: { type: "mergeOrders" }, description: "Delivery attempted." },
         VISITS_CHANGED: {
           target: ".saving",
           actions: { type: "mergeVisits" },
