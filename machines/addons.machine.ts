@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromPromise, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import { copayAnswered, copayForApi } from "../domain/copay.ts";
@@ -6,6 +6,7 @@ import { MAX_ADDON_ORDERS } from "../domain/pharmacy-progress.ts";
 import { TEXT } from "../domain/texts.ts";
 import { statusByName } from "../domain/vocabulary.ts";
 import { nextOrderStatus } from "./order-status.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * Add-on check-in (spec §2 /{pharmacyId}/addons, §4, §5 Add-ons): orders the
@@ -94,6 +95,11 @@ export const addonsMachine = setup({
     readyToReview: ({ context }) => context.chosen.length > 0 && context.chosen.every((choice) => copayAnswered(choice.copay, choice.noCopay)),
   },
   actions: {
+    /** The add-ons join the day, picked up: the machine runs in the application's system. */
+    reportAdded: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context }) => ({ type: "ORDERS_CHANGED", orders: context.added }),
+    ),
     storeOffered: assign((_, offered: Order[]) => ({ offered, error: null })),
     choose: assign(({ context, event }) =>
       event.type === "CHOOSE" ? { chosen: [...context.chosen, { id: event.orderId, copay: "", noCopay: false }], error: null } : {},
@@ -204,7 +210,7 @@ export const addonsMachine = setup({
         },
       },
     },
-    added: { type: "final", description: "The add-ons are on the courier's list, picked up." },
+    added: { type: "final", entry: "reportAdded", description: "The add-ons are on the courier's list, picked up." },
   },
   output: ({ context }) => ({ orders: context.added }),
 });

@@ -1,9 +1,10 @@
-import { assign, emit, fromPromise, setup } from "xstate";
+import { assign, emit, fromPromise, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order, PharmacyVisit } from "../domain/contract/entities.ts";
 import { scannedOrder, type CameraProblem } from "../domain/label-scan.ts";
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
 import { canContinueCheckIn, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * The check-in gate at one pharmacy (spec §2 check-in screen and
@@ -96,6 +97,11 @@ export const checkInMachine = setup({
     setSearch: assign(({ event }) => (event.type === "SEARCH" ? { search: event.query } : {})),
     setOrders: assign(({ event }) => (event.type === "ORDERS_CHANGED" ? { orders: event.orders } : {})),
     storeVisit: assign((_, visit: PharmacyVisit) => ({ visit, error: null })),
+    /** The day learns of the arrival (every screen agrees): the machine runs in the application's system. */
+    reportVisit: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      (_, visit: PharmacyVisit) => ({ type: "VISITS_CHANGED", visits: [visit] }),
+    ),
     showFailure: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
     clearError: assign({ error: null }),
     goToDeliveries: assign({ next: "deliveries" as const }),
@@ -205,7 +211,13 @@ export const checkInMachine = setup({
             id: "markArrived",
             src: "markArrived",
             input: ({ context }) => ({ visitId: context.visitId! }),
-            onDone: { target: "arrived", actions: { type: "storeVisit", params: ({ event }) => event.output } },
+            onDone: {
+              target: "arrived",
+              actions: [
+                { type: "storeVisit", params: ({ event }) => event.output },
+                { type: "reportVisit", params: ({ event }) => event.output },
+              ],
+            },
             onError: {
               target: "arrivalFailed",
               actions: { type: "showFailure", params: ({ event }: { event: { error: unknown } }) => event.error },

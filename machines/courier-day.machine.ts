@@ -23,6 +23,10 @@ export interface CourierDayContext {
 export type CourierDayEvent =
   | { type: "REFRESH" }
   | { type: "ORDERS_CHANGED"; orders: Order[] }
+  /** A delivery flow finished: its orders (grouped ones together) as delivered, with what was recorded. */
+  | { type: "ORDERS_DELIVERED"; orders: Order[] }
+  /** A delivery flow recorded a failed delivery: its orders as delivery_attempted. */
+  | { type: "ORDER_ATTEMPTED"; orders: Order[] }
   | { type: "VISITS_CHANGED"; visits: PharmacyVisit[] };
 
 export const courierDayMachine = setup({
@@ -82,6 +86,16 @@ export const courierDayMachine = setup({
           target: ".saving",
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
           description: "A flow changed orders (verified, cancelled, delivered, added on).",
+        },
+        ORDERS_DELIVERED: {
+          target: ".saving",
+          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          description: "Delivered.",
+        },
+        ORDER_ATTEMPTED: {
+          target: ".saving",
+          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          description: "Delivery attempted.",
         },
         VISITS_CHANGED: {
           target: ".saving",

@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, not, or, setup } from "xstate";
+import { and, assign, fromPromise, not, or, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type {
   DeliveryCompletion,
@@ -44,7 +44,10 @@ import {
 } from "../domain/recipient.ts";
 import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
+import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
+import { ordersAfterFlow } from "./delivery-outcome.ts";
 import { paymentMachine } from "./payment.machine.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * One order's delivery (spec §2 address … attempted, §4 Delivery flow order,
@@ -55,8 +58,10 @@ import { paymentMachine } from "./payment.machine.ts";
 
 /** What submitFailure, submitRecipient and submitDelivery resolve with. */
 export interface SubmissionResult {
-  /** The network failed and the app's offline queue kept the call (spec §4): continue as if done. */
+  /** The network failed (spec §4): the call is to be kept on the device, and the flow continues as if done. */
   queued: boolean;
+  /** The call as stored for resubmission, when queued: the flow hands it to the offline queue. */
+  entry?: StoredOfflineOrder;
   delivery?: DeliveryResponse["delivery"] | null;
 }
 
@@ -146,6 +151,8 @@ export const deliveryFlowMachine = setup({
     nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
     /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
     noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
+    /** The call failed on the network: the submission answered with the entry to keep on the device. */
+    storedOffline: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.entry != null,
     /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
     recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
     relationshipOffered: ({ context, event }) =>
@@ -232,6 +239,26 @@ export const deliveryFlowMachine = setup({
     forgetPhoto: assign({ photo: null }),
     clearError: assign({ error: null }),
     showError: assign({ error: ({ event }) => failureText(toApiFailure((event as { error?: unknown }).error)) }),
+    /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
+    handToOfflineQueue: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
+      ({ event }) => ({ type: "ENQUEUE", entry: (event as unknown as { output: SubmissionResult }).output.entry! }),
+    ),
+    /** The day learns what became of the orders (grouped ones together), from its own copy of them. */
+    reportDelivered: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context, system }) => {
+        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
+        return { type: "ORDERS_DELIVERED", orders: ordersAfterFlow(day?.orders ?? [], context, "delivered", day?.statuses) };
+      },
+    ),
+    reportAttempted: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context, system }) => {
+        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
+        return { type: "ORDER_ATTEMPTED", orders: ordersAfterFlow(day?.orders ?? [], context, "attempted", day?.statuses) };
+      },
+    ),
     recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
   },
 }).createMachine({
@@ -491,7 +518,15 @@ export const deliveryFlowMachine = setup({
             id: "submitFailure",
             src: "submitFailure",
             input: ({ context }) => failureSubmissionOf(context),
-            onDone: { target: "#deliveryFlow.attempted", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.attempted",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
+              },
+              { target: "#deliveryFlow.attempted", actions: "recordSubmission" },
+            ],
             onError: { target: "failed", actions: "showError" },
           },
         },
@@ -520,7 +555,15 @@ export const deliveryFlowMachine = setup({
             id: "submitRecipient",
             src: "submitRecipient",
             input: ({ context }) => recipientSubmissionOf(context),
-            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.finished",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
+              },
+              { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            ],
             onError: { target: "failed", actions: "showError" },
           },
         },
@@ -542,7 +585,15 @@ export const deliveryFlowMachine = setup({
             id: "submitDelivery",
             src: "submitDelivery",
             input: ({ context }) => deliveryCompletionOf(context),
-            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.finished",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
+              },
+              { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            ],
             onError: { target: "failed", actions: "showError" },
           },
         },
@@ -554,7 +605,7 @@ export const deliveryFlowMachine = setup({
         },
       },
     },
-    finished: { type: "final", description: "'The order has been delivered.' — 'Back to orders'." },
-    attempted: { type: "final", description: "'Please return this order back to the pharmacy.' — 'Back to orders'." },
+    finished: { type: "final", entry: "reportDelivered", description: "'The order has been delivered.' — 'Back to orders'." },
+    attempted: { type: "final", entry: "reportAttempted", description: "'Please return this order back to the pharmacy.' — 'Back to orders'." },
   },
 });

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromPromise, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import type { ReturnResponse, ReturnSubmission } from "../domain/contract/returns.ts";
@@ -7,6 +7,7 @@ import { bagOfLabel, dayChange, hasLinesOf, returnedOrdersOf, returnSubmissionOf
 import { returnSummary, STAFF_NAME_MAX_LENGTH, staffSignatureComplete, type ReturnDetailKind } from "../domain/returns.ts";
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
 import { nextOrderStatus } from "./order-status.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * Returns to the pharmacy (spec §2 /reconcile, /reconcile_details/{orders,
@@ -140,6 +141,11 @@ export const returnsMachine = setup({
     clearError: assign({ error: null }),
     showFailure: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
     storeResult: assign(({ context }, response: ReturnResponse) => ({ result: response.return, returnedOrders: returnedOrdersOf(context, nextOrderStatus) })),
+    /** Every screen learns the returned orders: the day merges them (it runs in the application's system). */
+    reportReturned: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context }) => ({ type: "ORDERS_CHANGED", orders: context.returnedOrders }),
+    ),
   },
 }).createMachine({
   id: "returns",
@@ -282,6 +288,7 @@ export const returnsMachine = setup({
     },
     done: {
       type: "final",
+      entry: "reportReturned",
       description: "Returned: the pharmacy shows in 'Completed' on /pharmacies.",
     },
   },

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromPromise, sendTo, setup } from "xstate";
 import { toApiFailure } from "../domain/api-failure.ts";
 import type { Order, Status } from "../domain/contract/entities.ts";
 import { copayAnswered, copayForApi } from "../domain/copay.ts";
@@ -6,6 +6,7 @@ import { showsCopaySection } from "../domain/pharmacy-progress.ts";
 import { TEXT } from "../domain/texts.ts";
 import { statusNamed, verifyFailureText } from "../domain/verify-order-rules.ts";
 import { nextOrderStatus } from "./order-status.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * The verify-order screen (spec §2, §4 "Verify flow", §5 "Verify screen",
@@ -81,6 +82,11 @@ export const verifyOrderMachine = setup({
       statusNamed(context.statuses, nextOrderStatus(context.order.status.name, "CANCEL")) === null,
   },
   actions: {
+    /** The day learns the order as verified or cancelled (every screen agrees): the machine runs in the application's system. */
+    reportOrder: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context }) => ({ type: "ORDERS_CHANGED", orders: [context.order] }),
+    ),
     setNoCopay: assign(({ context, event }) => {
       if (event.type !== "SET_NO_COPAY") return {};
       // Ticking 'No copay' clears the amount.
@@ -212,10 +218,12 @@ export const verifyOrderMachine = setup({
     },
     pickedUp: {
       type: "final",
+      entry: "reportOrder",
       description: "Verified: the order is picked_up on the device; back to the verify list.",
     },
     cancelled: {
       type: "final",
+      entry: "reportOrder",
       description: "Cancelling at verify sets status cancelled; back to the verify list.",
     },
   },

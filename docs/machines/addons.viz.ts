@@ -14,7 +14,7 @@
 //   submitAddons: succeeds with {"orders":[{"id":4120,"status":"picked_up"},{"id":4121,"status":"picked_up"}]} (the add-ons are taken)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup, setup as setup2, transition } from "xstate";
+import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
 // machines/addons.machine.ts
 
 // domain/texts.ts
@@ -266,6 +266,13 @@ function nextOrderStatus(status, event, context = {}) {
   return next.value;
 }
 
+// machines/system-ids.ts
+var SYSTEM_IDS = {
+  session: "session",
+  courierDay: "courierDay",
+  offlineQueue: "offlineQueue"
+};
+
 // machines/addons.machine.ts
 var targetId = (event) => "orderId" in event ? event.orderId : null;
 var addonsMachine = setup2({
@@ -294,6 +301,11 @@ var addonsMachine = setup2({
     readyToReview: ({ context }) => context.chosen.length > 0 && context.chosen.every((choice) => copayAnswered(choice.copay, choice.noCopay))
   },
   actions: {
+    /** The add-ons join the day, picked up: the machine runs in the application's system. */
+    reportAdded: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context }) => ({ type: "ORDERS_CHANGED", orders: context.added })
+    ),
     storeOffered: assign((_, offered) => ({ offered, error: null })),
     choose: assign(
       ({ context, event }) => event.type === "CHOOSE" ? { chosen: [...context.chosen, { id: event.orderId, copay: "", noCopay: false }], error: null } : {}
@@ -400,7 +412,7 @@ var addonsMachine = setup2({
         }
       }
     },
-    added: { type: "final", description: "The add-ons are on the courier's list, picked up." }
+    added: { type: "final", entry: "reportAdded", description: "The add-ons are on the courier's list, picked up." }
   },
   output: ({ context }) => ({ orders: context.added })
 });

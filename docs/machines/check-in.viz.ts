@@ -14,7 +14,7 @@
 //   labelScanner: the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, emit, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
+import { assign, createMachine, emit, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup } from "xstate";
 // machines/check-in.machine.ts
 
 // domain/texts.ts
@@ -108,23 +108,6 @@ function failureText(failure) {
   }
 }
 
-// machines/label-scanner.ts
-var labelScannerPlaceholder = fromCallback(() => {
-  throw new Error("provide labelScanner");
-});
-
-// domain/label-scan.ts
-function normalLabel(code) {
-  return code.replace(/\s+/g, "").toUpperCase();
-}
-function orderOfLabel(candidates, code) {
-  const wanted = normalLabel(code);
-  if (wanted === "") return null;
-  return candidates.find(
-    (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
-  ) ?? null;
-}
-
 // domain/pharmacy-progress.ts
 var CHECK_IN_STATUSES = ["new", "submitted_to_courier", "cancelled", "picked_up"];
 var ofPharmacy = (orders, pharmacyId) => orders.filter((order) => order.pharmacy.id === pharmacyId);
@@ -152,9 +135,33 @@ function onlyCancelledOrders(orders, pharmacyId) {
   const { verified, cancelled } = reviewLists(orders, pharmacyId);
   return verified.length === 0 && cancelled.length > 0;
 }
+
+// domain/label-scan.ts
+function normalLabel(code) {
+  return code.replace(/\s+/g, "").toUpperCase();
+}
+function orderOfLabel(candidates, code) {
+  const wanted = normalLabel(code);
+  if (wanted === "") return null;
+  return candidates.find(
+    (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
+  ) ?? null;
+}
 function scannedOrder(context, code) {
   return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
 }
+
+// machines/label-scanner.ts
+var labelScannerPlaceholder = fromCallback(() => {
+  throw new Error("provide labelScanner");
+});
+
+// machines/system-ids.ts
+var SYSTEM_IDS = {
+  session: "session",
+  courierDay: "courierDay",
+  offlineQueue: "offlineQueue"
+};
 
 // machines/check-in.machine.ts
 var checkInMachine = setup({
@@ -188,6 +195,11 @@ var checkInMachine = setup({
     setSearch: assign(({ event }) => event.type === "SEARCH" ? { search: event.query } : {}),
     setOrders: assign(({ event }) => event.type === "ORDERS_CHANGED" ? { orders: event.orders } : {}),
     storeVisit: assign((_, visit) => ({ visit, error: null })),
+    /** The day learns of the arrival (every screen agrees): the machine runs in the application's system. */
+    reportVisit: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      (_, visit) => ({ type: "VISITS_CHANGED", visits: [visit] })
+    ),
     showFailure: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
     clearError: assign({ error: null }),
     goToDeliveries: assign({ next: "deliveries" }),
@@ -297,7 +309,13 @@ var checkInMachine = setup({
             id: "markArrived",
             src: "markArrived",
             input: ({ context }) => ({ visitId: context.visitId }),
-            onDone: { target: "arrived", actions: { type: "storeVisit", params: ({ event }) => event.output } },
+            onDone: {
+              target: "arrived",
+              actions: [
+                { type: "storeVisit", params: ({ event }) => event.output },
+                { type: "reportVisit", params: ({ event }) => event.output }
+              ]
+            },
             onError: {
               target: "arrivalFailed",
               actions: { type: "showFailure", params: ({ event }) => event.error }

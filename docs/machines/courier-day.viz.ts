@@ -174,6 +174,16 @@ var courierDayMachine = setup({
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
           description: "A flow changed orders (verified, cancelled, delivered, added on)."
         },
+        ORDERS_DELIVERED: {
+          target: ".saving",
+          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          description: "Delivered."
+        },
+        ORDER_ATTEMPTED: {
+          target: ".saving",
+          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          description: "Delivery attempted."
+        },
         VISITS_CHANGED: {
           target: ".saving",
           actions: { type: "mergeVisits", params: ({ event }) => event.visits },

@@ -19,7 +19,7 @@
 //   payment → authorizeCard: succeeds with {"transaction_id":"bt_7f3k2m9q"} (the card is authorized: a transaction id)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { and, and as and2, assign, assign as assign2, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, setup, setup as setup2 } from "xstate";
+import { and, and as and2, assign, assign as assign2, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, sendTo, setup, setup as setup2, setup as setup3, transition } from "xstate";
 // machines/delivery-flow.machine.ts
 
 // domain/texts.ts
@@ -561,6 +561,146 @@ function deliveryCompletionOf(record) {
   };
 }
 
+// machines/order-status.ts
+
+// machines/order-lifecycle.machine.ts
+var orderLifecycleMachine = setup({
+  types: {
+    context: {},
+    events: {},
+    input: {}
+  },
+  guards: {
+    /** Cash and checks collected at the door are handed back to the pharmacy at reconcile. */
+    collectedCashOrCheck: ({ context }) => context.paymentCollected && (context.paymentType === "cash" || context.paymentType === "check")
+  }
+}).createMachine({
+  id: "orderLifecycle",
+  description: "The life of one prescription order, from the pharmacy to the patient or back.",
+  context: ({ input }) => ({ paymentType: input?.paymentType ?? null, paymentCollected: input?.paymentCollected ?? false }),
+  initial: "new",
+  states: {
+    new: {
+      description: "Created by the pharmacy; not yet assigned to a courier.",
+      on: {
+        SUBMIT_TO_COURIER: { target: "submitted_to_courier", description: "Dispatch assigns the order to a courier." },
+        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
+        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
+        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
+      }
+    },
+    submitted_to_courier: {
+      description: "Waiting at the pharmacy for the courier: shows a Check-in link.",
+      on: {
+        UNASSIGN: { target: "new", description: "Dispatch takes the order off the courier's day before pickup." },
+        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
+        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
+        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
+      }
+    },
+    verified: {
+      description: "The copay was asserted at check-in; the pickup is being recorded.",
+      on: {
+        PICK_UP: { target: "picked_up", description: "The pickup is recorded." },
+        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
+      }
+    },
+    picked_up: {
+      description: "In the courier's bag: shows a Deliver link (or a verified tick on verify screens).",
+      on: {
+        DELIVER: { target: "delivered", description: "Successful delivery; grouped orders are delivered together." },
+        ATTEMPT_DELIVERY: {
+          target: "delivery_attempted",
+          description: "Failed delivery (no answer, wrong address, ID not provided, date of birth not verified, patient could not pay)."
+        },
+        RETURN_TO_PHARMACY: {
+          target: "returned_to_pharmacy",
+          description: "Reconcile signature: an order never delivered is handed back and created as a delivery."
+        }
+      }
+    },
+    delivered: {
+      description: "Handed to the recipient.",
+      on: {
+        RECONCILE: {
+          guard: "collectedCashOrCheck",
+          target: "reconciled",
+          description: "Reconcile signature: the cash or check collected for it is handed to the pharmacy."
+        }
+      }
+    },
+    delivery_attempted: {
+      description: "Delivery failed; the order must go back to the pharmacy.",
+      on: {
+        RETURN_TO_PHARMACY: { target: "returned_to_pharmacy", description: "Reconcile signature: the attempted order is handed back." }
+      }
+    },
+    cancelled: { type: "final", description: "Cancelled at verification." },
+    returned_to_pharmacy: { type: "final", description: "Handed back to the pharmacy with a staff signature." },
+    reconciled: { type: "final", description: "Delivered, and its cash or check handed to the pharmacy." }
+  }
+});
+
+// machines/order-status.ts
+function nextOrderStatus(status, event, context = {}) {
+  const snapshot = orderLifecycleMachine.resolveState({
+    value: status,
+    context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false }
+  });
+  if (!snapshot.can({ type: event })) return null;
+  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
+  return next.value;
+}
+
+// machines/delivery-outcome.ts
+function ordersAfterFlow(dayOrders, context, outcome, statuses = []) {
+  const event = outcome === "delivered" ? "DELIVER" : "ATTEMPT_DELIVERY";
+  const statusOf = (name) => statuses.find((status) => status.name === name) ?? statusByName(name);
+  const payment = outcome === "delivered" && context.payment?.collected ? context.payment : null;
+  const id = normalizedIdentification(context.identification);
+  const text = (value) => value.trim() === "" ? null : value.trim();
+  const skipped = recipientSkipped(context.recipient);
+  const changed = [];
+  for (const orderId of orderIdsOf(context)) {
+    const order = dayOrders.find((candidate) => candidate.id === orderId) ?? (orderId === context.order.id ? context.order : null);
+    if (!order) continue;
+    const next = nextOrderStatus(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
+    if (!next) continue;
+    let updated = { ...order, status: statusOf(next) };
+    if (outcome === "delivered") {
+      updated = {
+        ...updated,
+        recipient_relationship_id: context.recipient.relationship_id,
+        recipient_first_name: skipped ? null : text(context.recipient.first_name),
+        recipient_last_name: skipped ? null : text(context.recipient.last_name),
+        other_recipient_description: isOther(context.recipient) ? text(context.recipient.other_description) : null,
+        recipient_called_at: context.recipientCalledAt
+      };
+      if (id && identificationNeeded(order)) {
+        updated = {
+          ...updated,
+          identification_type: id.identification_type,
+          identification_state: id.identification_state,
+          identification_number: id.identification_number,
+          identification_expiration: id.identification_expiration
+        };
+      }
+      if (payment && order.id === context.order.id) {
+        const card = payment.payment_type === "credit_card";
+        updated = {
+          ...updated,
+          copay: payment.new_copay ?? updated.copay,
+          payment_type: card ? "card" : payment.payment_type,
+          payment_collected: card ? updated.payment_collected : true,
+          payment_authorized: card ? true : updated.payment_authorized
+        };
+      }
+    }
+    changed.push(updated);
+  }
+  return changed;
+}
+
 // machines/payment.machine.ts
 
 // domain/payment-step.ts
@@ -607,7 +747,7 @@ function paymentOutputOf(entry) {
 
 // machines/payment.machine.ts
 var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-var paymentMachine = setup({
+var paymentMachine = setup2({
   types: {
     input: {},
     context: {},
@@ -767,8 +907,15 @@ var paymentMachine = setup({
   }
 });
 
+// machines/system-ids.ts
+var SYSTEM_IDS = {
+  session: "session",
+  courierDay: "courierDay",
+  offlineQueue: "offlineQueue"
+};
+
 // machines/delivery-flow.machine.ts
-var deliveryFlowMachine = setup2({
+var deliveryFlowMachine = setup3({
   types: {
     input: {},
     context: {},
@@ -800,6 +947,8 @@ var deliveryFlowMachine = setup2({
     nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
     /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
     noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
+    /** The call failed on the network: the submission answered with the entry to keep on the device. */
+    storedOffline: ({ event }) => event.output?.entry != null,
     /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
     recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
     relationshipOffered: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" && isRelationshipOffered(context.order, event.relationship_id),
@@ -876,6 +1025,26 @@ var deliveryFlowMachine = setup2({
     forgetPhoto: assign2({ photo: null }),
     clearError: assign2({ error: null }),
     showError: assign2({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
+    /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
+    handToOfflineQueue: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
+      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
+    ),
+    /** The day learns what became of the orders (grouped ones together), from its own copy of them. */
+    reportDelivered: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context, system }) => {
+        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
+        return { type: "ORDERS_DELIVERED", orders: ordersAfterFlow(day?.orders ?? [], context, "delivered", day?.statuses) };
+      }
+    ),
+    reportAttempted: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context, system }) => {
+        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
+        return { type: "ORDER_ATTEMPTED", orders: ordersAfterFlow(day?.orders ?? [], context, "attempted", day?.statuses) };
+      }
+    ),
     recordSubmission: assign2({ queued: ({ event }) => event.output?.queued === true })
   }
 }).createMachine({
@@ -1135,7 +1304,15 @@ var deliveryFlowMachine = setup2({
             id: "submitFailure",
             src: "submitFailure",
             input: ({ context }) => failureSubmissionOf(context),
-            onDone: { target: "#deliveryFlow.attempted", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.attempted",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent."
+              },
+              { target: "#deliveryFlow.attempted", actions: "recordSubmission" }
+            ],
             onError: { target: "failed", actions: "showError" }
           }
         },
@@ -1164,7 +1341,15 @@ var deliveryFlowMachine = setup2({
             id: "submitRecipient",
             src: "submitRecipient",
             input: ({ context }) => recipientSubmissionOf(context),
-            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.finished",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent."
+              },
+              { target: "#deliveryFlow.finished", actions: "recordSubmission" }
+            ],
             onError: { target: "failed", actions: "showError" }
           }
         },
@@ -1186,7 +1371,15 @@ var deliveryFlowMachine = setup2({
             id: "submitDelivery",
             src: "submitDelivery",
             input: ({ context }) => deliveryCompletionOf(context),
-            onDone: { target: "#deliveryFlow.finished", actions: "recordSubmission" },
+            onDone: [
+              {
+                guard: "storedOffline",
+                target: "#deliveryFlow.finished",
+                actions: ["recordSubmission", "handToOfflineQueue"],
+                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent."
+              },
+              { target: "#deliveryFlow.finished", actions: "recordSubmission" }
+            ],
             onError: { target: "failed", actions: "showError" }
           }
         },
@@ -1198,8 +1391,8 @@ var deliveryFlowMachine = setup2({
         }
       }
     },
-    finished: { type: "final", description: "'The order has been delivered.' — 'Back to orders'." },
-    attempted: { type: "final", description: "'Please return this order back to the pharmacy.' — 'Back to orders'." }
+    finished: { type: "final", entry: "reportDelivered", description: "'The order has been delivered.' — 'Back to orders'." },
+    attempted: { type: "final", entry: "reportAttempted", description: "'Please return this order back to the pharmacy.' — 'Back to orders'." }
   }
 });
 

@@ -14,7 +14,7 @@
 //   labelScanner: the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, setup, setup as setup2, transition } from "xstate";
+import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
 // machines/returns.machine.ts
 
 // domain/texts.ts
@@ -108,18 +108,6 @@ function failureText(failure) {
   }
 }
 
-// domain/label-scan.ts
-function normalLabel(code) {
-  return code.replace(/\s+/g, "").toUpperCase();
-}
-function orderOfLabel(candidates, code) {
-  const wanted = normalLabel(code);
-  if (wanted === "") return null;
-  return candidates.find(
-    (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
-  ) ?? null;
-}
-
 // domain/money.ts
 var DECIMAL_AMOUNT = /^\d+\.\d{2}$/;
 function parseDecimalToCents(value) {
@@ -141,6 +129,18 @@ function centsToDecimal(cents3) {
 // domain/copay.ts
 function copayDueAtDoor(order) {
   return !order.copay_paid_at;
+}
+
+// domain/label-scan.ts
+function normalLabel(code) {
+  return code.replace(/\s+/g, "").toUpperCase();
+}
+function orderOfLabel(candidates, code) {
+  const wanted = normalLabel(code);
+  if (wanted === "") return null;
+  return candidates.find(
+    (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
+  ) ?? null;
 }
 
 // domain/vocabulary.ts
@@ -385,6 +385,13 @@ function nextOrderStatus(status, event, context = {}) {
   return next.value;
 }
 
+// machines/system-ids.ts
+var SYSTEM_IDS = {
+  session: "session",
+  courierDay: "courierDay",
+  offlineQueue: "offlineQueue"
+};
+
 // machines/returns.machine.ts
 var SUMMARY = { screen: "summary" };
 var returnsMachine = setup2({
@@ -443,7 +450,12 @@ var returnsMachine = setup2({
     setLocation: assign(({ event }) => event.type === "LOCATED" ? { location: { latitude: event.latitude, longitude: event.longitude } } : {}),
     clearError: assign({ error: null }),
     showFailure: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
-    storeResult: assign(({ context }, response) => ({ result: response.return, returnedOrders: returnedOrdersOf(context, nextOrderStatus) }))
+    storeResult: assign(({ context }, response) => ({ result: response.return, returnedOrders: returnedOrdersOf(context, nextOrderStatus) })),
+    /** Every screen learns the returned orders: the day merges them (it runs in the application's system). */
+    reportReturned: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context }) => ({ type: "ORDERS_CHANGED", orders: context.returnedOrders })
+    )
   }
 }).createMachine({
   id: "returns",
@@ -585,6 +597,7 @@ var returnsMachine = setup2({
     },
     done: {
       type: "final",
+      entry: "reportReturned",
       description: "Returned: the pharmacy shows in 'Completed' on /pharmacies."
     }
   },

@@ -15,7 +15,7 @@
 //   cancelOrder: succeeds with {"order":{"id":4101,"status":"cancelled"}} (POST /courier/cancellation: cancelled)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup, setup as setup2, transition } from "xstate";
+import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
 // machines/verify-order.machine.ts
 
 // domain/texts.ts
@@ -240,6 +240,13 @@ function nextOrderStatus(status, event, context = {}) {
   return next.value;
 }
 
+// machines/system-ids.ts
+var SYSTEM_IDS = {
+  session: "session",
+  courierDay: "courierDay",
+  offlineQueue: "offlineQueue"
+};
+
 // machines/verify-order.machine.ts
 var verifyOrderMachine = setup2({
   types: {
@@ -274,6 +281,11 @@ var verifyOrderMachine = setup2({
     cancelledStatusMissing: ({ context }) => statusNamed(context.statuses, nextOrderStatus(context.order.status.name, "CANCEL")) === null
   },
   actions: {
+    /** The day learns the order as verified or cancelled (every screen agrees): the machine runs in the application's system. */
+    reportOrder: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.courierDay),
+      ({ context }) => ({ type: "ORDERS_CHANGED", orders: [context.order] })
+    ),
     setNoCopay: assign(({ context, event }) => {
       if (event.type !== "SET_NO_COPAY") return {};
       return { noCopay: event.checked, copay: event.checked ? "" : context.copay };
@@ -402,10 +414,12 @@ var verifyOrderMachine = setup2({
     },
     pickedUp: {
       type: "final",
+      entry: "reportOrder",
       description: "Verified: the order is picked_up on the device; back to the verify list."
     },
     cancelled: {
       type: "final",
+      entry: "reportOrder",
       description: "Cancelling at verify sets status cancelled; back to the verify list."
     }
   },

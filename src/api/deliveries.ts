@@ -10,7 +10,6 @@ import {
 import type { DeliveryResponse } from "../../domain/contract/deliveries.ts";
 import type { SubmissionResult } from "../../machines/delivery-flow.machine.ts";
 import type { FormFields, JsonValue, StoredOfflineOrder } from "../../domain/offline-queue.ts";
-import { enqueueOffline } from "../app/offline-queue.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../offline/idempotency.ts";
 import { call } from "./client.ts";
 import { dataUrlBytes, PHOTO_FIELD, PHOTO_FILE_NAMES, PHOTO_MEDIA_TYPES } from "../../domain/delivery-photo.ts";
@@ -58,8 +57,6 @@ export interface SubmissionContext {
   idempotencyKey: string;
   /** The courier's calendar day (YYYY-MM-DD): stored offline orders expire at its end. */
   storedOn: string;
-  /** Where a call that failed on the network is kept; the app's offline queue by default. */
-  enqueue?: (entry: StoredOfflineOrder) => void;
 }
 
 /** deliveryFormEntries → the stored shape: lists under "name[]", the signature file as its SVG text. */
@@ -77,9 +74,11 @@ export function formFieldsOf(submission: RecipientSubmission | DeliveryCompletio
   return fields;
 }
 
+type EntryContext = SubmissionContext;
+
 type EntryBase = Pick<StoredOfflineOrder, "kind" | "status" | "delivery" | "dataToSubmit" | "payment">;
 
-function entryOf(orderIds: number[], base: EntryBase, context: SubmissionContext): StoredOfflineOrder {
+function entryOf(orderIds: number[], base: EntryBase, context: EntryContext): StoredOfflineOrder {
   return {
     ...base,
     id: orderIds[0]!,
@@ -91,7 +90,7 @@ function entryOf(orderIds: number[], base: EntryBase, context: SubmissionContext
 }
 
 /** A failed delivery: JSON {delivery:{failure_reason, client_occurred_at, order_ids}}, stored as 'unsubmitted'. */
-export function failureEntry(submission: FailureSubmission, context: SubmissionContext): StoredOfflineOrder {
+export function failureEntry(submission: FailureSubmission, context: EntryContext): StoredOfflineOrder {
   const dataToSubmit = JSON.parse(JSON.stringify({ delivery: submission })) as JsonValue;
   return entryOf(
     submission.order_ids,
@@ -101,7 +100,7 @@ export function failureEntry(submission: FailureSubmission, context: SubmissionC
 }
 
 /** Spec §7 "Recipient submission" (No Recipient, contactless with notes), stored as 'recipient'. */
-export function recipientEntry(submission: RecipientSubmission, context: SubmissionContext): StoredOfflineOrder {
+export function recipientEntry(submission: RecipientSubmission, context: EntryContext): StoredOfflineOrder {
   return entryOf(
     submission.order_ids,
     { kind: "recipient", status: "delivered", delivery: formFieldsOf(submission), dataToSubmit: null, payment: false },
@@ -110,7 +109,7 @@ export function recipientEntry(submission: RecipientSubmission, context: Submiss
 }
 
 /** Spec §7 "Delivery completion" with its signature.svg, stored as 'signature'; the payment flag when money changed hands. */
-export function completionEntry(submission: DeliveryCompletion, context: SubmissionContext): StoredOfflineOrder {
+export function completionEntry(submission: DeliveryCompletion, context: EntryContext): StoredOfflineOrder {
   return entryOf(
     submission.order_ids,
     {
@@ -133,37 +132,33 @@ function hasDelivery(response: unknown): response is DeliveryResponse {
 const failedOnNetwork = (error: unknown) => isApiFailure(error) && (error.kind === "network" || error.kind === "unavailable");
 
 /**
- * Sends the entry. On a network failure it is kept in the offline queue and
- * the flow continues as if done ({queued: true}); any other failure rejects
- * with the ApiFailure for the machine to show. `storeIfNoData`: spec §7, a
- * recipient submission answered 200 without data is stored for resubmission.
+ * Sends the entry. On a network failure it answers {queued: true, entry}: the
+ * delivery flow hands the entry to the offline queue and carries on as if
+ * done; any other failure rejects with the ApiFailure for the machine to show.
+ * `storeIfNoData`: spec §7, a recipient submission answered 200 without data
+ * is stored for resubmission too.
  */
-async function sendOrQueue(entry: StoredOfflineOrder, context: SubmissionContext, storeIfNoData = false): Promise<SubmissionResult> {
-  const enqueue = context.enqueue ?? enqueueOffline;
+async function sendOrQueue(entry: StoredOfflineOrder, storeIfNoData = false): Promise<SubmissionResult> {
   let response: unknown;
   try {
     response = await sendStoredOrder(entry);
   } catch (error) {
     if (!failedOnNetwork(error)) throw error;
-    enqueue(entry);
-    return { queued: true };
+    return { queued: true, entry };
   }
   if (hasDelivery(response)) return { queued: false, delivery: response.delivery };
-  if (storeIfNoData) {
-    enqueue(entry);
-    return { queued: true };
-  }
+  if (storeIfNoData) return { queued: true, entry };
   return { queued: false, delivery: null };
 }
 
 export function submitFailure(submission: FailureSubmission, context: SubmissionContext): Promise<SubmissionResult> {
-  return sendOrQueue(failureEntry(submission, context), context);
+  return sendOrQueue(failureEntry(submission, context));
 }
 
 export function submitRecipient(submission: RecipientSubmission, context: SubmissionContext): Promise<SubmissionResult> {
-  return sendOrQueue(recipientEntry(submission, context), context, true);
+  return sendOrQueue(recipientEntry(submission, context), true);
 }
 
 export function submitDelivery(submission: DeliveryCompletion, context: SubmissionContext): Promise<SubmissionResult> {
-  return sendOrQueue(completionEntry(submission, context), context);
+  return sendOrQueue(completionEntry(submission, context));
 }

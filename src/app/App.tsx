@@ -1,14 +1,12 @@
 import { RouterProvider } from "react-router";
+import { CourierAppContext } from "./app-actor.ts";
 import { router } from "./router.tsx";
-import { startOfflineQueueWhenIdle } from "./offline-queue.ts";
-import { SessionContext } from "./session-context.ts";
 
-startOfflineQueueWhenIdle();
-
+/** The application actor (session, offline queue, the day once logged in) around every screen. */
 export function App() {
   return (
-    <SessionContext.Provider>
+    <CourierAppContext.Provider>
       <RouterProvider router={router} />
-    </SessionContext.Provider>
+    </CourierAppContext.Provider>
   );
 }

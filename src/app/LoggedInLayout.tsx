@@ -4,13 +4,15 @@ import { pendingVisits } from "../../domain/pharmacy-progress.ts";
 import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { OfflineBanner } from "./OfflineBanner.tsx";
-import { CourierDayContext, SessionContext } from "./session-context.ts";
+import { CourierDayContext, SessionContext, useCourierDayRef } from "./app-actor.ts";
 
 export function LoggedInLayout() {
   const location = useLocation();
   // Deferred: the logged-in screen that replaces "Loading…" renders in slices (a
   // transition), not in one long task when the session's answer arrives.
   const state = useDeferredValue(SessionContext.useSelector((snapshot) => snapshot.value));
+  // The application starts the day with the session; it is there by the time the deferred state says so.
+  const day = useCourierDayRef();
 
   if (state === "checking") return <LoadingScreen text="Loading…" />;
   if (state === "loggedOut" || state === "loggingIn") {
@@ -18,8 +20,9 @@ export function LoggedInLayout() {
     return <Navigate to={`/login${next}`} replace />;
   }
 
+  if (!day) return <LoadingScreen text="Loading…" />;
   return (
-    <CourierDayContext.Provider>
+    <>
       <NavBar />
       <OfflineBanner />
       <DayGate>
@@ -27,7 +30,7 @@ export function LoggedInLayout() {
           <Outlet />
         </ScreenErrorBoundary>
       </DayGate>
-    </CourierDayContext.Provider>
+    </>
   );
 }
 

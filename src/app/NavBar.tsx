@@ -4,7 +4,7 @@ import { formatPhone, telHref } from "../../domain/phone.ts";
 import { HomeIcon, MenuIcon, PhoneIcon, RefreshIcon } from "../ui/icons.tsx";
 import { ConfirmDialog } from "../ui/ConfirmDialog.tsx";
 import { useHasIncompleteOrders } from "./offline-queue.ts";
-import { CourierDayContext, SessionContext } from "./session-context.ts";
+import { CourierDayContext, SessionContext } from "./app-actor.ts";
 
 /** Logging out clears the device; orders not yet sent would be lost with it. */
 const UNSENT_LOGOUT_WARNING =

@@ -2,10 +2,12 @@ import { useEffect } from "react";
 import { isResubmitting, mustReload, queueMessage } from "./queue-messages.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { ActionButton } from "../ui/ActionButton.tsx";
-import { deviceToday, offlineQueue, useHasIncompleteOrders, useOfflineQueue } from "./offline-queue.ts";
+import { useOfflineQueueRef } from "./app-actor.ts";
+import { deviceToday, useHasIncompleteOrders, useOfflineQueue } from "./offline-queue.ts";
 
 /** Spec §4: 'You have an incomplete order.' with 'Try again', and the §8 retry outcomes. */
 export function OfflineBanner() {
+  const queue = useOfflineQueueRef();
   const incomplete = useHasIncompleteOrders();
   const message = useOfflineQueue(queueMessage, (a, b) => a?.text === b?.text);
   const sending = useOfflineQueue(isResubmitting);
@@ -26,7 +28,7 @@ export function OfflineBanner() {
         </p>
       )}
       {incomplete && (
-        <ActionButton disabled={sending} onClick={() => offlineQueue.send({ type: "TRY_AGAIN", today: deviceToday() })}>
+        <ActionButton disabled={sending} onClick={() => queue.send({ type: "TRY_AGAIN", today: deviceToday() })}>
           {sending ? "Sending…" : TEXT.tryAgain}
         </ActionButton>
       )}

@@ -1,4 +1,3 @@
-import { createActorContext } from "@xstate/react";
 import { fromPromise } from "xstate";
 import type { ItineraryResponse } from "../../domain/contract/index.ts";
 import { courierDayMachine, type DayLoad } from "../../machines/courier-day.machine.ts";
@@ -7,23 +6,22 @@ import { toApiFailure } from "../../domain/api-failure.ts";
 import { currentCourierId, fetchCurrentSession, fetchItinerary, logIn, logOut } from "../api/sessions.ts";
 import { clearAllFlows } from "../features/delivery/flow-storage.ts";
 import { deviceStore } from "./device-store.ts";
-import { deviceToday, offlineQueue } from "./offline-queue.ts";
+import { SYSTEM_IDS } from "../../machines/courier-app.machine.ts";
+import { deviceToday } from "./offline-queue-logic.ts";
 
 export const appSessionMachine = sessionMachine.provide({
   actors: {
     fetchCurrentSession: fromPromise(() => fetchCurrentSession()),
     logIn: fromPromise(({ input }) => logIn(input.email, input.password)),
-    logOut: fromPromise(async () => {
+    logOut: fromPromise(async ({ system }) => {
       await logOut();
       // Patient data leaves the device with the courier (the menu warned first if anything was unsent).
       await (await deviceStore()).clearAll();
       clearAllFlows();
-      offlineQueue.send({ type: "CLEAR" });
+      system.get(SYSTEM_IDS.offlineQueue)?.send({ type: "CLEAR" });
     }),
   },
 });
-
-export const SessionContext = createActorContext(appSessionMachine);
 
 export const appCourierDayMachine = courierDayMachine.provide({
   actors: {
@@ -50,5 +48,3 @@ export const appCourierDayMachine = courierDayMachine.provide({
 async function saveDayOnDevice(itinerary: ItineraryResponse): Promise<void> {
   await (await deviceStore()).saveDay({ courierId: itinerary.courier.id, savedOn: deviceToday(), itinerary });
 }
-
-export const CourierDayContext = createActorContext(appCourierDayMachine);

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { visitsToMake } from "../../domain/pharmacy-progress.ts";
-import { CourierDayContext, SessionContext } from "../app/session-context.ts";
+import { CourierDayContext, SessionContext } from "../app/app-actor.ts";
 
 export function DashboardScreen() {
   const courier = SessionContext.useSelector((state) => state.context.courier);

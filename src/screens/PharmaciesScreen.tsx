@@ -8,7 +8,7 @@ import {
 } from "../../domain/pharmacy-progress.ts";
 import type { Pharmacy } from "../../domain/contract/entities.ts";
 import { TEXT } from "../../domain/texts.ts";
-import { CourierDayContext } from "../app/session-context.ts";
+import { CourierDayContext } from "../app/app-actor.ts";
 import { useOfflineOrderIds } from "../app/offline-status.ts";
 import { CheckIcon } from "../ui/icons.tsx";
 

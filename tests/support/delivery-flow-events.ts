@@ -20,7 +20,20 @@ export const paid: PaymentOutput = { outcome: "collected", payment_type: "cash",
 export const notCollected: PaymentOutput = { outcome: "not_collected", payment_type: "credit_card", amount: "0.00", new_copay: null, transaction_id: null, collected: false };
 export const couldNotPay: PaymentOutput = { outcome: "could_not_pay", payment_type: null, amount: "0.00", new_copay: null, transaction_id: null, collected: false };
 export const DONE = { queued: false, delivery: { id: 1, status: "delivered", order_ids: [70] } };
-export const QUEUED = { queued: true };
+/** A call that failed on the network: answered with the entry to keep on the device, which the flow hands to the offline queue. */
+export const QUEUED_ENTRY = {
+  kind: "signature",
+  id: 70,
+  orderIds: [70],
+  status: "delivered",
+  delivery: { "delivery[order_ids][]": ["70"] },
+  dataToSubmit: null,
+  idempotencyKey: "00000000-0000-4000-8000-000000000070",
+  payment: false,
+  storedOn: "2026-11-21",
+  createdAt: "2026-11-21T15:00:00.000Z",
+} as const;
+export const QUEUED = { queued: true, entry: QUEUED_ENTRY };
 
 /** A photo as the phone's shrinker hands it over: a real (tiny) JPEG, since the UI shows it back. */
 export const PHOTO = {
@@ -75,6 +88,7 @@ export function deliveryFlowEvents(signatureSvg: string) {
     failureQueued: { type: "xstate.done.actor.submitFailure", output: QUEUED },
     failureError: { type: "xstate.error.actor.submitFailure", error: REFUSED },
     recipientDone: { type: "xstate.done.actor.submitRecipient", output: DONE },
+    recipientQueued: { type: "xstate.done.actor.submitRecipient", output: QUEUED },
     recipientError: { type: "xstate.error.actor.submitRecipient", error: SERVER },
     deliveryDone: { type: "xstate.done.actor.submitDelivery", output: DONE },
     deliveryQueued: { type: "xstate.done.actor.submitDelivery", output: QUEUED },

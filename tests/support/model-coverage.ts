@@ -1,6 +1,8 @@
 import {
   getInitialMicrosteps,
   getMicrosteps,
+  initialTransition,
+  transition,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type AnyStateNode,
@@ -115,6 +117,28 @@ export function expectFullCoverage(machine: AnyStateMachine, paths: PathLike[], 
 
 type TraversalOptions = Parameters<typeof getShortestPaths>[1];
 
+/** Whether some state invokes an actor under a system id (the application machine does). */
+function hasSystemIds(machine: AnyStateMachine): boolean {
+  let found = false;
+  walk(machine.root, (node) => {
+    if (node.invoke.some((invoke) => invoke.systemId !== undefined)) found = true;
+  });
+  return found;
+}
+
+/**
+ * The machine as the graph walker should step it: the walker keeps one actor
+ * system for every path, where an actor's system id would be taken twice; so
+ * each step is computed as xstate's transition() does, in a system of its own.
+ */
+function traversable<TMachine extends AnyStateMachine>(machine: TMachine): TMachine {
+  if (!hasSystemIds(machine)) return machine;
+  return Object.create(machine, {
+    getInitialSnapshot: { value: (_scope: unknown, input: unknown) => initialTransition(machine, input as never)[0] },
+    transition: { value: (snapshot: never, event: never) => transition(machine, snapshot, event)[0] },
+  }) as TMachine;
+}
+
 /**
  * One path per reachable transition: the shortest path to its source state
  * followed by the event. Simple and shortest paths alone never take an edge
@@ -125,9 +149,10 @@ export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: 
     snapshot: AnyMachineSnapshot,
     event: EventObject | undefined,
   ) => string;
-  const shortest = getShortestPaths(machine, options as never);
+  const logic = traversable(machine);
+  const shortest = getShortestPaths(logic, options as never);
   const pathTo = new Map(shortest.map((path) => [serialize(path.state as AnyMachineSnapshot, undefined), path]));
-  const adjacency = getAdjacencyMap(machine, { ...options, serializeState: serialize } as never) as Record<
+  const adjacency = getAdjacencyMap(logic, { ...options, serializeState: serialize } as never) as Record<
     string,
     { state: AnyMachineSnapshot; transitions: Record<string, { event: EventObject; state: AnyMachineSnapshot }> }
   >;

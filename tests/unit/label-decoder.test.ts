@@ -3,7 +3,7 @@ import path from "node:path";
 import bwipjs from "bwip-js/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orderOfLabel } from "../../domain/label-scan.ts";
-import { decodeLabels, loadWasmDecoder } from "../../src/features/scanner/wasm-decoder.ts";
+import { decodeLabels, loadWasmDecoder } from "../../src/ui/scanner/wasm-decoder.ts";
 import { makeOrder } from "../support/order-fixtures.ts";
 
 /**

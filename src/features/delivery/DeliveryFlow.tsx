@@ -1,12 +1,11 @@
-import { useActorRef, useSelector } from "@xstate/react";
-import { useEffect, useRef, useState } from "react";
+import { useSelector } from "@xstate/react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import { formatUsd } from "../../../domain/money.ts";
 import { type DeliveryFlowEvent, type DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
 import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
 import { reportMachineState } from "../../app/live-machine-state.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { useFlowActor } from "../../app/flow-actor.ts";
 import { setUpCardClient } from "../../payments/index.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { preloadMask } from "../../ui/lazy-mask.ts";
@@ -17,7 +16,6 @@ import { confirmationOf } from "./confirmation.ts";
 import { deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
 import { provideDeliveryFlow } from "./flow-machine.ts";
-import { ordersAfterFlow } from "./order-updates.ts";
 import { AddressStep } from "./steps/AddressStep.tsx";
 import { CARD_FIELD_LABELS } from "./steps/CardFields.tsx";
 import { DobStep } from "./steps/DobStep.tsx";
@@ -39,7 +37,6 @@ export interface DeliveryFlowProps {
   /** /pharmacies/{id}/deliver_orders/{orderId} */
   base: string;
   listPath: string;
-  statuses?: ItineraryResponse["statuses"];
 }
 
 /**
@@ -47,9 +44,8 @@ export interface DeliveryFlowProps {
  * machine's step (a deep link is GO_TO_STEP; where the machine lands, the URL
  * follows), saves it for a reload, and tells the day what became of the orders.
  */
-export function DeliveryFlow({ input, courierId, stored, step, base, listPath, statuses = [] }: DeliveryFlowProps) {
+export function DeliveryFlow({ input, courierId, stored, step, base, listPath }: DeliveryFlowProps) {
   const orderId = input.order.id;
-  const day = CourierDayContext.useActorRef();
   const navigate = useNavigate();
   const persist = useRef<() => void>(() => {});
   // Keys are made synchronously as a call starts, so the save that follows that step includes them.
@@ -68,14 +64,9 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
       }),
     [],
   );
-  const actor = useActorRef(machine, {
-    input,
-    snapshot: stored?.snapshot as never,
-    // Child snapshots (the payment step) change without the root's subscribers hearing of it.
-    inspect: (event) => {
-      if (event.type === "@xstate.snapshot") persist.current();
-    },
-  });
+  // The flow runs in the application's actor system: it tells the day its outcome and hands stored calls to the queue itself.
+  const onChange = useCallback(() => persist.current(), []);
+  const actor = useFlowActor(machine, { input, snapshot: stored?.snapshot as never, onChange });
   const snapshot = useSelector(actor, (state) => state);
 
   // Saved after every change (coalesced per tick), removed once the delivery is finished or attempted.
@@ -96,18 +87,8 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath, s
     };
   }, [actor, courierId, input.today, memo, orderId]);
 
-  // The outcome, once: the day's orders move to delivered or delivery_attempted (grouped orders together).
-  const reported = useRef(false);
+  // The outcome reaches the day from the machine itself (its final states' reportDelivered / reportAttempted).
   const done = snapshot.status === "done";
-  useEffect(() => {
-    if (!done || reported.current) return;
-    reported.current = true;
-    clearFlow(orderId);
-    const current = actor.getSnapshot();
-    const orders = day.getSnapshot().context.day?.orders ?? [];
-    const changed = ordersAfterFlow(orders, current.context, current.output!.outcome, statuses);
-    if (changed.length > 0) day.send({ type: "ORDERS_CHANGED", orders: changed });
-  }, [actor, day, done, orderId, statuses]);
 
   // The URL mirrors the machine. A new URL (deep link, back button) is asked of the machine; a new machine step moves the URL.
   const path = deliveryPathOf(snapshot);

@@ -7,7 +7,7 @@ import { pharmaciesOfDay, rowIndicator } from "../../../domain/pharmacy-progress
 import { TEXT } from "../../../domain/texts.ts";
 import { useHasIncompleteOrders } from "../../app/offline-queue.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";

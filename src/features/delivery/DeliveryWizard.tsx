@@ -3,7 +3,7 @@ import { Link, Navigate, useParams } from "react-router";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { formatPhone } from "../../../domain/phone.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { DeliveryFlow } from "./DeliveryFlow.tsx";
 import { clearFlow, isSubmitting, loadFlow, purgeStaleFlows, type StoredFlow } from "./flow-storage.ts";
@@ -47,7 +47,6 @@ function DeliveryWizard({ order, step, day }: { order: Order; step: string; day:
         step={step}
         base={base}
         listPath={listPath}
-        statuses={day.statuses}
       />
     );
   }

@@ -19,7 +19,7 @@ export interface FlowAdapters {
 
 /**
  * The delivery-flow machine with the app's adapters: the three POST
- * /api/courier/deliveries submissions (offline queue on a network failure),
+ * /api/courier/deliveries submissions (a network failure answers with the entry the flow hands to the offline queue),
  * and the payment child's card fields and authorization.
  */
 export function provideDeliveryFlow({ memo, storedOn, cards }: FlowAdapters) {

@@ -6,11 +6,11 @@ import { PASSWORD_MIN_LENGTH } from "../../../domain/password-rules.ts";
 import { passwordRuleText, SET_PASSWORD_TEXT as T } from "../../../domain/set-password-texts.ts";
 import { setPasswordMachine } from "../../../machines/set-password.machine.ts";
 import { setPassword } from "../../api/onboarding.ts";
-// The app's session module, for the build only: every screen loaded on demand reaches it, and so the
+// The app's actor module, for the build only: every screen loaded on demand reaches it, and so the
 // modules the first screen shares with them stay in one chunk. Without it the bundler splits xstate,
 // @xstate/react and ky into chunks of their own, and the first screen grows 1.3 KiB gzip past its
 // budget (tests/unit/bundle-budget.test.ts).
-import "../../app/session-context.ts";
+import "../../app/app-actor.ts";
 
 const appSetPasswordMachine = setPasswordMachine.provide({
   actors: { setPassword: fromPromise(({ input }) => setPassword(input.token, input.password)) },

@@ -1,11 +1,12 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import { Navigate, useNavigate } from "react-router";
 import { fromPromise } from "xstate";
 import { addonCount } from "../../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { addonsMachine } from "../../../machines/addons.machine.ts";
 import { fetchAddons, submitAddons } from "../../api/pickup.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
+import { useFlowActor } from "../../app/flow-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { AddonsChoice } from "./AddonsChoice.tsx";
 import { AddonsConfirm } from "./AddonsConfirm.tsx";
@@ -27,7 +28,8 @@ function useAddonsActor(pharmacyId: number) {
   // The courier's service window at this pharmacy (any of the day's, failing that).
   const serviceWindowInstanceId =
     [...own, ...day.orders].find((order) => order.service_window_instance_id !== null)?.service_window_instance_id ?? null;
-  return useActorRef(appAddonsMachine, {
+  // Runs in the application's actor system: the machine itself tells the day what was added.
+  return useFlowActor(appAddonsMachine, {
     input: { pharmacyId, serviceWindowInstanceId, alreadyAdded: addonCount(day.orders, pharmacyId) },
   });
 }
@@ -43,15 +45,13 @@ export function AddonsScreen() {
 
 function Addons() {
   const { pharmacy } = useCheckIn();
-  const day = CourierDayContext.useActorRef();
   const navigate = useNavigate();
   const actor = useAddonsActor(pharmacy.id);
   const state = useSelector(actor, (snapshot) => snapshot);
   const listPath = `/pharmacies/${pharmacy.id}/verify_orders`;
 
-  // Taken: the add-ons join the day picked up, and the check-in list shows them.
-  useWhenDone(actor, (output) => {
-    day.send({ type: "ORDERS_CHANGED", orders: output.orders });
+  // Taken (the day already has them, from the machine): the check-in list shows them.
+  useWhenDone(actor, () => {
     void navigate(listPath);
   });
 

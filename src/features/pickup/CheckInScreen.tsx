@@ -5,10 +5,10 @@ import { checkInList, pickupInstructions } from "../../../domain/pharmacy-progre
 import { formatPhone, telHref } from "../../../domain/phone.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
-import { ScanButton, ScannerPanel } from "../scanner/ScanButton.tsx";
-import type { ScanPhase } from "../scanner/ScannerPanel.tsx";
+import { ScanButton, ScannerPanel } from "../../ui/scanner/ScanButton.tsx";
+import type { ScanPhase } from "../../ui/scanner/ScannerPanel.tsx";
 import { useCheckIn } from "./check-in-context.tsx";
 import { CheckInRow } from "./CheckInRow.tsx";
 import { ScreenHeader } from "./ScreenHeader.tsx";

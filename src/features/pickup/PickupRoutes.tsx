@@ -1,6 +1,6 @@
 import { Route, Routes, useParams } from "react-router";
 import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { AddonsScreen } from "./AddonsScreen.tsx";
 import { CheckInProvider } from "./check-in-context.tsx";

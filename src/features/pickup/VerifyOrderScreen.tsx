@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import { Navigate, useNavigate, useParams } from "react-router";
 import { fromPromise } from "xstate";
 import type { Order } from "../../../domain/contract/entities.ts";
@@ -10,7 +10,8 @@ import { formatPhone } from "../../../domain/phone.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { verifyOrderMachine } from "../../../machines/verify-order.machine.ts";
 import { assertCopay, cancelOrder, pickUpOrder } from "../../api/pickup.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
+import { useFlowActor } from "../../app/flow-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { CheckIcon } from "../../ui/icons.tsx";
@@ -42,17 +43,16 @@ export function VerifyOrderScreen() {
 }
 
 function VerifyOrder({ order: initialOrder }: { order: Order }) {
-  const day = CourierDayContext.useActorRef();
   const statuses = CourierDayContext.useSelector((state) => state.context.day!.statuses);
   const navigate = useNavigate();
   const listPath = `/pharmacies/${initialOrder.pharmacy.id}/verify_orders`;
-  const actor = useActorRef(appVerifyOrderMachine, { input: { order: initialOrder, statuses } });
+  // Runs in the application's actor system: the machine itself tells the day the order's new status.
+  const actor = useFlowActor(appVerifyOrderMachine, { input: { order: initialOrder, statuses } });
   const state = useSelector(actor, (snapshot) => snapshot);
   const { order, copay, noCopay, error } = state.context;
 
-  // Verified or cancelled: the day learns of it (every screen agrees), then back to the list.
-  useWhenDone(actor, (output) => {
-    day.send({ type: "ORDERS_CHANGED", orders: [output.order] });
+  // Verified or cancelled (the day already knows, from the machine): back to the list.
+  useWhenDone(actor, () => {
     void navigate(listPath);
   });
 

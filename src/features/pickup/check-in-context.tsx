@@ -1,12 +1,12 @@
 import { visitsToMake } from "../../../domain/pharmacy-progress.ts";
-import { useActorRef } from "@xstate/react";
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { checkInMachine } from "../../../machines/check-in.machine.ts";
 import { markArrived } from "../../api/pickup.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
-import { labelScannerActor } from "../scanner/label-scanner-actor.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
+import { useFlowActor } from "../../app/flow-actor.ts";
+import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;
 
@@ -16,10 +16,9 @@ const CheckInActorContext = createContext<{ actor: CheckInActor; pharmacy: Pharm
  * One check-in machine per pharmacy, shared by the check-in list and the
  * confirm_orders review so the URL can move between them while the machine
  * keeps its place. The day's orders flow in as ORDERS_CHANGED; the arrival
- * the machine records flows back to the day as VISITS_CHANGED.
+ * the machine records goes to the day from the machine itself (VISITS_CHANGED).
  */
 export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; children: ReactNode }) {
-  const day = CourierDayContext.useActorRef();
   const courierId = CourierDayContext.useSelector((state) => state.context.day!.courier.id);
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   // Today's visit at this pharmacy: a declined one is no arrival to record.
@@ -33,23 +32,12 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
       }),
     [courierId],
   );
-  const actor = useActorRef(machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
+  // Runs in the application's actor system: the machine itself tells the day the arrival it records.
+  const actor = useFlowActor(machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
 
   useEffect(() => {
     actor.send({ type: "ORDERS_CHANGED", orders });
   }, [actor, orders]);
-
-  useEffect(() => {
-    let reported: unknown = null;
-    const subscription = actor.subscribe((snapshot) => {
-      const visit = snapshot.context.visit;
-      if (visit && visit !== reported) {
-        reported = visit;
-        day.send({ type: "VISITS_CHANGED", visits: [visit] });
-      }
-    });
-    return () => subscription.unsubscribe();
-  }, [actor, day]);
 
   const value = useMemo(() => ({ actor, pharmacy }), [actor, pharmacy]);
   return <CheckInActorContext.Provider value={value}>{children}</CheckInActorContext.Provider>;

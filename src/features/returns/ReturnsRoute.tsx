@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import { useEffect, useMemo, useRef } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { fromPromise, type ActorRefFrom } from "xstate";
@@ -7,9 +7,10 @@ import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
 import { returnsMachine } from "../../../machines/returns.machine.ts";
 import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
-import { CourierDayContext } from "../../app/session-context.ts";
+import { CourierDayContext } from "../../app/app-actor.ts";
+import { useFlowActor } from "../../app/flow-actor.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
-import { labelScannerActor } from "../scanner/label-scanner-actor.ts";
+import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
 import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
@@ -39,12 +40,12 @@ export function Component() {
 function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const day = CourierDayContext.useActorRef();
   const courierId = CourierDayContext.useSelector((state) => state.context.day!.courier.id);
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   const incompleteOffline = useOfflineOrderIds().size > 0;
 
-  const actor = useActorRef(appReturnsMachine, {
+  // Runs in the application's actor system: the machine itself tells the day what it returned.
+  const actor = useFlowActor(appReturnsMachine, {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });
 
@@ -56,15 +57,13 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
     if (actor.getSnapshot().status === "active") actor.send({ type: "DAY_CHANGED", orders, incompleteOffline });
   }, [actor, orders, incompleteOffline]);
 
-  // Recorded: every screen learns the returned orders, and the courier is back on /pharmacies ('Completed').
+  // Recorded (the day already knows, from the machine): the courier is back on /pharmacies ('Completed').
   useEffect(() => {
     const subscription = actor.subscribe((snapshot) => {
-      if (snapshot.status !== "done") return;
-      day.send({ type: "ORDERS_CHANGED", orders: snapshot.output!.orders });
-      navigate("/pharmacies", { replace: true });
+      if (snapshot.status === "done") navigate("/pharmacies", { replace: true });
     });
     return () => subscription.unsubscribe();
-  }, [actor, day, navigate]);
+  }, [actor, navigate]);
 
   useUrlMirrorsMachine(actor, pharmacy.id);
 

@@ -8,8 +8,8 @@ import { bagsToReturn, linesOfKind, totalOfKind, type ReturnDetailKind } from ".
 import { TEXT } from "../../../domain/texts.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { CheckIcon } from "../../ui/icons.tsx";
-import { ScanButton, ScannerPanel } from "../scanner/ScanButton.tsx";
-import type { ScanPhase } from "../scanner/ScannerPanel.tsx";
+import { ScanButton, ScannerPanel } from "../../ui/scanner/ScanButton.tsx";
+import type { ScanPhase } from "../../ui/scanner/ScannerPanel.tsx";
 import { KIND_TITLES } from "./return-words.ts";
 import type { ReturnsActor } from "./ReturnsRoute.tsx";
 import { ReturnsHeader } from "./ReturnsHeader.tsx";

@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Courier, ItineraryResponse } from "../../../domain/contract/index.ts";
 import { LoggedInLayout } from "../../../src/app/LoggedInLayout.tsx";
-import { SessionContext } from "../../../src/app/session-context.ts";
+import { CourierAppContext } from "../../../src/app/app-actor.ts";
 import { DashboardScreen } from "../../../src/screens/DashboardScreen.tsx";
 import { LoginScreen } from "../../../src/screens/LoginScreen.tsx";
 import { HOME_PATH, pathAfterLogin } from "../../../src/screens/login-next.ts";
@@ -103,9 +103,9 @@ function renderApp(entries: string[]) {
     { initialEntries: entries, initialIndex: entries.length - 1 },
   );
   render(
-    <SessionContext.Provider>
+    <CourierAppContext.Provider>
       <RouterProvider router={router} />
-    </SessionContext.Provider>,
+    </CourierAppContext.Provider>,
   );
   const where = () => router.state.location.pathname + router.state.location.search;
   return { router, where, user: userEvent.setup() };

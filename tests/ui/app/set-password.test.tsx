@@ -9,7 +9,7 @@ import { PASSWORD_MIN_LENGTH } from "../../../domain/password-rules.ts";
 import { passwordRuleText, SET_PASSWORD_TEXT as T } from "../../../domain/set-password-texts.ts";
 import { sessionMachine } from "../../../machines/session.machine.ts";
 import * as onboardingApi from "../../../src/api/onboarding.ts";
-import { SessionContext } from "../../../src/app/session-context.ts";
+import { appCourierAppMachine, CourierAppContext } from "../../../src/app/app-actor.ts";
 import { Component as SetPasswordRoute } from "../../../src/features/onboarding/SetPasswordRoute.tsx";
 import { LoginScreen } from "../../../src/screens/LoginScreen.tsx";
 
@@ -38,9 +38,9 @@ function renderAt(path: string) {
     { initialEntries: [path] },
   );
   render(
-    <SessionContext.Provider logic={loggedOut}>
+    <CourierAppContext.Provider logic={appCourierAppMachine.provide({ actors: { session: loggedOut } })}>
       <RouterProvider router={router} />
-    </SessionContext.Provider>,
+    </CourierAppContext.Provider>,
   );
   return router;
 }

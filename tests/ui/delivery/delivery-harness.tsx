@@ -14,7 +14,8 @@ import type { DeliveryStep } from "../../../domain/delivery-record.ts";
 import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
 import { DELIVERY_STEP_PATHS } from "../../../src/features/delivery/delivery-paths.ts";
 import type { PaymentOutput } from "../../../domain/payment-step.ts";
-import { CourierDayContext } from "../../../src/app/session-context.ts";
+import { CourierDayContext } from "../../../src/app/app-actor.ts";
+import { AppWithDay } from "../app-harness.tsx";
 import { Component as DeliveryRoutes } from "../../../src/features/delivery/DeliveryRoutes.tsx";
 import { callOf, calls } from "./delivery-mocks.ts";
 
@@ -87,7 +88,7 @@ export function renderDelivery(itinerary: ItineraryResponse, url: string) {
   });
   const user = userEvent.setup();
   const view = render(
-    <CourierDayContext.Provider logic={logic}>
+    <AppWithDay day={logic}>
       <DayReady>
         <MemoryRouter initialEntries={[url]}>
           <Routes>
@@ -97,7 +98,7 @@ export function renderDelivery(itinerary: ItineraryResponse, url: string) {
           <Probe />
         </MemoryRouter>
       </DayReady>
-    </CourierDayContext.Provider>,
+    </AppWithDay>,
   );
   return { ...view, user };
 }

@@ -13,6 +13,7 @@ import {
 import { setCsrfToken } from "../../../src/api/client.ts";
 import { PHOTO_FIELD } from "../../../domain/delivery-photo.ts";
 import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
+import type { SubmissionResult } from "../../../machines/delivery-flow.machine.ts";
 
 /**
  * The delivery flow's three submissions (spec §7) and spec §4's offline rule:
@@ -69,13 +70,13 @@ const completion: DeliveryCompletion = {
   signature_refusal_reason: null,
 };
 
-const enqueue = vi.fn();
-const context = { idempotencyKey: KEY, storedOn: TODAY, enqueue };
+const context = { idempotencyKey: KEY, storedOn: TODAY };
+/** What a submission answers; a queued one carries the entry the delivery flow hands to the offline queue. */
+const entryOf = (result: SubmissionResult) => result.entry;
 
 beforeEach(() => {
   fetchMock.mockReset();
   sent = [];
-  enqueue.mockReset();
   vi.stubGlobal("fetch", fetchMock);
   vi.stubGlobal("Request", PageRequest);
   setCsrfToken("csrf-1");
@@ -136,7 +137,6 @@ describe("sending (spec §7) and the offline rule (spec §4)", () => {
     expect(request.headers.get("Idempotency-Key")).toBe(KEY);
     expect(request.headers.get("X-CSRF-Token")).toBe("csrf-1");
     expect(await body.json()).toEqual({ delivery: failure });
-    expect(enqueue).not.toHaveBeenCalled();
   });
 
   it("sends the completion as a multipart form with signature.svg", async () => {
@@ -159,9 +159,9 @@ describe("sending (spec §7) and the offline rule (spec §4)", () => {
     ["503", () => Promise.resolve(json(503, { error: "unavailable", message: "down" }))],
   ])("keeps the call on the device and carries on when it fails for want of a network (%s)", async (_name, answer) => {
     fetchMock.mockImplementation(answer);
-    await expect(submitDelivery(completion, context)).resolves.toEqual({ queued: true });
-    expect(enqueue).toHaveBeenCalledWith({ ...completionEntry(completion, context), createdAt: expect.any(String) });
-    expect(enqueue.mock.calls[0]![0]).toMatchObject({ idempotencyKey: KEY, kind: "signature" });
+    const result = await submitDelivery(completion, context);
+    expect(result).toEqual({ queued: true, entry: { ...completionEntry(completion, context), createdAt: expect.any(String) } });
+    expect(entryOf(result)).toMatchObject({ idempotencyKey: KEY, kind: "signature" });
   });
 
   it("rejects with the ApiFailure when the server refuses or fails, keeping nothing", async () => {
@@ -169,7 +169,6 @@ describe("sending (spec §7) and the offline rule (spec §4)", () => {
     await expect(submitFailure(failure, context)).rejects.toMatchObject({ kind: "refused", status: 409, message: "Order 70 is delivered." });
     fetchMock.mockResolvedValue(json(500, { error: "internal", message: "boom" }));
     await expect(submitFailure(failure, context)).rejects.toMatchObject({ kind: "server", status: 500 });
-    expect(enqueue).not.toHaveBeenCalled();
   });
 
   it("keeps a photo of the drop-off with the queued delivery (as its data: URL, plain JSON) and resends its bytes under the same key (issue 19)", async () => {
@@ -180,8 +179,9 @@ describe("sending (spec §7) and the offline rule (spec §4)", () => {
       photo: { data_url: dataUrl, media_type: "image/jpeg", bytes: jpeg.length, width: 1, height: 1, latitude: null, longitude: null },
     };
     fetchMock.mockImplementation(() => Promise.reject(new TypeError("Failed to fetch")));
-    await expect(submitRecipient(withPhoto, context)).resolves.toEqual({ queued: true });
-    const stored = enqueue.mock.calls[0]![0] as StoredOfflineOrder;
+    const result = await submitRecipient(withPhoto, context);
+    expect(result.queued).toBe(true);
+    const stored = entryOf(result) as StoredOfflineOrder;
     expect(stored.idempotencyKey).toBe(KEY);
     expect(stored.delivery![PHOTO_FIELD]).toBe(dataUrl);
     // What IndexedDB keeps must survive structured cloning and JSON alike.
@@ -196,7 +196,9 @@ describe("sending (spec §7) and the offline rule (spec §4)", () => {
 
   it("a recipient submission answered 200 without data is stored for resubmission (spec §7)", async () => {
     fetchMock.mockResolvedValue(json(200, {}));
-    await expect(submitRecipient(recipient, context)).resolves.toEqual({ queued: true });
-    expect(enqueue).toHaveBeenCalledWith(expect.objectContaining({ kind: "recipient", idempotencyKey: KEY }));
+    await expect(submitRecipient(recipient, context)).resolves.toEqual({
+      queued: true,
+      entry: expect.objectContaining({ kind: "recipient", idempotencyKey: KEY }),
+    });
   });
 });

@@ -99,7 +99,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: "the pharmacy requires a photo where nobody signs",
     order: photoOrder,
-    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.refuse, E.recipientDone, E.deliveryDone],
+    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
   },
   {
     name: "nothing owed, grouped orders at the door",

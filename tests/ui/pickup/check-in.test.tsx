@@ -6,7 +6,7 @@ import { COURIER_ID, makeDay, makeVisit, NO_COLLECTION, order, renderPickup, RIV
 
 vi.mock("../../../src/api/pickup.ts");
 // The decoder's WebAssembly is the unit and e2e tests' business; here the camera is refused before it is used.
-vi.mock("../../../src/features/scanner/wasm-decoder.ts", () => ({ loadWasmDecoder: vi.fn(async () => undefined), decodeLabels: vi.fn(async () => []) }));
+vi.mock("../../../src/ui/scanner/wasm-decoder.ts", () => ({ loadWasmDecoder: vi.fn(async () => undefined), decodeLabels: vi.fn(async () => []) }));
 
 const JOHNSON = order(1, "Harold", "Johnson", { pickup_note: "Ring the bell at the side counter; ask for Priya." });
 const ABERNATHY = order(2, "Eleanor", "Abernathy", { rx_numbers: ["RX-400112", "RX-400113"], pickup_note: "Use the back door." });

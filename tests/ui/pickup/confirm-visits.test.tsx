@@ -7,7 +7,7 @@ import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import * as pickupApi from "../../../src/api/pickup.ts";
 import * as sessionsApi from "../../../src/api/sessions.ts";
 import { LoggedInLayout } from "../../../src/app/LoggedInLayout.tsx";
-import { SessionContext } from "../../../src/app/session-context.ts";
+import { CourierAppContext } from "../../../src/app/app-actor.ts";
 import { Component as PharmacyVisitsRoute } from "../../../src/features/pickup/PharmacyVisitsRoute.tsx";
 import { COURIER_ID, currentDay, makeDay, makePharmacy, makeVisit, renderPickup, RIVERSIDE } from "./harness.tsx";
 
@@ -112,9 +112,9 @@ describe("pending-visit redirect in the logged-in layout (spec §2)", () => {
       { initialEntries: [path] },
     );
     render(
-      <SessionContext.Provider>
+      <CourierAppContext.Provider>
         <RouterProvider router={router} />
-      </SessionContext.Provider>,
+      </CourierAppContext.Provider>,
     );
     return router;
   }

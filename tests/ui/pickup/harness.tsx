@@ -6,7 +6,8 @@ import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import type { Order, Pharmacy, PharmacyVisit } from "../../../domain/contract/entities.ts";
 import { ORDER_STATUSES } from "../../../domain/vocabulary.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import { CourierDayContext } from "../../../src/app/session-context.ts";
+import { CourierDayContext } from "../../../src/app/app-actor.ts";
+import { AppWithDay } from "../app-harness.tsx";
 import { Component as PharmacyVisitsRoute } from "../../../src/features/pickup/PharmacyVisitsRoute.tsx";
 import { Component as PickupRoutes } from "../../../src/features/pickup/PickupRoutes.tsx";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
@@ -72,7 +73,7 @@ export function dayLogic(day: ItineraryResponse) {
 
 export function renderPickup(path: string, day: ItineraryResponse = makeDay()) {
   const result = render(
-    <CourierDayContext.Provider logic={dayLogic(day)}>
+    <AppWithDay day={dayLogic(day)}>
       <MemoryRouter initialEntries={[path]}>
         <DayProbe />
         <WhenDayLoaded>
@@ -85,7 +86,7 @@ export function renderPickup(path: string, day: ItineraryResponse = makeDay()) {
           <Location />
         </WhenDayLoaded>
       </MemoryRouter>
-    </CourierDayContext.Provider>,
+    </AppWithDay>,
   );
   return { ...result, location: () => screen.getByTestId("location").textContent };
 }

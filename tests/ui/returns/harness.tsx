@@ -6,7 +6,8 @@ import type { Order } from "../../../domain/contract/entities.ts";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import { ORDER_STATUSES } from "../../../domain/vocabulary.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import { CourierDayContext } from "../../../src/app/session-context.ts";
+import { CourierDayContext } from "../../../src/app/app-actor.ts";
+import { AppWithDay } from "../app-harness.tsx";
 import { Component as ReturnsRoute } from "../../../src/features/returns/ReturnsRoute.tsx";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
 
@@ -71,7 +72,7 @@ const dayLogic = (day: ItineraryResponse) =>
 
 export function renderReturns(path: string, day: ItineraryResponse) {
   const result = render(
-    <CourierDayContext.Provider logic={dayLogic(day)}>
+    <AppWithDay day={dayLogic(day)}>
       <MemoryRouter initialEntries={[path]}>
         <DayProbe />
         <WhenDayLoaded>
@@ -86,7 +87,7 @@ export function renderReturns(path: string, day: ItineraryResponse) {
           <Location />
         </WhenDayLoaded>
       </MemoryRouter>
-    </CourierDayContext.Provider>,
+    </AppWithDay>,
   );
   return { ...result, location: () => screen.getByTestId("location").textContent };
 }

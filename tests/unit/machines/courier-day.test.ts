@@ -12,6 +12,8 @@ const EVENTS = [
   { type: "REFRESH" },
   { type: "ORDERS_CHANGED", orders: [pickedUp] },
   { type: "VISITS_CHANGED", visits: [] },
+  { type: "ORDERS_DELIVERED", orders: [{ ...order, status: { id: 5, name: "delivered" } }] },
+  { type: "ORDER_ATTEMPTED", orders: [{ ...order, status: { id: 6, name: "delivery_attempted" } }] },
   { type: "xstate.done.actor.loadDay", output: { itinerary: day, source: "server" } },
   { type: "xstate.error.actor.loadDay", error: new TypeError("Failed to fetch") },
   { type: "xstate.done.actor.saveDay" },
@@ -38,6 +40,12 @@ describe("courier day machine", () => {
     const path = paths.find((p) => p.steps.some((s) => s.event.type === "ORDERS_CHANGED"))!;
     const { snapshot } = await replayPath(courierDayMachine, ACTORS, undefined, path);
     expect(snapshot.context.day!.orders[0]!.status.name).toBe("picked_up");
+    for (const [type, status] of [["ORDERS_DELIVERED", "delivered"], ["ORDER_ATTEMPTED", "delivery_attempted"]] as const) {
+      const reported = paths.find((p) => p.steps.at(-1)!.event.type === type)!;
+      const { snapshot: after } = await replayPath(courierDayMachine, ACTORS, undefined, reported);
+      expect(after.context.day!.orders[0]!.status.name, type).toBe(status);
+      expect(after.matches({ ready: "saving" }), type).toBe(true);
+    }
     const refreshFailed = paths.find((p) => p.state.matches("ready") && p.state.context.error !== null)!;
     expect(refreshFailed).toBeDefined();
   });

@@ -1,5 +1,5 @@
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
-import { ActionButton } from "../../ui/ActionButton.tsx";
+import { ActionButton } from "../ActionButton.tsx";
 
 export { ScannerPanel } from "./ScannerPanel.tsx";
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { SCAN_TEXT, type CameraProblem } from "../../../domain/label-scan.ts";
-import { ActionButton } from "../../ui/ActionButton.tsx";
+import { ActionButton } from "../ActionButton.tsx";
 import { viewfinderVideo } from "./viewfinder.ts";
 
 export type ScanPhase = "starting" | "reading" | "unavailable";

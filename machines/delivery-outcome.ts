@@ -1,10 +1,16 @@
-import type { Order, Status } from "../../../domain/contract/entities.ts";
-import { identificationNeeded, normalizedIdentification } from "../../../domain/delivery-rules.ts";
-import { isOther, recipientSkipped } from "../../../domain/recipient.ts";
-import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
-import { orderIdsOf } from "../../../domain/delivery-record.ts";
-import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
-import { nextOrderStatus } from "../../../machines/order-status.ts";
+import type { Order, Status } from "../domain/contract/entities.ts";
+import { orderIdsOf } from "../domain/delivery-record.ts";
+import { identificationNeeded, normalizedIdentification } from "../domain/delivery-rules.ts";
+import { isOther, recipientSkipped } from "../domain/recipient.ts";
+import { statusByName, type OrderStatusName } from "../domain/vocabulary.ts";
+import type { DeliveryFlowContext } from "./delivery-flow.machine.ts";
+import { nextOrderStatus } from "./order-status.ts";
+
+/** What of a finished delivery the day's orders take on. */
+export type DeliveryReport = Pick<
+  DeliveryFlowContext,
+  "order" | "groupedOrderIds" | "recipient" | "identification" | "payment" | "recipientCalledAt"
+>;
 
 /**
  * The day's orders after a delivery (spec §4): delivered or delivery_attempted
@@ -14,7 +20,7 @@ import { nextOrderStatus } from "../../../machines/order-status.ts";
  */
 export function ordersAfterFlow(
   dayOrders: readonly Order[],
-  context: DeliveryFlowContext,
+  context: DeliveryReport,
   outcome: "delivered" | "attempted",
   statuses: readonly Status[] = [],
 ): Order[] {

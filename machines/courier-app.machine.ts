@@ -1,0 +1,107 @@
+import { fromPromise, sendTo, setup, type SnapshotFrom } from "xstate";
+import { courierDayMachine } from "./courier-day.machine.ts";
+import { offlineQueueMachine } from "./offline-queue.machine.ts";
+import { sessionMachine } from "./session.machine.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
+
+/**
+ * The application: one actor system for the courier's day. It starts the
+ * session and the offline queue with the app, and the courier's day once
+ * someone is logged in, each under a system id, so a flow (check-in, verify,
+ * add-ons, delivery, returns — started when the courier opens its screen, in
+ * this system) reports its outcome to the day and hands a call that failed on
+ * the network to the queue by id: sendTo(({ system }) => system.get(…)).
+ *
+ * Storage, HTTP and the browser are actors the app provides.
+ */
+
+export { SYSTEM_IDS };
+
+export interface CourierAppInput {
+  /** The courier's calendar day on this device, YYYY-MM-DD (stored offline orders expire at its end). */
+  today: string;
+}
+
+type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+
+export type CourierAppEvent =
+  /** The session's every change (its invoke has onSnapshot): the day lives while someone is logged in. */
+  | { type: "xstate.snapshot.session"; snapshot: Pick<SessionSnapshot, "value"> }
+  /** The browser came back online (spec: resubmission starts by itself); resolves with the device's day. */
+  | { type: "xstate.done.actor.browserOnline"; output: string };
+
+/** Logged in, or logging out (the day stays on screen until the server has answered). */
+const sessionOpen = (snapshot: Pick<SessionSnapshot, "value">) => snapshot.value === "loggedIn" || snapshot.value === "loggingOut";
+
+export const courierAppMachine = setup({
+  types: {
+    context: {} as CourierAppInput,
+    events: {} as CourierAppEvent,
+    input: {} as CourierAppInput,
+    children: {} as { session: "session"; offlineQueue: "offlineQueue"; courierDay: "courierDay"; browserOnline: "browserOnline" },
+  },
+  actors: {
+    session: sessionMachine,
+    courierDay: courierDayMachine,
+    offlineQueue: offlineQueueMachine,
+    /** Resolves with the device's day (YYYY-MM-DD) the next time the browser's "online" event fires. */
+    browserOnline: fromPromise<string>(async () => {
+      throw new Error("provide browserOnline");
+    }),
+  },
+  guards: {
+    sessionOpen: ({ event }) => event.type === "xstate.snapshot.session" && sessionOpen(event.snapshot),
+    sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot),
+  },
+  actions: {
+    resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today: string) => ({ type: "ONLINE" as const, today })),
+  },
+}).createMachine({
+  id: "courierApp",
+  description: "The app's actor system.",
+  context: ({ input }) => ({ today: input.today }),
+  invoke: [
+    {
+      id: "session",
+      systemId: SYSTEM_IDS.session,
+      src: "session",
+      // Every session change reaches the app as xstate.snapshot.session; signedOut and signedIn act on it.
+      onSnapshot: [],
+    },
+    { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) },
+  ],
+  type: "parallel",
+  states: {
+    network: {
+      initial: "watching",
+      states: {
+        watching: {
+          invoke: {
+            id: "browserOnline",
+            src: "browserOnline",
+            onDone: {
+              target: "watching",
+              reenter: true,
+              description: "Back online: the queue resubmits; watch again.",
+              actions: { type: "resubmitOffline", params: ({ event }) => event.output },
+            },
+          },
+        },
+      },
+    },
+    session: {
+      initial: "signedOut",
+      states: {
+        signedOut: {
+          description: "Nobody logged in (yet).",
+          on: { "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn" } },
+        },
+        signedIn: {
+          description: "The courier's day runs.",
+          invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
+          on: { "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut" } },
+        },
+      },
+    },
+  },
+});

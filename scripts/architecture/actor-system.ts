@@ -1,0 +1,113 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { AnyStateMachine, AnyStateNode } from "xstate";
+import { courierAppMachine } from "../../machines/courier-app.machine.ts";
+import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
+import { returnsMachine } from "../../machines/returns.machine.ts";
+import { checkInMachine } from "../../machines/check-in.machine.ts";
+import { verifyOrderMachine } from "../../machines/verify-order.machine.ts";
+import { addonsMachine } from "../../machines/addons.machine.ts";
+
+/**
+ * The actor system as a Mermaid flowchart, read from the machine definitions:
+ * who starts whom (the application machine's invokes, with their system ids
+ * and the state they live in), and who sends what to whom (every sendTo action
+ * of the application and of the flows in it, by system id). Flows start when
+ * the courier opens their screen (src/app/flow-actor.ts), in this system.
+ *
+ * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
+ * into docs/architecture.md between the actor-system markers.
+ */
+
+/** The flows that run in the application's system (each started by its screen). */
+export const FLOWS: AnyStateMachine[] = [checkInMachine, verifyOrderMachine, addonsMachine, deliveryFlowMachine, returnsMachine];
+
+interface Edge {
+  from: string;
+  to: string;
+  label: string;
+  kind: "starts" | "sends";
+}
+
+/** Invokes of a state and its descendants: [state path, invoke]. */
+function invokesOf(node: AnyStateNode, path: string[] = []): { where: string; id: string; src: string; systemId?: string }[] {
+  const own = node.invoke.map((invoke) => ({
+    where: path.join("."),
+    id: invoke.id,
+    src: typeof invoke.src === "string" ? invoke.src : invoke.id,
+    systemId: invoke.systemId,
+  }));
+  return [...own, ...Object.values(node.states).flatMap((child) => invokesOf(child, [...path, child.key]))];
+}
+
+/** A sendTo action keeps its target (an id, or a function of the system): resolved against a system that answers ids. */
+function targetOf(action: unknown): string | null {
+  const to = (action as { to?: unknown }).to;
+  if (typeof to === "string") return to;
+  if (typeof to !== "function") return null;
+  try {
+    const resolved = to({ system: { get: (id: string) => ({ systemId: id }) }, context: {}, event: {} }) as { systemId?: string } | string | undefined;
+    return typeof resolved === "string" ? resolved : (resolved?.systemId ?? null);
+  } catch {
+    return null;
+  }
+}
+
+/** The event's type, where building it needs nothing of a running actor (otherwise the action's name says it). */
+function eventTypeOf(action: unknown): string | null {
+  const event = (action as { event?: unknown }).event;
+  if (typeof event === "object" && event !== null) return (event as { type?: string }).type ?? null;
+  if (typeof event !== "function") return null;
+  try {
+    return (event({ context: {}, event: { output: {} }, system: { get: () => undefined } }, undefined) as { type?: string }).type ?? null;
+  } catch {
+    // Built from a running flow's context: the event's type is the literal its source names.
+    return /type:\s*"([A-Z_.]+)"/.exec(String(event))?.[1] ?? null;
+  }
+}
+
+function sendsOf(machine: AnyStateMachine, from: string): Edge[] {
+  const actions = (machine.implementations.actions ?? {}) as Record<string, unknown>;
+  return Object.entries(actions).flatMap(([name, action]) => {
+    const to = (action as { type?: string }).type === "xstate.sendTo" ? targetOf(action) : null;
+    const type = eventTypeOf(action);
+    return to ? [{ from, to, label: type ? `${name}: ${type}` : name, kind: "sends" as const }] : [];
+  });
+}
+
+export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows: AnyStateMachine[] = FLOWS): Edge[] {
+  const starts: Edge[] = invokesOf(app.root).map((invoke) => ({
+    from: app.id,
+    to: invoke.systemId ?? invoke.id,
+    label: invoke.where ? `starts, while ${invoke.where}` : "starts",
+    kind: "starts",
+  }));
+  const opened: Edge[] = flows.map((flow) => ({ from: app.id, to: flow.id, label: "runs, once its screen opens", kind: "starts" }));
+  return [...starts, ...opened, ...sendsOf(app, app.id), ...flows.flatMap((flow) => sendsOf(flow, flow.id))];
+}
+
+export function actorSystemMermaid(edges: Edge[] = actorSystemEdges()): string {
+  const lines = ["flowchart LR"];
+  for (const edge of edges) lines.push(`  ${edge.from} ${edge.kind === "starts" ? "==>" : "-.->"}|${edge.label}| ${edge.to}`);
+  return lines.join("\n");
+}
+
+const BEGIN = "<!-- actor-system:begin (npm run architecture:docs) -->";
+const END = "<!-- actor-system:end -->";
+
+/** docs/architecture.md with the diagram between its markers. */
+export function withDiagram(markdown: string, diagram = actorSystemMermaid()): string {
+  const start = markdown.indexOf(BEGIN);
+  const end = markdown.indexOf(END);
+  if (start < 0 || end < start) throw new Error("docs/architecture.md has no actor-system markers");
+  return `${markdown.slice(0, start + BEGIN.length)}\n\n\`\`\`mermaid\n${diagram}\n\`\`\`\n\n${markdown.slice(end)}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--write")) {
+    const file = new URL("../../docs/architecture.md", import.meta.url);
+    writeFileSync(file, withDiagram(readFileSync(file, "utf8")));
+  } else {
+    console.log(actorSystemMermaid());
+  }
+}

@@ -1,0 +1,31 @@
+import { fromPromise } from "xstate";
+import { localCalendarDate } from "../../domain/dates.ts";
+import { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
+import { withQueueLock } from "../offline/queue-lock.ts";
+import { whenIdle } from "../ui/when-idle.ts";
+import { deviceStore } from "./device-store.ts";
+
+/** The courier's day on this device; the server's zone decides it for the API, the phone's for storage. */
+export const deviceToday = () => localCalendarDate(new Date());
+
+/**
+ * Reading the device's storage is not what the courier is waiting for: it
+ * waits until the first screen is up (the phone idle, or a second at most).
+ * An order stored meanwhile is kept in memory and saved once the load is in.
+ */
+const firstScreenUp = () => new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
+
+/** The offline queue with the device's storage and the delivery client (both loaded on first use: out of the first screen's bundle). */
+export const appOfflineQueueMachine = offlineQueueMachine.provide({
+  actors: {
+    loadQueue: fromPromise(async () => {
+      await firstScreenUp();
+      return (await deviceStore()).loadQueue();
+    }),
+    saveQueue: fromPromise(async ({ input }) => (await deviceStore()).saveQueue(input)),
+    // One entry at a time across every tab and trigger (Web Locks); the Idempotency-Key makes a repeat harmless anyway.
+    resubmit: fromPromise(async ({ input }) =>
+      withQueueLock(async () => (await import("../api/deliveries.ts")).sendStoredOrder(input)),
+    ),
+  },
+});

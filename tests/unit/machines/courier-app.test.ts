@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import {
+  assign,
+  createActor,
+  createMachine,
+  fromPromise,
+  setup,
+  type AnyActorRef,
+  type EventObject,
+} from "xstate";
+import type { ItineraryResponse } from "../../../domain/contract/index.ts";
+import { courierAppMachine, SYSTEM_IDS } from "../../../machines/courier-app.machine.ts";
+import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
+import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
+import { QUEUED, QUEUED_ENTRY } from "../../support/delivery-flow-events.ts";
+import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
+import { makeOrder } from "../../support/order-fixtures.ts";
+import { pathName, possibleEvents, type ModelPath } from "../../support/replay-paths.ts";
+
+const TODAY = "2026-11-21";
+const SESSION_STATES = ["checking", "loggedOut", "loggingIn", "loggedIn", "loggingOut"] as const;
+
+const EVENTS = [
+  ...SESSION_STATES.map((value) => ({ type: "xstate.snapshot.session", snapshot: { value } })),
+  { type: "xstate.done.actor.browserOnline", output: TODAY },
+];
+
+/** A session the test moves to any state (BE), so the application hears real snapshots of it. */
+const stubSession = createMachine({
+  id: "session",
+  initial: "checking",
+  states: Object.fromEntries(SESSION_STATES.map((value) => [value, {}])),
+  on: Object.fromEntries(
+    SESSION_STATES.map((value) => [`BE.${value}`, { target: `.${value}` }]),
+  ),
+});
+
+/** Any actor that keeps the events it receives, to assert who was told what. */
+const recorder = (id: string) =>
+  setup({ types: { context: {} as { received: EventObject[] } } }).createMachine({
+    id,
+    context: { received: [] },
+    on: { "*": { actions: assign({ received: ({ context, event }) => [...context.received, event] }) } },
+  });
+
+function startApp(overrides: Record<string, unknown> = {}) {
+  const app = createActor(
+    courierAppMachine.provide({
+      actors: {
+        session: stubSession,
+        courierDay: recorder("courierDay"),
+        offlineQueue: recorder("offlineQueue"),
+        browserOnline: fromPromise<string>(() => new Promise((resolve) => (goOnline = resolve))),
+        ...overrides,
+      } as never,
+    }),
+    { input: { today: TODAY } },
+  );
+  return app.start();
+}
+
+/** Resolves the running browserOnline watch, as the browser's "online" event does. */
+let goOnline: (today: string) => void = () => undefined;
+
+const received = (actor: AnyActorRef | undefined) => (actor?.getSnapshot().context as { received: EventObject[] }).received;
+
+async function replay(path: ModelPath) {
+  const app = startApp();
+  let day: AnyActorRef | undefined;
+  for (const { event } of path.steps.slice(1)) {
+    if (event.type === "xstate.done.actor.browserOnline") {
+      goOnline((event as unknown as { output: string }).output);
+    } else if (event.type === "xstate.snapshot.session") {
+      app.getSnapshot().children.session!.send({ type: `BE.${(event as unknown as { snapshot: { value: string } }).snapshot.value}` } as never);
+    } else {
+      app.send(event as never);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // A session change that keeps it open (logging out) keeps the same day: it is not started again.
+    const now = app.system.get(SYSTEM_IDS.courierDay);
+    if (day && now) expect(now).toBe(day);
+    day = now;
+  }
+  return app;
+}
+
+describe("courier-app machine", () => {
+  const paths = transitionCoverPaths(courierAppMachine, { events: possibleEvents(EVENTS), input: { today: TODAY } });
+
+  it.each(paths.map((path) => [pathName(path), path] as const))("replays %s", async (_name, path) => {
+    const app = await replay(path);
+    expect(app.getSnapshot().value).toEqual(path.state.value);
+    // The session and the queue are there from the start, the day only while a session is open, each under its system id.
+    expect(app.system.get(SYSTEM_IDS.session)).toBeDefined();
+    expect(app.system.get(SYSTEM_IDS.offlineQueue)).toBeDefined();
+    expect(app.system.get(SYSTEM_IDS.courierDay) !== undefined).toBe(path.state.matches({ session: "signedIn" }));
+    const online = path.steps.filter((step) => step.event.type === "xstate.done.actor.browserOnline").length;
+    expect(received(app.system.get(SYSTEM_IDS.offlineQueue)).filter((event) => event.type === "ONLINE")).toHaveLength(online);
+    app.stop();
+  });
+
+  it("covers every state and transition", () => expectFullCoverage(courierAppMachine, paths, { input: { today: TODAY } }));
+
+  it("a delivery flow in the system hands a call that failed on the network to the queue, and tells the day its outcome", async () => {
+    const order = makeOrder({ id: 70, status: "picked_up" });
+    const day = { orders: [order], pharmacy_visits: [], statuses: [] } as unknown as ItineraryResponse;
+    const app = startApp({
+      courierDay: courierDayMachine.provide({
+        actors: {
+          loadDay: fromPromise<DayLoad>(async () => ({ itinerary: day, source: "server" })),
+          saveDay: fromPromise<void, { day: ItineraryResponse }>(async () => undefined),
+        },
+      }),
+    });
+    app.getSnapshot().children.session!.send({ type: "BE.loggedIn" } as never);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const flow = createActor(
+      deliveryFlowMachine.provide({ actors: { submitFailure: fromPromise(async () => QUEUED) } } as never),
+      { input: { order, otherOrders: [order], supportPhone: "2155550100", today: TODAY }, parent: app },
+    ).start();
+    flow.send({ type: "ADDRESS_INCORRECT" });
+    flow.send({ type: "CONFIRM" });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(flow.getSnapshot().output).toEqual({ outcome: "attempted", queued: true });
+    expect(received(app.system.get(SYSTEM_IDS.offlineQueue))).toEqual([{ type: "ENQUEUE", entry: QUEUED_ENTRY }]);
+    const dayNow = app.system.get(SYSTEM_IDS.courierDay)!.getSnapshot().context.day as ItineraryResponse;
+    expect(dayNow.orders.find((candidate) => candidate.id === 70)!.status.name).toBe("delivery_attempted");
+    app.stop();
+  });
+});
