@@ -7,11 +7,11 @@
 //
 // Demo:
 // Today is 2026-11-24. The session, the courier's day and the offline queue are the real machines with their
-// own demos' stand-ins (see session, courier-day and offline-queue); the browser's 'online' event is yours to
-// send from the event list.
+// own demos' stand-ins (see session, courier-day and offline-queue). The browser's 'online' event is not
+// simulated: the network watch waits.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
-//   browserOnline: the browser's 'online' event: send xstate.done.actor.browserOnline from the event list
+//   browserOnline: the browser's 'online' event, which never comes here
 //   session → fetchCurrentSession: succeeds with null (GET /courier/session: no session yet)
 //   session → logIn: succeeds with {"courier":{"id":12,"first_name":"Dana","last_name":"Whitfield"},"csrf_token":"csrf-3f9... (POST /courier/session: the password is right)
 //   session → logOut: succeeds with nothing (DELETE /courier/session)
@@ -914,17 +914,16 @@ var session_demo_default = defineDemo({
 // scripts/machines/demos/courier-app.demo.ts
 var courier_app_demo_default = defineDemo({
   machine: courierAppMachine,
-  summary: "Today is 2026-11-24. The session, the courier's day and the offline queue are the real machines with their own demos' stand-ins (see session, courier-day and offline-queue); the browser's 'online' event is yours to send from the event list.",
+  summary: "Today is 2026-11-24. The session, the courier's day and the offline queue are the real machines with their own demos' stand-ins (see session, courier-day and offline-queue). The browser's 'online' event is not simulated: the network watch waits.",
   input: { today: TODAY },
   standIns: {
-    // A promise that answered at once would come back online forever: the browser decides when, so the event list does.
-    browserOnline: { callback: "the browser's 'online' event: send xstate.done.actor.browserOnline from the event list" }
+    // A promise that answered at once would come back online forever, so the watch here never fires.
+    browserOnline: { callback: "the browser's 'online' event, which never comes here" }
   },
   children: { session: session_demo_default.standIns, courierDay: courier_day_demo_default.standIns, offlineQueue: offline_queue_demo_default.standIns },
   events: [
     { type: "xstate.snapshot.session", snapshot: { value: "loggedIn" } },
-    { type: "xstate.snapshot.session", snapshot: { value: "loggedOut" } },
-    { type: "xstate.done.actor.browserOnline", output: TODAY }
+    { type: "xstate.snapshot.session", snapshot: { value: "loggedOut" } }
   ]
 });
 
