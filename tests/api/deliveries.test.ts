@@ -570,6 +570,11 @@ describeApi("POST /api/courier/deliveries", (api) => {
     expect(wrongAmount.message).toBe(`The amount 12.50 is not the 17.50 owed on order ${eleanor}.`);
     const badCorrection = await expectRefusedUnchanged(() => submit(client, completion([eleanor!], { dob_verified: true, ...cash("5.50", "cash", "0.50") })), 400);
     expect(badCorrection.message).toContain("corrected copay");
+    // A copay collected at pickup is no longer the courier's to correct at the door.
+    await db().update(orders).set({ copayPaidAt: new Date() }).where(eq(orders.id, eleanor!));
+    const paidAtPickup = await expectRefusedUnchanged(() => submit(client, completion([eleanor!], { dob_verified: true, ...cash("25.00", "check", "20.00") })), 400);
+    expect(paidAtPickup.message).toBe("The copay on this order was already collected at pickup, so it cannot be corrected.");
+    await db().update(orders).set({ copayPaidAt: null }).where(eq(orders.id, eleanor!));
     const check = await expectRefusedUnchanged(() => submit(client, completion([shah!], cash("19.50", "check"))), 400);
     expect(check.message).toBe("Market Street Apothecary does not accept check at the door.");
     // A corrected copay is taken at face value and becomes the order's copay.
