@@ -7,12 +7,11 @@ import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/paymen
 import { reportMachineState } from "../../app/live-machine-state.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { setUpCardClient } from "../../payments/index.ts";
-import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { preloadMask } from "../../ui/lazy-mask.ts";
 import { whenIdle } from "../../ui/when-idle.ts";
 import { createActionMemo } from "./action-memo.ts";
 import { createCardSession } from "./card-session.ts";
-import { confirmationOf } from "./confirmation.ts";
+import { Confirmation } from "./Confirmation.tsx";
 import { deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
 import { provideDeliveryFlow } from "./flow-machine.ts";
@@ -129,7 +128,6 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
   }, [path, photoStep]);
 
   const send = (event: DeliveryFlowEvent) => actor.send(event);
-  const confirmation = confirmationOf(snapshot);
   const props = { snapshot, send };
 
   if (done) {
@@ -160,7 +158,7 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
       ) : (
         <Step path={path} {...props} cards={cards} />
       )}
-      {confirmation && <ConfirmDialog message={confirmation} onConfirm={() => send({ type: "CONFIRM" })} onCancel={() => send({ type: "CANCEL" })} />}
+      <Confirmation actor={actor} />
     </main>
   );
 }

@@ -196,6 +196,25 @@ describe("card (issue 5)", () => {
     await expectPath(`${base(order)}/signature`);
   });
 
+  it("unable to pay by card, then Cancel: back to the card form as typed, its fields still set up", async () => {
+    const { user } = await toPayment(owedOrder({ can_skip_copay_collection: false }));
+    await user.click(screen.getByRole("radio", { name: "Card" }));
+    await typeCard(user);
+    await waitFor(() => expect(charge()).toBeEnabled());
+    const typed = (screen.getByRole("textbox", { name: "Card number" }) as HTMLInputElement).value;
+    await clickEnabled(user, "Unable to pay");
+    const dialog = await screen.findByRole("alertdialog");
+    expect(dialog).toHaveTextContent(fill(TEXT.unableToPaySkip, { phone: SUPPORT_PHONE_SHOWN }));
+    // The card form stays behind the dialog: the payment machine is still in its card state.
+    expect(screen.getByRole("textbox", { name: "Card number" })).toHaveValue(typed);
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(screen.getByRole("radio", { name: "Card" })).toBeChecked();
+    expect(screen.getByRole("textbox", { name: "Card number" })).toHaveValue(typed);
+    expect(charge()).toBeEnabled();
+    expect(deliveryMocks.payments.fetchClientToken).toHaveBeenCalledTimes(1);
+  });
+
   it("never saves card data with the flow, and a reload asks for the method again", async () => {
     const order = owedOrder();
     const { user, unmount } = await toPayment(order);

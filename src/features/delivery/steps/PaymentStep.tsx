@@ -9,10 +9,8 @@ import type { PaymentType } from "../../../../domain/vocabulary.ts";
 import { copayCorrectionValid, paymentTotal } from "../../../../domain/payment-step.ts";
 import type { paymentMachine } from "../../../../machines/payment.machine.ts";
 import { ActionButton } from "../../../ui/ActionButton.tsx";
-import { ConfirmDialog } from "../../../ui/ConfirmDialog.tsx";
 import { MoneyInput } from "../../../ui/MoneyInput.tsx";
 import type { CardSession } from "../card-session.ts";
-import { confirmationOf } from "../confirmation.ts";
 import { OrderSummary } from "../OrderSummary.tsx";
 import { CardFields } from "./CardFields.tsx";
 import type { StepProps } from "./step-props.ts";
@@ -21,7 +19,7 @@ const METHOD_LABELS: Record<PaymentType, string> = { cash: "Cash", check: "Check
 
 const cents = (value: string | null | undefined) => parseDecimalToCents(value ?? null) ?? 0;
 
-/** Spec §5 Payment step (the payment machine runs as the flow's child 'payment'). */
+/** Spec §5 Payment step (the payment machine runs as the flow's child 'payment'; its 'unable to pay' confirmations are the flow's dialog, Confirmation.tsx). */
 export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSession }) {
   // The child the flow invokes with id 'payment' (children are typed by every actor the flow may run).
   const child = snapshot.children.payment as ActorRefFrom<typeof paymentMachine> | undefined;
@@ -45,7 +43,6 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
   const authorizing = payment.matches({ card: "authorizing" });
   const correctionValid = copayCorrectionValid(payment.context);
   const corrected = newCopay != null && correctionValid ? correctedCopayCents(newCopay) : null;
-  const confirmation = confirmationOf(payment);
   const parts = paymentPartsCents(order, corrected);
   const lines = [
     { label: corrected != null ? "Copay (corrected)" : "Copay", cents: parts.copay },
@@ -144,10 +141,6 @@ export function PaymentStep({ snapshot, cards }: StepProps & { cards: CardSessio
           Unable to pay
         </ActionButton>
       </div>
-
-      {confirmation && (
-        <ConfirmDialog message={confirmation} onConfirm={() => child.send({ type: "CONFIRM" })} onCancel={() => child.send({ type: "CANCEL" })} />
-      )}
     </>
   );
 }
