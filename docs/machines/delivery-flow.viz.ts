@@ -806,7 +806,7 @@ var paymentMachine = setup2({
   }
 }).createMachine({
   id: "payment",
-  description: "Payment: method choice (cash, check, card), copay correction, card form.",
+  description: "Payment: method choice (cash, check, card), copay correction, card form. 'Unable to pay' asks as the flow does (meta.confirmation, CONFIRM/CANCEL); the skip has two states as Cancel differs: card.confirmingSkip keeps the set-up card fields behind the dialog, confirmingSkip goes back to the method choice.",
   context: ({ input }) => ({
     order: input.order,
     supportPhone: input.supportPhone,
@@ -876,7 +876,7 @@ var paymentMachine = setup2({
           }
         },
         confirmingSkip: {
-          description: "Unable to pay by card: confirm that the payment was not collected.",
+          description: "Unable to pay by card: confirm that the payment was not collected; Cancel returns to the card form as it was.",
           meta: { confirmation: TEXT.unableToPaySkip },
           on: {
             CONFIRM: { target: "#payment.notCollected" },
@@ -886,7 +886,7 @@ var paymentMachine = setup2({
       }
     },
     confirmingSkip: {
-      description: "Unable to pay where the pharmacy can skip copay collection: confirm, then go to the signature.",
+      description: "Unable to pay where the pharmacy can skip copay collection: confirm, then go to the signature; Cancel returns to the method choice.",
       meta: { confirmation: TEXT.unableToPaySkip },
       on: {
         CONFIRM: { target: "notCollected" },
