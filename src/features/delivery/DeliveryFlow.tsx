@@ -1,11 +1,12 @@
 import { useSelector } from "@xstate/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { formatUsd } from "../../../domain/money.ts";
 import { type DeliveryFlowEvent, type DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
 import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
 import { reportMachineState } from "../../app/live-machine-state.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
+import { useMachineUrl } from "../../app/use-machine-url.ts";
 import { setUpCardClient } from "../../payments/index.ts";
 import { preloadMask } from "../../ui/lazy-mask.ts";
 import { whenIdle } from "../../ui/when-idle.ts";
@@ -45,7 +46,6 @@ export interface DeliveryFlowProps {
  */
 export function DeliveryFlow({ input, courierId, stored, step, base, listPath }: DeliveryFlowProps) {
   const orderId = input.order.id;
-  const navigate = useNavigate();
   const persist = useRef<() => void>(() => {});
   // Keys are made synchronously as a call starts, so the save that follows that step includes them.
   const [memo] = useState(() => createActionMemo(stored?.memo ?? {}));
@@ -91,28 +91,14 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
 
   // The URL mirrors the machine. A new URL (deep link, back button) is asked of the machine; a new machine step moves the URL.
   const path = deliveryPathOf(snapshot);
-  const synced = useRef<string | null>(null);
-  const navigatingTo = useRef<string | null>(null);
-  useEffect(() => {
-    const urlChanged = synced.current !== step;
-    synced.current = step;
-    let landed = deliveryPathOf(actor.getSnapshot());
-    if (landed === step || navigatingTo.current === landed) return;
-    if (urlChanged) {
-      const target = deliveryStepOfPath(step);
-      if (target) actor.send({ type: "GO_TO_STEP", step: target });
-      landed = deliveryPathOf(actor.getSnapshot());
-      if (landed === step) return;
-      navigatingTo.current = landed;
-      navigate(`${base}/${landed}`, { replace: true });
-    } else {
-      navigatingTo.current = landed;
-      navigate(`${base}/${landed}`);
-    }
-  }, [actor, base, navigate, path, step]);
-  useEffect(() => {
-    if (navigatingTo.current === step) navigatingTo.current = null;
-  }, [step]);
+  useMachineUrl(actor, {
+    url: `${base}/${step}`,
+    pathOf: (state) => `${base}/${deliveryPathOf(state)}`,
+    eventFor: (url) => {
+      const target = deliveryStepOfPath(url.slice(base.length + 1));
+      return target ? { type: "GO_TO_STEP" as const, step: target } : null;
+    },
+  });
 
   // The /machines page marks where the courier is in the delivery flow.
   useEffect(() => {

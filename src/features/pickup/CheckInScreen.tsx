@@ -1,6 +1,6 @@
 import { useSelector } from "@xstate/react";
 import { useEffect, useId } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { checkInList, pickupInstructions } from "../../../domain/pharmacy-progress.ts";
 import { formatPhone, telHref } from "../../../domain/phone.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
@@ -16,7 +16,6 @@ import { ScreenHeader } from "./ScreenHeader.tsx";
 /** /pharmacies/:pharmacyId/verify_orders: spec §2 check-in screen, §4 check-in list. */
 export function CheckInScreen() {
   const { actor, pharmacy } = useCheckIn();
-  const navigate = useNavigate();
   const searchId = useId();
   const addonsEnabled = CourierDayContext.useSelector((state) => state.context.day!.feature_flags.self_service_addons_enabled);
   const { orders, search, canContinue } = useSelector(
@@ -43,17 +42,6 @@ export function CheckInScreen() {
     }),
     (a, b) => a.phase === b.phase && a.unknownLabel === b.unknownLabel && a.cameraProblem === b.cameraProblem,
   );
-
-  // Arriving here from the review (browser back): the machine goes back with the URL.
-  useEffect(() => {
-    if (actor.getSnapshot().matches("confirmingOrders")) actor.send({ type: "BACK" });
-  }, [actor]);
-
-  // A bag's label named a listed order: on to its verify screen (the machine has closed the camera).
-  useEffect(() => {
-    const subscription = actor.on("orderScanned", ({ orderId }) => void navigate(`/pharmacies/${pharmacy.id}/verify_orders/${orderId}`));
-    return () => subscription.unsubscribe();
-  }, [actor, navigate, pharmacy.id]);
 
   // Leaving the screen (the itinerary link, the browser's back) closes the camera.
   useEffect(
@@ -135,10 +123,7 @@ export function CheckInScreen() {
           id="all-orders-verified"
           disabled={!canContinue}
           aria-describedby={canContinue ? undefined : "continue-hint"}
-          onClick={() => {
-            actor.send({ type: "CONTINUE" });
-            if (actor.getSnapshot().matches("confirmingOrders")) void navigate(`/pharmacies/${pharmacy.id}/confirm_orders`);
-          }}
+          onClick={() => actor.send({ type: "CONTINUE" })}
         >
           {TEXT.continue}
         </ActionButton>

@@ -1,6 +1,4 @@
 import { useSelector } from "@xstate/react";
-import { useEffect } from "react";
-import { Navigate, useNavigate } from "react-router";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { onlyCancelledOrders, reviewLists, rowIndicator } from "../../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../../domain/texts.ts";
@@ -18,35 +16,21 @@ import { ScreenHeader } from "./ScreenHeader.tsx";
  */
 export function ConfirmOrdersScreen() {
   const { actor, pharmacy } = useCheckIn();
-  const { checkingIn, mayContinue } = useSelector(
-    actor,
-    (snapshot) => ({ checkingIn: snapshot.matches("checkingIn"), mayContinue: snapshot.can({ type: "CONTINUE" }) }),
-    (a, b) => a.checkingIn === b.checkingIn && a.mayContinue === b.mayContinue,
-  );
-
-  useEffect(() => {
-    if (actor.getSnapshot().matches("checkingIn")) actor.send({ type: "CONTINUE" });
-  }, [actor]);
-
-  if (checkingIn && !mayContinue) return <Navigate to={`/pharmacies/${pharmacy.id}/verify_orders`} replace />;
+  // Until the machine answers the URL (CONTINUE, or the list again: use-check-in-url.ts), nothing to show.
+  const checkingIn = useSelector(actor, (snapshot) => snapshot.matches("checkingIn"));
   if (checkingIn) return null;
   return <Review actor={actor} pharmacyId={pharmacy.id} />;
 }
 
 function Review({ actor, pharmacyId }: { actor: CheckInActor; pharmacyId: number }) {
-  const navigate = useNavigate();
   const state = useSelector(actor, (snapshot) => snapshot);
   const { verified, cancelled } = reviewLists(state.context.orders, pharmacyId);
   const goesHome = onlyCancelledOrders(state.context.orders, pharmacyId);
   const recording = state.matches({ confirmingOrders: "recordingArrival" });
   const failed = state.matches({ confirmingOrders: "arrivalFailed" });
 
-  const leave = (event: { type: "START_DELIVERIES" } | { type: "GO_HOME" }) => {
-    actor.send(event);
-    const snapshot = actor.getSnapshot();
-    if (snapshot.status !== "done") return;
-    void navigate(snapshot.output?.next === "home" ? "/pharmacies" : `/pharmacies/${pharmacyId}/deliver_orders`);
-  };
+  // Done, the machine's mirror takes the courier on (deliver_orders, or /pharmacies).
+  const leave = (event: { type: "START_DELIVERIES" } | { type: "GO_HOME" }) => actor.send(event);
 
   return (
     <main className="screen">

@@ -7,6 +7,7 @@ import { markArrived } from "../../api/pickup.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
+import { useCheckInUrl } from "./use-check-in-url.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;
 
@@ -34,6 +35,8 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
   );
   // Runs in the application's actor system: the machine itself tells the day the arrival it records.
   const actor = useFlowActor(machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
+  // Here, after the actor starts (a screen's effects would run before it): the URL mirrors the machine.
+  useCheckInUrl(actor, pharmacy.id);
 
   useEffect(() => {
     actor.send({ type: "ORDERS_CHANGED", orders });

@@ -1,6 +1,6 @@
 import { useSelector } from "@xstate/react";
 import { useEffect, useMemo, useRef } from "react";
-import { useLocation, useNavigate, useParams } from "react-router";
+import { useLocation, useParams } from "react-router";
 import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
@@ -9,6 +9,7 @@ import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
+import { useMachineUrl } from "../../app/use-machine-url.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
@@ -39,7 +40,6 @@ export function Component() {
 
 function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const location = useLocation();
-  const navigate = useNavigate();
   const courierId = CourierDayContext.useSelector((state) => state.context.day!.courier.id);
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   const incompleteOffline = useOfflineOrderIds().size > 0;
@@ -57,15 +57,7 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
     if (actor.getSnapshot().status === "active") actor.send({ type: "DAY_CHANGED", orders, incompleteOffline });
   }, [actor, orders, incompleteOffline]);
 
-  // Recorded (the day already knows, from the machine): the courier is back on /pharmacies ('Completed').
-  useEffect(() => {
-    const subscription = actor.subscribe((snapshot) => {
-      if (snapshot.status === "done") navigate("/pharmacies", { replace: true });
-    });
-    return () => subscription.unsubscribe();
-  }, [actor, navigate]);
-
-  useUrlMirrorsMachine(actor, pharmacy.id);
+  useReturnsUrl(actor, pharmacy.id);
 
   const screen = useSelector(actor, (snapshot) => viewOfState(snapshot)?.screen ?? null);
   switch (screen) {
@@ -83,31 +75,23 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
 /**
  * The URL follows the machine when the machine moves (a button), and the
  * machine is asked when the URL moves (back button, deep link): GO_TO, which
- * it may refuse — then the URL is put back to the screen it shows.
+ * it may refuse — then the URL is put back to the screen it shows. Recorded
+ * (the day already knows, from the machine): the courier is back on
+ * /pharmacies ('Completed'), in place of the screen.
  */
-function useUrlMirrorsMachine(actor: ReturnsActor, pharmacyId: number) {
+function useReturnsUrl(actor: ReturnsActor, pharmacyId: number) {
   const location = useLocation();
-  const navigate = useNavigate();
-  const machinePath = useSelector(actor, (snapshot) => {
-    const view = viewOfState(snapshot);
-    return view ? pathOfView(pharmacyId, view) : null;
-  });
-  const synced = useRef(machinePath);
   const urlView = useMemo(() => viewOfPath(location.pathname), [location.pathname]);
-  const urlPath = urlView ? pathOfView(pharmacyId, urlView) : location.pathname;
-
-  useEffect(() => {
-    if (machinePath === null) return;
-    if (machinePath !== synced.current) {
-      synced.current = machinePath;
-      if (urlPath !== machinePath) navigate(machinePath);
-      return;
-    }
-    if (urlPath === machinePath) return;
-    if (urlView) actor.send({ type: "GO_TO", view: urlView });
-    const view = viewOfState(actor.getSnapshot());
-    const now = view ? pathOfView(pharmacyId, view) : null;
-    synced.current = now;
-    if (now !== null && now !== urlPath) navigate(now, { replace: true });
-  }, [actor, machinePath, navigate, pharmacyId, urlPath, urlView]);
+  useMachineUrl(actor, {
+    url: urlView ? pathOfView(pharmacyId, urlView) : location.pathname,
+    pathOf: (snapshot) => {
+      const view = viewOfState(snapshot);
+      return view ? pathOfView(pharmacyId, view) : null;
+    },
+    eventFor: (url) => {
+      const view = viewOfPath(url);
+      return view ? { type: "GO_TO" as const, view } : null;
+    },
+    whenDone: { to: () => "/pharmacies", replace: true },
+  });
 }

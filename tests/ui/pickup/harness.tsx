@@ -1,6 +1,6 @@
-import { render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from "react-router";
 import { fromPromise } from "xstate";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import type { Order, Pharmacy, PharmacyVisit } from "../../../domain/contract/entities.ts";
@@ -43,9 +43,14 @@ export const order = (id: number, first: string, last: string, overrides: Parame
 export { makeOrder, makePharmacy, makeVisit };
 export type { Order, Pharmacy, PharmacyVisit };
 
+/** The browser's back button, for asserting what was pushed and what replaced. */
+let goBack: () => void = () => {};
+
 /** Where the router is, for asserting navigation. */
 function Location() {
   const location = useLocation();
+  const navigate = useNavigate();
+  goBack = () => void navigate(-1);
   return <div data-testid="location">{location.pathname}</div>;
 }
 
@@ -88,5 +93,5 @@ export function renderPickup(path: string, day: ItineraryResponse = makeDay()) {
       </MemoryRouter>
     </AppWithDay>,
   );
-  return { ...result, location: () => screen.getByTestId("location").textContent };
+  return { ...result, location: () => screen.getByTestId("location").textContent, back: () => act(() => goBack()) };
 }
