@@ -1,10 +1,10 @@
-import { assign, emit, fromPromise, sendTo, setup } from "xstate";
+import { assign, emit, fromCallback, fromPromise, sendTo, setup, type EventObject, type SnapshotFrom } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order, PharmacyVisit } from "../domain/contract/entities.ts";
 import { scannedOrder, type CameraProblem } from "../domain/label-scan.ts";
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
 import { canContinueCheckIn, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
-import { SYSTEM_IDS } from "./system-ids.ts";
+import { SYSTEM_IDS, type CourierDayRef } from "./system-ids.ts";
 
 /**
  * The check-in gate at one pharmacy (spec §2 check-in screen and
@@ -15,6 +15,10 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  * provides opens the camera and reports CAMERA_READY, CAMERA_FAILED and each
  * LABEL_READ; a label of a listed order opens its verify screen (the emitted
  * `orderScanned`), any other label is named and the scanning goes on.
+ *
+ * The machine follows the courier's day itself (`followDay`): an order
+ * verified, cancelled or added on, or a refresh, reaches its list as
+ * ORDERS_CHANGED while it runs.
  */
 
 export interface CheckInInput {
@@ -81,6 +85,26 @@ export const checkInMachine = setup({
     markArrived: fromPromise<PharmacyVisit, { visitId: number }>(async () => {
       throw new Error("provide markArrived");
     }),
+    /**
+     * The day's orders, each time the application's courierDay has new ones
+     * (from those the machine started with): ORDERS_CHANGED. With no day in
+     * the system (the machine alone) it follows nothing.
+     */
+    followDay: fromCallback<EventObject, { orders: Order[] }>(({ input, system, sendBack }) => {
+      const day = system.get(SYSTEM_IDS.courierDay) as CourierDayRef | undefined;
+      if (!day) return;
+      let known = input.orders;
+      const follow = ({ context }: SnapshotFrom<CourierDayRef>) => {
+        const orders = context.day?.orders;
+        if (!orders || orders === known) return;
+        known = orders;
+        sendBack({ type: "ORDERS_CHANGED", orders });
+      };
+      // The day may have moved on between the machine's input and this subscription.
+      follow(day.getSnapshot());
+      const subscription = day.subscribe(follow);
+      return () => subscription.unsubscribe();
+    }),
   },
   guards: {
     /** Spec §4: Continue is enabled only when every listed order is picked_up or cancelled. */
@@ -128,8 +152,9 @@ export const checkInMachine = setup({
     unknownLabel: null,
     cameraProblem: null,
   }),
+  invoke: { id: "followDay", src: "followDay", input: ({ context }) => ({ orders: context.orders }) },
   on: {
-    ORDERS_CHANGED: { actions: "setOrders", description: "An order was verified, cancelled or added on." },
+    ORDERS_CHANGED: { actions: "setOrders", description: "The day's orders changed: an order was verified, cancelled or added on, or the day refreshed." },
   },
   initial: "checkingIn",
   states: {

@@ -1,4 +1,4 @@
-import { assign, fromPromise, sendTo, setup } from "xstate";
+import { assign, fromCallback, fromPromise, sendTo, setup, type EventObject } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import type { ReturnResponse, ReturnSubmission } from "../domain/contract/returns.ts";
@@ -7,7 +7,8 @@ import { bagOfLabel, dayChange, hasLinesOf, returnedOrdersOf, returnSubmissionOf
 import { returnSummary, STAFF_NAME_MAX_LENGTH, staffSignatureComplete, type ReturnDetailKind } from "../domain/returns.ts";
 import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
 import { nextOrderStatus } from "./order-status.ts";
-import { SYSTEM_IDS } from "./system-ids.ts";
+import { hasIncompleteOrders } from "../domain/offline-queue.ts";
+import { SYSTEM_IDS, type CourierDayRef, type OfflineQueueRef } from "./system-ids.ts";
 
 /**
  * Returns to the pharmacy (spec §2 /reconcile, /reconcile_details/{orders,
@@ -23,6 +24,10 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  * On the summary, 'Scan' (issue 19) reads each bag's label as it goes back
  * over the counter and ticks it off (`tickedOrderIds`): a check the courier
  * and the staff see, not a step — Continue and the signature are as before.
+ *
+ * The machine follows the courier's day and the offline queue itself
+ * (`followDay`): a refresh, or the stored orders resubmitted, reach it as
+ * DAY_CHANGED and the return is computed again.
  */
 
 export type ReturnsView = { screen: "summary" } | { screen: "details"; kind: ReturnDetailKind } | { screen: "signature" };
@@ -94,6 +99,28 @@ export const returnsMachine = setup({
     /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
     submitReturn: fromPromise<ReturnResponse, ReturnSubmission>(async () => {
       throw new Error("provide submitReturn");
+    }),
+    /**
+     * The day's orders and whether orders wait in the offline queue, each time
+     * either differs from what the machine last knew (it starts from its
+     * input): DAY_CHANGED. Follows what the application's system has of the
+     * two; with neither (the machine alone) it follows nothing.
+     */
+    followDay: fromCallback<EventObject, { orders: Order[]; incompleteOffline: boolean }>(({ input, system, sendBack }) => {
+      const day = system.get(SYSTEM_IDS.courierDay) as CourierDayRef | undefined;
+      const queue = system.get(SYSTEM_IDS.offlineQueue) as OfflineQueueRef | undefined;
+      let known = input;
+      const follow = () => {
+        const orders = day?.getSnapshot().context.day?.orders ?? known.orders;
+        const incompleteOffline = queue ? hasIncompleteOrders(queue.getSnapshot().context) : known.incompleteOffline;
+        if (orders === known.orders && incompleteOffline === known.incompleteOffline) return;
+        known = { orders, incompleteOffline };
+        sendBack({ type: "DAY_CHANGED", orders, incompleteOffline });
+      };
+      // Either may have moved on between the machine's input and these subscriptions.
+      follow();
+      const subscriptions = [day?.subscribe(follow), queue?.subscribe(follow)];
+      return () => subscriptions.forEach((subscription) => subscription?.unsubscribe());
     }),
   },
   guards: {
@@ -167,6 +194,11 @@ export const returnsMachine = setup({
     unknownLabel: null,
     cameraProblem: null,
   }),
+  invoke: {
+    id: "followDay",
+    src: "followDay",
+    input: ({ context }) => ({ orders: context.orders, incompleteOffline: context.incompleteOffline }),
+  },
   on: {
     LOCATED: { actions: "setLocation", description: "The browser geolocation, where granted (never on the local host)." },
   },

@@ -1,11 +1,20 @@
+import type { ActorRefFrom } from "xstate";
+import type { courierDayMachine } from "./courier-day.machine.ts";
+import type { offlineQueueMachine } from "./offline-queue.machine.ts";
+
 /**
  * Who is who in the application's actor system (machines/courier-app.machine.ts):
  * the ids a flow sends its outcome and its stored calls to, with
- * sendTo(({ system }) => system.get(SYSTEM_IDS.…)). A file of its own so a flow
- * need not import the application (nor the application a flow: flows load on demand).
+ * sendTo(({ system }) => system.get(SYSTEM_IDS.…)), and the actors it follows.
+ * A file of its own so a flow need not import the application (nor the
+ * application a flow: flows load on demand).
  */
 export const SYSTEM_IDS = {
   session: "session",
   courierDay: "courierDay",
   offlineQueue: "offlineQueue",
 } as const;
+
+/** What a flow finds under those ids, to follow it (types only: nothing of the day or the queue is bundled with a flow). */
+export type CourierDayRef = ActorRefFrom<typeof courierDayMachine>;
+export type OfflineQueueRef = ActorRefFrom<typeof offlineQueueMachine>;

@@ -12,9 +12,10 @@
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   markArrived: succeeds with {"id":31,"pharmacy":{"id":3,"name":"Riverside Community Pharmacy","address":{"street_ad... (the visit marked arrived)
 //   labelScanner: the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED
+//   followDay: the courier's day: none runs in the visualizer; send ORDERS_CHANGED as the day's change would
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, emit, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup } from "xstate";
+import { assign, createMachine, emit, fromCallback, fromCallback as fromCallback2, fromCallback as fromCallback3, fromPromise, fromPromise as fromPromise2, sendTo, setup } from "xstate";
 // machines/check-in.machine.ts
 
 // domain/texts.ts
@@ -178,6 +179,25 @@ var checkInMachine = setup({
     /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
     markArrived: fromPromise(async () => {
       throw new Error("provide markArrived");
+    }),
+    /**
+     * The day's orders, each time the application's courierDay has new ones
+     * (from those the machine started with): ORDERS_CHANGED. With no day in
+     * the system (the machine alone) it follows nothing.
+     */
+    followDay: fromCallback2(({ input, system, sendBack }) => {
+      const day = system.get(SYSTEM_IDS.courierDay);
+      if (!day) return;
+      let known = input.orders;
+      const follow = ({ context }) => {
+        const orders = context.day?.orders;
+        if (!orders || orders === known) return;
+        known = orders;
+        sendBack({ type: "ORDERS_CHANGED", orders });
+      };
+      follow(day.getSnapshot());
+      const subscription = day.subscribe(follow);
+      return () => subscription.unsubscribe();
     })
   },
   guards: {
@@ -226,8 +246,9 @@ var checkInMachine = setup({
     unknownLabel: null,
     cameraProblem: null
   }),
+  invoke: { id: "followDay", src: "followDay", input: ({ context }) => ({ orders: context.orders }) },
   on: {
-    ORDERS_CHANGED: { actions: "setOrders", description: "An order was verified, cancelled or added on." }
+    ORDERS_CHANGED: { actions: "setOrders", description: "The day's orders changed: an order was verified, cancelled or added on, or the day refreshed." }
   },
   initial: "checkingIn",
   states: {
@@ -351,7 +372,7 @@ function defineDemo(demo) {
 }
 var copy = (value) => value === void 0 ? value : JSON.parse(JSON.stringify(value));
 function standInLogic(standIn) {
-  if ("callback" in standIn) return fromCallback2(() => void 0);
+  if ("callback" in standIn) return fromCallback3(() => void 0);
   return fromPromise2(async () => copy(standIn.resolves));
 }
 function withStandIns(machine, standIns, children = {}) {
@@ -548,7 +569,8 @@ var check_in_demo_default = defineDemo({
   input: { pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
   standIns: {
     markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" },
-    labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" }
+    labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },
+    followDay: { callback: "the courier's day: none runs in the visualizer; send ORDERS_CHANGED as the day's change would" }
   },
   events: [
     { type: "SEARCH", query: "Abernathy" },

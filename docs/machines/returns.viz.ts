@@ -12,9 +12,10 @@
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   submitReturn: succeeds with {"return":{"id":560,"order_ids":[4103,4104],"cash_collected":"12.50","check_collected":... (POST /courier/pharmacies/3/returns: the return recorded)
 //   labelScanner: the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED
+//   followDay: the courier's day and the offline queue: none runs in the visualizer; send DAY_CHANGED as their change would
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
+import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromCallback as fromCallback3, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
 // machines/returns.machine.ts
 
 // domain/texts.ts
@@ -385,6 +386,11 @@ function nextOrderStatus(status, event, context = {}) {
   return next.value;
 }
 
+// domain/offline-queue.ts
+function hasIncompleteOrders(context) {
+  return context.entries.length > 0;
+}
+
 // machines/system-ids.ts
 var SYSTEM_IDS = {
   session: "session",
@@ -407,6 +413,27 @@ var returnsMachine = setup2({
     /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
     submitReturn: fromPromise(async () => {
       throw new Error("provide submitReturn");
+    }),
+    /**
+     * The day's orders and whether orders wait in the offline queue, each time
+     * either differs from what the machine last knew (it starts from its
+     * input): DAY_CHANGED. Follows what the application's system has of the
+     * two; with neither (the machine alone) it follows nothing.
+     */
+    followDay: fromCallback2(({ input, system, sendBack }) => {
+      const day = system.get(SYSTEM_IDS.courierDay);
+      const queue = system.get(SYSTEM_IDS.offlineQueue);
+      let known = input;
+      const follow = () => {
+        const orders = day?.getSnapshot().context.day?.orders ?? known.orders;
+        const incompleteOffline = queue ? hasIncompleteOrders(queue.getSnapshot().context) : known.incompleteOffline;
+        if (orders === known.orders && incompleteOffline === known.incompleteOffline) return;
+        known = { orders, incompleteOffline };
+        sendBack({ type: "DAY_CHANGED", orders, incompleteOffline });
+      };
+      follow();
+      const subscriptions = [day?.subscribe(follow), queue?.subscribe(follow)];
+      return () => subscriptions.forEach((subscription) => subscription?.unsubscribe());
     })
   },
   guards: {
@@ -477,6 +504,11 @@ var returnsMachine = setup2({
     unknownLabel: null,
     cameraProblem: null
   }),
+  invoke: {
+    id: "followDay",
+    src: "followDay",
+    input: ({ context }) => ({ orders: context.orders, incompleteOffline: context.incompleteOffline })
+  },
   on: {
     LOCATED: { actions: "setLocation", description: "The browser geolocation, where granted (never on the local host)." }
   },
@@ -610,7 +642,7 @@ function defineDemo(demo) {
 }
 var copy = (value) => value === void 0 ? value : JSON.parse(JSON.stringify(value));
 function standInLogic(standIn) {
-  if ("callback" in standIn) return fromCallback2(() => void 0);
+  if ("callback" in standIn) return fromCallback3(() => void 0);
   return fromPromise2(async () => copy(standIn.resolves));
 }
 function withStandIns(machine, standIns, children = {}) {
@@ -778,7 +810,8 @@ var returns_demo_default = defineDemo({
       resolves: { return: { id: 560, order_ids: [4103, 4104], cash_collected: "12.50", check_collected: "0.00" } },
       says: "POST /courier/pharmacies/3/returns: the return recorded"
     },
-    labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" }
+    labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },
+    followDay: { callback: "the courier's day and the offline queue: none runs in the visualizer; send DAY_CHANGED as their change would" }
   },
   events: [
     { type: "VIEW_DETAILS", kind: "orders" },

@@ -79,6 +79,8 @@ export function machineMarkdown(entry: MachineEntry, model: MachineModel, report
     "",
     model.description ?? "",
     "",
+    // What the machine runs for as long as it runs (an actor it follows, a child it starts) is in no state's row.
+    ...(runs(model.root) ? [`- While it runs: ${runs(model.root)}`] : []),
     `- Source: [${entry.file}](../../${entry.file}) (${code(entry.exportName)})`,
     `- Paste into the Stately visualizer: [${entry.name}.viz.ts](${entry.name}.viz.ts)`,
     report.exists

@@ -9,13 +9,14 @@ const SESSION: SessionResponse = { courier: { id: 7, first_name: "Dana", last_na
 
 /**
  * The application actor as a feature's tests need it: a session already open,
- * the day the test gives, and the app's own offline queue.
+ * the day the test gives, and the app's own offline queue (or the one the test gives).
  */
-export function appWithDay(day: AnyActorLogic) {
+export function appWithDay(day: AnyActorLogic, queue?: AnyActorLogic) {
   return appCourierAppMachine.provide({
     actors: {
       session: sessionMachine.provide({ actors: { fetchCurrentSession: fromPromise<SessionResponse | null>(async () => SESSION) } }),
       courierDay: day,
+      ...(queue ? { offlineQueue: queue } : {}),
     } as never,
   });
 }
@@ -25,9 +26,9 @@ function WhenDayStarted({ children }: { children: ReactNode }) {
 }
 
 /** Renders children once the application has started the given day (the logged-in layout's part). */
-export function AppWithDay({ day, children }: { day: AnyActorLogic; children: ReactNode }) {
+export function AppWithDay({ day, queue, children }: { day: AnyActorLogic; queue?: AnyActorLogic; children: ReactNode }) {
   return (
-    <CourierAppContext.Provider logic={appWithDay(day)}>
+    <CourierAppContext.Provider logic={appWithDay(day, queue)}>
       <WhenDayStarted>{children}</WhenDayStarted>
     </CourierAppContext.Provider>
   );

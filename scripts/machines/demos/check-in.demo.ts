@@ -15,6 +15,7 @@ export default defineDemo({
   standIns: {
     markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" },
     labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },
+    followDay: { callback: "the courier's day: none runs in the visualizer; send ORDERS_CHANGED as the day's change would" },
   },
   events: [
     { type: "SEARCH", query: "Abernathy" },

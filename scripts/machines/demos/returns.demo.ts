@@ -16,6 +16,7 @@ export default defineDemo({
       says: "POST /courier/pharmacies/3/returns: the return recorded",
     },
     labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },
+    followDay: { callback: "the courier's day and the offline queue: none runs in the visualizer; send DAY_CHANGED as their change would" },
   },
   events: [
     { type: "VIEW_DETAILS", kind: "orders" },

@@ -1,5 +1,5 @@
 import { visitsToMake } from "../../../domain/pharmacy-progress.ts";
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
+import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { checkInMachine } from "../../../machines/check-in.machine.ts";
@@ -16,8 +16,9 @@ const CheckInActorContext = createContext<{ actor: CheckInActor; pharmacy: Pharm
 /**
  * One check-in machine per pharmacy, shared by the check-in list and the
  * confirm_orders review so the URL can move between them while the machine
- * keeps its place. The day's orders flow in as ORDERS_CHANGED; the arrival
- * the machine records goes to the day from the machine itself (VISITS_CHANGED).
+ * keeps its place. It starts from the day's orders and follows the day
+ * itself (its followDay actor); the arrival it records goes to the day from
+ * the machine too (VISITS_CHANGED).
  */
 export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; children: ReactNode }) {
   const courierId = CourierDayContext.useSelector((state) => state.context.day!.courier.id);
@@ -33,14 +34,10 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
       }),
     [courierId],
   );
-  // Runs in the application's actor system: the machine itself tells the day the arrival it records.
+  // Runs in the application's actor system: the machine follows the day and tells it the arrival it records.
   const actor = useFlowActor(machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
   // Here, after the actor starts (a screen's effects would run before it): the URL mirrors the machine.
   useCheckInUrl(actor, pharmacy.id);
-
-  useEffect(() => {
-    actor.send({ type: "ORDERS_CHANGED", orders });
-  }, [actor, orders]);
 
   const value = useMemo(() => ({ actor, pharmacy }), [actor, pharmacy]);
   return <CheckInActorContext.Provider value={value}>{children}</CheckInActorContext.Provider>;

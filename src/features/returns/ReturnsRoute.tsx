@@ -44,18 +44,11 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   const incompleteOffline = useOfflineOrderIds().size > 0;
 
-  // Runs in the application's actor system: the machine itself tells the day what it returned.
+  // Runs in the application's actor system: the machine follows the day and the offline queue
+  // (a refresh, the stored orders resubmitted) and tells the day what it returned, itself.
   const actor = useFlowActor(appReturnsMachine, {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });
-
-  // The day moves on (a refresh, the offline queue emptied): the machine computes the return again.
-  const reported = useRef({ orders, incompleteOffline });
-  useEffect(() => {
-    if (reported.current.orders === orders && reported.current.incompleteOffline === incompleteOffline) return;
-    reported.current = { orders, incompleteOffline };
-    if (actor.getSnapshot().status === "active") actor.send({ type: "DAY_CHANGED", orders, incompleteOffline });
-  }, [actor, orders, incompleteOffline]);
 
   useReturnsUrl(actor, pharmacy.id);
 

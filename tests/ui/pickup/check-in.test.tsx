@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as api from "../../../src/api/pickup.ts";
-import { COURIER_ID, makeDay, makeVisit, NO_COLLECTION, order, renderPickup, RIVERSIDE } from "./harness.tsx";
+import { COURIER_ID, currentDayRef, makeDay, makeVisit, NO_COLLECTION, order, renderPickup, RIVERSIDE } from "./harness.tsx";
 
 vi.mock("../../../src/api/pickup.ts");
 // The decoder's WebAssembly is the unit and e2e tests' business; here the camera is refused before it is used.
@@ -101,6 +101,14 @@ describe("check-in screen (spec §2, §4)", () => {
     await waitFor(() => expect(view.location()).toBe(`/pharmacies/${RIVERSIDE.id}/confirm_orders`));
     await waitFor(() => expect(api.markArrived).toHaveBeenCalledWith(COURIER_ID, 5));
     expect(api.markArrived).toHaveBeenCalledTimes(1);
+  });
+
+  it("an order checked in elsewhere reaches the list from the day, and Continue follows", async () => {
+    await open([JOHNSON, BRENNAN]);
+    expect(continueButton()).toBeDisabled();
+    // Another flow (verify, add-ons) tells the day; the check-in machine follows the day itself.
+    currentDayRef()!.send({ type: "ORDERS_CHANGED", orders: [{ ...JOHNSON, status: { id: 3, name: "picked_up" } }] });
+    await waitFor(() => expect(continueButton()).toBeEnabled());
   });
 
   it("a deep link to confirm_orders before every order is checked in goes back to the list", async () => {

@@ -56,9 +56,12 @@ function Location() {
 
 /** What the day machine now holds, for asserting ORDERS_CHANGED / VISITS_CHANGED. */
 export let currentDay: () => ItineraryResponse | null = () => null;
+/** The day itself, for a test to change it as another flow or a refresh would. */
+export let currentDayRef: () => ReturnType<typeof CourierDayContext.useActorRef> | null = () => null;
 function DayProbe() {
   const actor = CourierDayContext.useActorRef();
   currentDay = () => actor.getSnapshot().context.day;
+  currentDayRef = () => actor;
   return null;
 }
 

@@ -5,17 +5,21 @@ import { fromPromise } from "xstate";
 import type { Order } from "../../../domain/contract/entities.ts";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import { ORDER_STATUSES } from "../../../domain/vocabulary.ts";
+import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import { CourierDayContext } from "../../../src/app/app-actor.ts";
+import { offlineQueueMachine, type QueueChange } from "../../../machines/offline-queue.machine.ts";
+import { CourierDayContext, useOfflineQueueRef } from "../../../src/app/app-actor.ts";
 import { AppWithDay } from "../app-harness.tsx";
 import { Component as ReturnsRoute } from "../../../src/features/returns/ReturnsRoute.tsx";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
 
 /**
  * The returns screens as the app mounts them (one layout route over the three
- * paths), with the courier's day given instead of loaded. Tests stub
- * src/api/returns.ts and the signature pad (a canvas jsdom cannot draw on);
- * the returns machine runs for real.
+ * paths), with the courier's day given instead of loaded, and the offline
+ * queue holding the stored orders the test gives (resubmitting them
+ * succeeds). Tests stub src/api/returns.ts and the signature pad (a canvas
+ * jsdom cannot draw on); the returns machine runs for real, in the
+ * application's actor system.
  */
 
 export const COURIER_ID = 7;
@@ -51,9 +55,20 @@ function Location() {
 }
 
 export let currentDay: () => ItineraryResponse | null = () => null;
+/** The day itself, for a test to change it as a flow or a refresh would. */
+export let currentDayRef: () => ReturnType<typeof CourierDayContext.useActorRef> | null = () => null;
 function DayProbe() {
   const actor = CourierDayContext.useActorRef();
   currentDay = () => actor.getSnapshot().context.day;
+  currentDayRef = () => actor;
+  return null;
+}
+
+/** The application's offline queue, for a test to resubmit or store orders as the app would. */
+export let currentQueue: () => ReturnType<typeof useOfflineQueueRef> | null = () => null;
+function QueueProbe() {
+  const queue = useOfflineQueueRef();
+  currentQueue = () => queue;
   return null;
 }
 
@@ -70,11 +85,21 @@ const dayLogic = (day: ItineraryResponse) =>
     },
   });
 
-export function renderReturns(path: string, day: ItineraryResponse) {
+const queueLogic = (stored: StoredOfflineOrder[]) =>
+  offlineQueueMachine.provide({
+    actors: {
+      loadQueue: fromPromise<StoredOfflineOrder[]>(async () => stored),
+      saveQueue: fromPromise<void, QueueChange>(async () => undefined),
+      resubmit: fromPromise<unknown, StoredOfflineOrder>(async () => ({})),
+    },
+  });
+
+export function renderReturns(path: string, day: ItineraryResponse, { stored = [] }: { stored?: StoredOfflineOrder[] } = {}) {
   const result = render(
-    <AppWithDay day={dayLogic(day)}>
+    <AppWithDay day={dayLogic(day)} queue={queueLogic(stored)}>
       <MemoryRouter initialEntries={[path]}>
         <DayProbe />
+        <QueueProbe />
         <WhenDayLoaded>
           <Routes>
             <Route path="/pharmacies" element={<h1>Pharmacies home</h1>} />

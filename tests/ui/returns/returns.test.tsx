@@ -4,21 +4,33 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import * as api from "../../../src/api/returns.ts";
-import { ATTEMPTED, CASH, CHECK, COURIER_ID, currentDay, makeDay, NEVER_ATTEMPTED, NORTHSIDE, renderReturns, SVG } from "./harness.tsx";
+import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
+import { deviceToday } from "../../../src/app/offline-queue.ts";
+import { ATTEMPTED, CASH, CHECK, COURIER_ID, currentDay, currentDayRef, currentQueue, makeDay, NEVER_ATTEMPTED, NORTHSIDE, renderReturns, SVG } from "./harness.tsx";
 
 vi.mock("../../../src/api/returns.ts");
 vi.mock("../../../src/ui/SignaturePadField.tsx", () => import("./signature-pad-stub.tsx"));
-const offline = vi.hoisted(() => ({ ids: new Set<number>() }));
-vi.mock("../../../src/app/offline-status.ts", () => ({ useOfflineOrderIds: () => offline.ids }));
 
 const BASE = `/pharmacies/${NORTHSIDE.id}`;
 const DAY = makeDay([ATTEMPTED, NEVER_ATTEMPTED, CASH, CHECK]);
 const NETWORK: ApiFailure = { kind: "network", status: null, message: "Failed to fetch", code: null };
+/** Order 30's completion, stored on this device when the network failed. */
+const STORED: StoredOfflineOrder = {
+  kind: "signature",
+  id: 30,
+  orderIds: [30],
+  status: "delivered",
+  delivery: { "delivery[order_ids][]": ["30"] },
+  dataToSubmit: null,
+  idempotencyKey: "00000000-0000-4000-8000-000000000030",
+  payment: true,
+  storedOn: deviceToday(),
+  createdAt: new Date().toISOString(),
+};
 const RESPONSE = { return: { id: 9, order_ids: [11, 12, 30, 40], cash_collected: "12.50", check_collected: "24.00" } };
 
 beforeEach(() => {
   vi.resetAllMocks();
-  offline.ids = new Set();
   vi.mocked(api.submitReturn).mockResolvedValue(RESPONSE);
 });
 
@@ -86,11 +98,27 @@ describe("/reconcile summary (spec §2, §9)", () => {
   });
 
   it("with incomplete orders stored on the device, the spec's alert replaces the return", async () => {
-    offline.ids = new Set([30]);
-    const view = renderReturns(`${BASE}/reconcile_signature`, DAY);
+    const view = renderReturns(`${BASE}/reconcile_signature`, DAY, { stored: [STORED] });
     expect(await screen.findByRole("alert")).toHaveTextContent(TEXT.incompleteOrdersReturnsAlert);
     expect(screen.queryByRole("button", { name: "Continue" })).toBeNull();
     await waitFor(() => expect(view.location()).toBe(`${BASE}/reconcile`));
+  });
+
+  it("once the stored orders are resubmitted, the return shows by itself", async () => {
+    renderReturns(`${BASE}/reconcile`, DAY, { stored: [STORED] });
+    expect(await screen.findByRole("alert")).toHaveTextContent(TEXT.incompleteOrdersReturnsAlert);
+    // The banner's 'Try again' (not on this screen): the queue resubmits, and the returns machine hears it from the queue.
+    currentQueue()!.send({ type: "TRY_AGAIN", today: deviceToday() });
+    expect(await screen.findByRole("button", { name: "Continue" })).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("a refreshed day under the summary is summed up again", async () => {
+    renderReturns(`${BASE}/reconcile`, DAY);
+    await screen.findByRole("heading", { name: "Returns" });
+    // Another tab returned the cash: the day learns it (here, as a flow tells it), the summary follows.
+    currentDayRef()!.send({ type: "ORDERS_CHANGED", orders: [{ ...CASH, status: { id: 9, name: "reconciled" }, item_returned: true }] });
+    await waitFor(() => expect(row(/^Cash/).textContent).toBe("CashNone$0.00"));
   });
 
   it("says when nothing is left to return", async () => {

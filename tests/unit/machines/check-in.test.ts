@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createActor, fromCallback, type AnyMachineSnapshot } from "xstate";
+import { createActor, fromCallback, type AnyActorRef, type AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { checkInList } from "../../../domain/pharmacy-progress.ts";
 import { checkInMachine, type CheckInEvent, type CheckInInput } from "../../../machines/check-in.machine.ts";
+import { itinerary, startAppSystem, type AppSystem } from "../../support/app-system.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
@@ -239,5 +240,57 @@ describe("scanning a bag's label at check-in (issue 19)", () => {
     actor.send({ type: "SCAN" });
     actor.send({ type: "LABEL_READ", code: "RX-7001" });
     expect(scanned).toEqual([]);
+  });
+});
+
+describe("following the courier's day in the application's actor system (issue 18)", () => {
+  /** Counts the ORDERS_CHANGED the flow receives, from whoever sends them. */
+  function ordersChangedOf(system: AppSystem, flow: AnyActorRef) {
+    const received: unknown[] = [];
+    system.app.system.inspect((inspection) => {
+      if (inspection.type === "@xstate.event" && inspection.actorRef === flow && inspection.event.type === "ORDERS_CHANGED") received.push(inspection.event);
+    });
+    return received;
+  }
+
+  it("an order verified elsewhere reaches the check-in list from the day, with no screen relaying it", async () => {
+    const system = await startAppSystem({ day: itinerary(PENDING) });
+    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: system.day.getSnapshot().context.day!.orders });
+    expect(flow.getSnapshot().can({ type: "CONTINUE" })).toBe(false);
+
+    // The verify-order flow reports order 1 picked up to the day (its reportOrder).
+    system.day.send({ type: "ORDERS_CHANGED", orders: [READY[0]!] });
+
+    expect(flow.getSnapshot().context.orders).toBe(system.day.getSnapshot().context.day!.orders);
+    expect(flow.getSnapshot().context.orders.find((o) => o.id === 1)?.status.name).toBe("picked_up");
+    expect(flow.getSnapshot().can({ type: "CONTINUE" })).toBe(true);
+  });
+
+  it("starts from the day as it is, if it moved on after the flow's input was read", async () => {
+    const system = await startAppSystem({ day: itinerary(READY) });
+    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: PENDING });
+    expect(flow.getSnapshot().context.orders).toBe(system.day.getSnapshot().context.day!.orders);
+  });
+
+  it("says nothing while the orders stay the same, and stops following once the check-in is over", async () => {
+    const system = await startAppSystem({ day: itinerary(READY) });
+    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: system.day.getSnapshot().context.day!.orders });
+    const received = ordersChangedOf(system, flow);
+
+    // A visit arrived at: the day changes, its orders do not.
+    system.day.send({ type: "VISITS_CHANGED", visits: [VISIT] });
+    expect(received).toEqual([]);
+
+    flow.send({ type: "CONTINUE" });
+    flow.send({ type: "START_DELIVERIES" });
+    expect(flow.getSnapshot().status).toBe("done");
+    system.day.send({ type: "ORDERS_CHANGED", orders: [CANCELLED_ONLY[0]!] });
+    expect(received).toEqual([]);
+  });
+
+  it("alone, with no day in its system, it follows nothing", () => {
+    const flow = createActor(checkInMachine, { input: SCENARIOS[1]!.input }).start();
+    expect(flow.getSnapshot().children.followDay?.getSnapshot().status).toBe("active");
+    expect(flow.getSnapshot().context.orders).toBe(PENDING);
   });
 });

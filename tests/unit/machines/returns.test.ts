@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { AnyMachineSnapshot } from "xstate";
+import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import type { ReturnResponse } from "../../../domain/contract/returns.ts";
+import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { returnsMachine, type ReturnsContext, type ReturnsEvent, type ReturnsInput } from "../../../machines/returns.machine.ts";
+import { APP_TODAY, itinerary, startAppSystem } from "../../support/app-system.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
@@ -329,5 +331,77 @@ describe("ticking bags off by their labels on the summary (issue 19)", () => {
     expect(snapshot.context.tickedOrderIds).toEqual([12]);
     const emptied = await replayPath(returnsMachine, ACTORS, input(), by([...scanning, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
     expect(emptied.snapshot.value).toBe("nothingToReturn");
+  });
+});
+
+describe("following the courier's day and the offline queue in the application's actor system (issue 18)", () => {
+  const STORED: StoredOfflineOrder = {
+    kind: "signature",
+    id: 30,
+    orderIds: [30],
+    status: "delivered",
+    delivery: { "delivery[order_ids][]": ["30"] },
+    dataToSubmit: null,
+    idempotencyKey: "00000000-0000-4000-8000-000000000030",
+    payment: true,
+    storedOn: APP_TODAY,
+    createdAt: `${APP_TODAY}T15:00:00.000Z`,
+  };
+
+  async function returnsIn(stored: StoredOfflineOrder[] = []) {
+    const system = await startAppSystem({ day: itinerary(DAY), stored });
+    const incompleteOffline = system.queue.getSnapshot().context.entries.length > 0;
+    const recorded = returnsMachine.provide({ actors: { submitReturn: fromPromise(async () => RESPONSE) } });
+    const flow = system.startFlow(recorded, input({ orders: system.day.getSnapshot().context.day!.orders, incompleteOffline }));
+    const received: unknown[] = [];
+    system.app.system.inspect((inspection) => {
+      if (inspection.type === "@xstate.event" && inspection.actorRef === flow && inspection.event.type === "DAY_CHANGED") received.push(inspection.event);
+    });
+    return { ...system, flow, received };
+  }
+
+  it("a day refreshed under the summary is returned again, with no screen relaying it", async () => {
+    const { day, flow } = await returnsIn();
+    expect(flow.getSnapshot().value).toBe("summary");
+    // Returned from another tab: the refreshed day has nothing left at pharmacy 7.
+    day.send({ type: "ORDERS_CHANGED", orders: RETURNED_DAY });
+    expect(flow.getSnapshot().value).toBe("nothingToReturn");
+    expect(flow.getSnapshot().context.orders).toBe(day.getSnapshot().context.day!.orders);
+  });
+
+  it("the stored orders resubmitted open the return; an order stored meanwhile blocks it again", async () => {
+    const { queue, flow } = await returnsIn([STORED]);
+    expect(flow.getSnapshot().value).toBe("blocked");
+    queue.send({ type: "TRY_AGAIN", today: APP_TODAY });
+    await waitFor(flow, (snapshot) => snapshot.value === "summary");
+    expect(flow.getSnapshot().context.incompleteOffline).toBe(false);
+
+    queue.send({ type: "ENQUEUE", entry: { ...STORED, idempotencyKey: "00000000-0000-4000-8000-000000000031" } });
+    expect(flow.getSnapshot().value).toBe("blocked");
+  });
+
+  it("says nothing while neither changes, and stops following once the return is recorded", async () => {
+    const { app, day, queue, flow, received } = await returnsIn();
+    day.send({ type: "VISITS_CHANGED", visits: [] });
+    queue.send({ type: "TRY_AGAIN", today: APP_TODAY });
+    expect(received).toEqual([]);
+
+    for (const event of [...SIGNED, { type: "SUBMIT" }]) flow.send(event as ReturnsEvent);
+    await waitFor(flow, (snapshot) => snapshot.status === "done");
+    // reportReturned told the day (its own change may still reach the flow as it finishes: a finished flow takes nothing).
+    expect(day.getSnapshot().context.day!.orders.find((order) => order.id === 11)?.status.name).toBe("returned_to_pharmacy");
+    const output = flow.getSnapshot().output;
+    const heard = received.length;
+    day.send({ type: "ORDERS_CHANGED", orders: DAY });
+    queue.send({ type: "ENQUEUE", entry: STORED });
+    expect(received).toHaveLength(heard);
+    expect(flow.getSnapshot().output).toBe(output);
+    expect(app.getSnapshot().status).toBe("active");
+  });
+
+  it("alone, with neither in its system, it follows nothing", () => {
+    const flow = createActor(returnsMachine, { input: input({ incompleteOffline: true }) }).start();
+    expect(flow.getSnapshot().children.followDay?.getSnapshot().status).toBe("active");
+    expect(flow.getSnapshot().value).toBe("blocked");
   });
 });
