@@ -32,15 +32,15 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
       }),
     [courierId],
   );
-  // Runs in the application's actor system: the machine itself tells the day the arrival it records.
-  const actor = useFlowActor(machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
+  // Spawned by the application machine: the machine itself tells the day the arrival it records.
+  const actor = useFlowActor("checkIn", machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
 
   useEffect(() => {
-    actor.send({ type: "ORDERS_CHANGED", orders });
+    actor?.send({ type: "ORDERS_CHANGED", orders });
   }, [actor, orders]);
 
-  const value = useMemo(() => ({ actor, pharmacy }), [actor, pharmacy]);
-  return <CheckInActorContext.Provider value={value}>{children}</CheckInActorContext.Provider>;
+  const value = useMemo(() => actor && { actor, pharmacy }, [actor, pharmacy]);
+  return value ? <CheckInActorContext.Provider value={value}>{children}</CheckInActorContext.Provider> : null;
 }
 
 export function useCheckIn(): { actor: CheckInActor; pharmacy: Pharmacy } {

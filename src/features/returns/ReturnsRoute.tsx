@@ -39,15 +39,21 @@ export function Component() {
 
 function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const location = useLocation();
-  const navigate = useNavigate();
   const courierId = CourierDayContext.useSelector((state) => state.context.day!.courier.id);
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   const incompleteOffline = useOfflineOrderIds().size > 0;
 
-  // Runs in the application's actor system: the machine itself tells the day what it returned.
-  const actor = useFlowActor(appReturnsMachine, {
+  // Spawned by the application machine: the machine itself tells the day what it returned.
+  const actor = useFlowActor("returns", appReturnsMachine, {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });
+  return actor ? <ReturnsFlowView actor={actor} pharmacy={pharmacy} /> : null;
+}
+
+function ReturnsFlowView({ actor, pharmacy }: { actor: ReturnsActor; pharmacy: Pharmacy }) {
+  const navigate = useNavigate();
+  const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
+  const incompleteOffline = useOfflineOrderIds().size > 0;
 
   // The day moves on (a refresh, the offline queue emptied): the machine computes the return again.
   const reported = useRef({ orders, incompleteOffline });
