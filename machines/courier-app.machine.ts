@@ -1,4 +1,4 @@
-import { fromPromise, sendTo, setup, type SnapshotFrom } from "xstate";
+import { enqueueActions, fromPromise, sendTo, setup, stopChild, type AnyActorLogic, type Snapshot, type SnapshotFrom } from "xstate";
 import { courierDayMachine } from "./courier-day.machine.ts";
 import { offlineQueueMachine } from "./offline-queue.machine.ts";
 import { sessionMachine } from "./session.machine.ts";
@@ -7,15 +7,38 @@ import { SYSTEM_IDS } from "./system-ids.ts";
 /**
  * The application: one actor system for the courier's day. It starts the
  * session and the offline queue with the app, and the courier's day once
- * someone is logged in, each under a system id, so a flow (check-in, verify,
- * add-ons, delivery, returns — started when the courier opens its screen, in
- * this system) reports its outcome to the day and hands a call that failed on
- * the network to the queue by id: sendTo(({ system }) => system.get(…)).
+ * someone is logged in, each under a system id, and spawns a flow (check-in,
+ * verify, add-ons, delivery, returns) as its child when the courier opens the
+ * flow's screen, so the flow reports its outcome to the day and hands a call
+ * that failed on the network to the queue by id: sendTo(({ system }) => system.get(…)).
+ *
+ * A flow's logic arrives with FLOW.OPEN because it is loaded with its screen
+ * (naming it here would put every flow in the first screen's bundle). A flow
+ * is not stopped when its screen goes — a submission under way still ends in
+ * the day and, on a network failure, in the queue — only once it is done.
  *
  * Storage, HTTP and the browser are actors the app provides.
  */
 
 export { SYSTEM_IDS };
+
+/** The flows the application spawns, one per screen the courier opens. */
+export const FLOW_KINDS = ["checkIn", "verifyOrder", "addons", "deliveryFlow", "returns"] as const;
+export type FlowKind = (typeof FLOW_KINDS)[number];
+
+/** A flow's child id: its kind and a number unique to the page, e.g. "deliveryFlow-3". */
+const isFlowId = (id: string) => FLOW_KINDS.some((kind) => id.startsWith(`${kind}-`));
+
+/**
+ * The logic, resumed from a snapshot saved before a reload when there is one:
+ * spawning has no snapshot option, so the flow's first snapshot is the restored one.
+ */
+function resumable(logic: AnyActorLogic, saved: Snapshot<unknown> | undefined): AnyActorLogic {
+  if (!saved) return logic;
+  const resumed = Object.create(logic) as AnyActorLogic;
+  resumed.getInitialSnapshot = (scope) => (logic.restoreSnapshot ? logic.restoreSnapshot(saved, scope) : saved) as never;
+  return resumed;
+}
 
 export interface CourierAppInput {
   /** The courier's calendar day on this device, YYYY-MM-DD (stored offline orders expire at its end). */
@@ -28,7 +51,11 @@ export type CourierAppEvent =
   /** The session's every change (its invoke has onSnapshot): the day lives while someone is logged in. */
   | { type: "xstate.snapshot.session"; snapshot: Pick<SessionSnapshot, "value"> }
   /** The browser came back online (spec: resubmission starts by itself); resolves with the device's day. */
-  | { type: "xstate.done.actor.browserOnline"; output: string };
+  | { type: "xstate.done.actor.browserOnline"; output: string }
+  /** The courier opened a flow's screen: the flow runs as this child (its logic loaded with the screen; resumed from `snapshot` after a reload). */
+  | { type: "FLOW.OPEN"; flow: FlowKind; id: string; logic: AnyActorLogic; input?: unknown; snapshot?: Snapshot<unknown> }
+  /** A flow (or any child) reached its final state. */
+  | { type: `xstate.done.actor.${string}`; output?: unknown };
 
 /** Logged in, or logging out (the day stays on screen until the server has answered). */
 const sessionOpen = (snapshot: Pick<SessionSnapshot, "value">) => snapshot.value === "loggedIn" || snapshot.value === "loggingOut";
@@ -52,8 +79,17 @@ export const courierAppMachine = setup({
   guards: {
     sessionOpen: ({ event }) => event.type === "xstate.snapshot.session" && sessionOpen(event.snapshot),
     sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot),
+    flowFinished: ({ event }) => isFlowId(event.type.slice("xstate.done.actor.".length)),
   },
   actions: {
+    spawnFlow: enqueueActions(({ event, enqueue, self }) => {
+      // One flow per id: opening it again (React's strict mode runs an effect twice) keeps the running one.
+      if (event.type !== "FLOW.OPEN" || self.getSnapshot().children[event.id as never]) return;
+      // Flows' ids are made at run time, so they are not among the typed children.
+      enqueue.spawnChild(resumable(event.logic, event.snapshot), { id: event.id, input: event.input } as never);
+    }),
+    /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
+    removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
     resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today: string) => ({ type: "ONLINE" as const, today })),
   },
 }).createMachine({
@@ -70,6 +106,13 @@ export const courierAppMachine = setup({
     },
     { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) },
   ],
+  on: {
+    "FLOW.OPEN": {
+      description: "The courier opened a flow's screen (check-in, verify, add-ons, delivery, returns): it runs as a child, in this system.",
+      actions: "spawnFlow",
+    },
+    "xstate.done.actor.*": { guard: "flowFinished", description: "A flow is done: it leaves the system.", actions: "removeFlow" },
+  },
   type: "parallel",
   states: {
     network: {

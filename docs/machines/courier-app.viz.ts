@@ -22,7 +22,7 @@
 //   offlineQueue → resubmit: succeeds with {"delivery":{"id":88121,"status":"delivered","order_ids":[4104]}} (the stored call resubmitted: accepted)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, assign as assign2, assign as assign3, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4 } from "xstate";
+import { assign, assign as assign2, assign as assign3, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
 // machines/courier-app.machine.ts
 
 // machines/courier-day.machine.ts
@@ -585,6 +585,14 @@ var SYSTEM_IDS = {
 };
 
 // machines/courier-app.machine.ts
+var FLOW_KINDS = ["checkIn", "verifyOrder", "addons", "deliveryFlow", "returns"];
+var isFlowId = (id) => FLOW_KINDS.some((kind) => id.startsWith(`${kind}-`));
+function resumable(logic, saved) {
+  if (!saved) return logic;
+  const resumed = Object.create(logic);
+  resumed.getInitialSnapshot = (scope) => logic.restoreSnapshot ? logic.restoreSnapshot(saved, scope) : saved;
+  return resumed;
+}
 var sessionOpen = (snapshot) => snapshot.value === "loggedIn" || snapshot.value === "loggingOut";
 var courierAppMachine = setup4({
   types: {
@@ -604,9 +612,16 @@ var courierAppMachine = setup4({
   },
   guards: {
     sessionOpen: ({ event }) => event.type === "xstate.snapshot.session" && sessionOpen(event.snapshot),
-    sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot)
+    sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot),
+    flowFinished: ({ event }) => isFlowId(event.type.slice("xstate.done.actor.".length))
   },
   actions: {
+    spawnFlow: enqueueActions(({ event, enqueue, self }) => {
+      if (event.type !== "FLOW.OPEN" || self.getSnapshot().children[event.id]) return;
+      enqueue.spawnChild(resumable(event.logic, event.snapshot), { id: event.id, input: event.input });
+    }),
+    /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
+    removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
     resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today }))
   }
 }).createMachine({
@@ -623,6 +638,13 @@ var courierAppMachine = setup4({
     },
     { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) }
   ],
+  on: {
+    "FLOW.OPEN": {
+      description: "The courier opened a flow's screen (check-in, verify, add-ons, delivery, returns): it runs as a child, in this system.",
+      actions: "spawnFlow"
+    },
+    "xstate.done.actor.*": { guard: "flowFinished", description: "A flow is done: it leaves the system.", actions: "removeFlow" }
+  },
   type: "parallel",
   states: {
     network: {

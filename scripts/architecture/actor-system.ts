@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AnyStateMachine, AnyStateNode } from "xstate";
-import { courierAppMachine } from "../../machines/courier-app.machine.ts";
+import { courierAppMachine, FLOW_KINDS } from "../../machines/courier-app.machine.ts";
 import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
 import { returnsMachine } from "../../machines/returns.machine.ts";
 import { checkInMachine } from "../../machines/check-in.machine.ts";
@@ -12,15 +12,21 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  * The actor system as a Mermaid flowchart, read from the machine definitions:
  * who starts whom (the application machine's invokes, with their system ids
  * and the state they live in), and who sends what to whom (every sendTo action
- * of the application and of the flows in it, by system id). Flows start when
- * the courier opens their screen (src/app/flow-actor.ts), in this system.
+ * of the application and of the flows in it, by system id), and the flows the
+ * application spawns on FLOW.OPEN (its FLOW_KINDS), each drawn with its machine.
  *
  * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
  * into docs/architecture.md between the actor-system markers.
  */
 
-/** The flows that run in the application's system (each started by its screen). */
-export const FLOWS: AnyStateMachine[] = [checkInMachine, verifyOrderMachine, addonsMachine, deliveryFlowMachine, returnsMachine];
+/** The machine of each flow the application spawns (its logic arrives with FLOW.OPEN, loaded with the flow's screen). */
+export const FLOWS: Record<(typeof FLOW_KINDS)[number], AnyStateMachine> = {
+  checkIn: checkInMachine,
+  verifyOrder: verifyOrderMachine,
+  addons: addonsMachine,
+  deliveryFlow: deliveryFlowMachine,
+  returns: returnsMachine,
+};
 
 interface Edge {
   from: string;
@@ -75,14 +81,23 @@ function sendsOf(machine: AnyStateMachine, from: string): Edge[] {
   });
 }
 
-export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows: AnyStateMachine[] = FLOWS): Edge[] {
+/** The events on which the application spawns a flow (a transition whose actions spawn one). */
+function spawningEvents(app: AnyStateMachine): string[] {
+  return [...app.root.transitions.entries()].filter(([, transitions]) => transitions.some((t) => t.actions.includes("spawnFlow"))).map(([event]) => event);
+}
+
+export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flowsByKind: Record<string, AnyStateMachine> = FLOWS): Edge[] {
+  const flows = Object.values(flowsByKind);
   const starts: Edge[] = invokesOf(app.root).map((invoke) => ({
     from: app.id,
     to: invoke.systemId ?? invoke.id,
     label: invoke.where ? `starts, while ${invoke.where}` : "starts",
     kind: "starts",
   }));
-  const opened: Edge[] = flows.map((flow) => ({ from: app.id, to: flow.id, label: "runs, once its screen opens", kind: "starts" }));
+  const spawnedOn = spawningEvents(app).join(", ");
+  const opened: Edge[] = spawnedOn
+    ? FLOW_KINDS.map((kind) => ({ from: app.id, to: flowsByKind[kind]!.id, label: `spawns on ${spawnedOn}`, kind: "starts" as const }))
+    : [];
   return [...starts, ...opened, ...sendsOf(app, app.id), ...flows.flatMap((flow) => sendsOf(flow, flow.id))];
 }
 

@@ -1,6 +1,7 @@
 import { useSelector } from "@xstate/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
+import type { Actor, Snapshot } from "xstate";
 import { formatUsd } from "../../../domain/money.ts";
 import { type DeliveryFlowEvent, type DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
 import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
@@ -10,8 +11,8 @@ import { useMachineUrl } from "../../app/use-machine-url.ts";
 import { setUpCardClient } from "../../payments/index.ts";
 import { preloadMask } from "../../ui/lazy-mask.ts";
 import { whenIdle } from "../../ui/when-idle.ts";
-import { createActionMemo } from "./action-memo.ts";
-import { createCardSession } from "./card-session.ts";
+import { createActionMemo, type ActionMemo } from "./action-memo.ts";
+import { createCardSession, type CardSession } from "./card-session.ts";
 import { Confirmation } from "./Confirmation.tsx";
 import { deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
 import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
@@ -46,7 +47,6 @@ export interface DeliveryFlowProps {
  */
 export function DeliveryFlow({ input, courierId, stored, step, base, listPath }: DeliveryFlowProps) {
   const orderId = input.order.id;
-  const persist = useRef<() => void>(() => {});
   // Keys are made synchronously as a call starts, so the save that follows that step includes them.
   const [memo] = useState(() => createActionMemo(stored?.memo ?? {}));
   const [cards] = useState(() =>
@@ -63,28 +63,25 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
       }),
     [],
   );
-  // The flow runs in the application's actor system: it tells the day its outcome and hands stored calls to the queue itself.
-  const onChange = useCallback(() => persist.current(), []);
-  const actor = useFlowActor(machine, { input, snapshot: stored?.snapshot as never, onChange });
-  const snapshot = useSelector(actor, (state) => state);
+  // Spawned by the application machine: the flow tells the day its outcome and hands stored calls to the queue itself.
+  // Saved for a reload after every change, removed once the delivery is finished or attempted.
+  const persist = useCallback(
+    (saved: Snapshot<unknown> | null) =>
+      saved ? saveFlow(orderId, { courierId, day: input.today, snapshot: saved, memo: memo.entries() }) : clearFlow(orderId),
+    [courierId, input.today, memo, orderId],
+  );
+  const actor = useFlowActor("deliveryFlow", machine, { input, snapshot: stored?.snapshot as never, persist });
+  return actor ? <DeliveryFlowScreen actor={actor} memo={memo} cards={cards} step={step} base={base} listPath={listPath} /> : null;
+}
 
-  // Saved after every change (coalesced per tick), removed once the delivery is finished or attempted.
-  useEffect(() => {
-    let queued = false;
-    persist.current = () => {
-      if (queued) return;
-      queued = true;
-      queueMicrotask(() => {
-        queued = false;
-        const current = actor.getSnapshot();
-        if (current.status !== "active") return clearFlow(orderId);
-        saveFlow(orderId, { courierId, day: input.today, snapshot: actor.getPersistedSnapshot(), memo: memo.entries() });
-      });
-    };
-    return () => {
-      persist.current = () => {};
-    };
-  }, [actor, courierId, input.today, memo, orderId]);
+interface DeliveryFlowScreenProps extends Pick<DeliveryFlowProps, "step" | "base" | "listPath"> {
+  actor: Actor<ReturnType<typeof provideDeliveryFlow>>;
+  memo: ActionMemo;
+  cards: CardSession;
+}
+
+function DeliveryFlowScreen({ actor, memo, cards, step, base, listPath }: DeliveryFlowScreenProps) {
+  const snapshot = useSelector(actor, (state) => state);
 
   // The outcome reaches the day from the machine itself (its final states' reportDelivered / reportAttempted).
   const done = snapshot.status === "done";
@@ -149,7 +146,7 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
   );
 }
 
-function Step({ path, cards, ...props }: { path: string; cards: ReturnType<typeof createCardSession> } & Parameters<typeof AddressStep>[0]) {
+function Step({ path, cards, ...props }: { path: string; cards: CardSession } & Parameters<typeof AddressStep>[0]) {
   switch (deliveryStepOfPath(path)) {
     case "verifyDob":
       return <DobStep {...props} />;

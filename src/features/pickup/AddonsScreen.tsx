@@ -1,6 +1,6 @@
 import { useSelector } from "@xstate/react";
 import { Navigate, useNavigate } from "react-router";
-import { fromPromise } from "xstate";
+import { fromPromise, type Actor } from "xstate";
 import { addonCount } from "../../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { addonsMachine } from "../../../machines/addons.machine.ts";
@@ -28,8 +28,8 @@ function useAddonsActor(pharmacyId: number) {
   // The courier's service window at this pharmacy (any of the day's, failing that).
   const serviceWindowInstanceId =
     [...own, ...day.orders].find((order) => order.service_window_instance_id !== null)?.service_window_instance_id ?? null;
-  // Runs in the application's actor system: the machine itself tells the day what was added.
-  return useFlowActor(appAddonsMachine, {
+  // Spawned by the application machine: the machine itself tells the day what was added.
+  return useFlowActor("addons", appAddonsMachine, {
     input: { pharmacyId, serviceWindowInstanceId, alreadyAdded: addonCount(day.orders, pharmacyId) },
   });
 }
@@ -45,8 +45,13 @@ export function AddonsScreen() {
 
 function Addons() {
   const { pharmacy } = useCheckIn();
-  const navigate = useNavigate();
   const actor = useAddonsActor(pharmacy.id);
+  return actor ? <AddonsView actor={actor} /> : null;
+}
+
+function AddonsView({ actor }: { actor: Actor<typeof appAddonsMachine> }) {
+  const { pharmacy } = useCheckIn();
+  const navigate = useNavigate();
   const state = useSelector(actor, (snapshot) => snapshot);
   const listPath = `/pharmacies/${pharmacy.id}/verify_orders`;
 

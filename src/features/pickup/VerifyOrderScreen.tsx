@@ -1,6 +1,6 @@
 import { useSelector } from "@xstate/react";
 import { Navigate, useNavigate, useParams } from "react-router";
-import { fromPromise } from "xstate";
+import { fromPromise, type Actor } from "xstate";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { isValidCopay } from "../../../domain/copay.ts";
 import { isoToUsDate } from "../../../domain/dates.ts";
@@ -42,12 +42,16 @@ export function VerifyOrderScreen() {
   return <VerifyOrder key={order.id} order={order} />;
 }
 
-function VerifyOrder({ order: initialOrder }: { order: Order }) {
+function VerifyOrder({ order }: { order: Order }) {
   const statuses = CourierDayContext.useSelector((state) => state.context.day!.statuses);
+  // Spawned by the application machine: the machine itself tells the day the order's new status.
+  const actor = useFlowActor("verifyOrder", appVerifyOrderMachine, { input: { order, statuses } });
+  return actor ? <VerifyOrderView actor={actor} pharmacyId={order.pharmacy.id} /> : null;
+}
+
+function VerifyOrderView({ actor, pharmacyId }: { actor: Actor<typeof appVerifyOrderMachine>; pharmacyId: number }) {
   const navigate = useNavigate();
-  const listPath = `/pharmacies/${initialOrder.pharmacy.id}/verify_orders`;
-  // Runs in the application's actor system: the machine itself tells the day the order's new status.
-  const actor = useFlowActor(appVerifyOrderMachine, { input: { order: initialOrder, statuses } });
+  const listPath = `/pharmacies/${pharmacyId}/verify_orders`;
   const state = useSelector(actor, (snapshot) => snapshot);
   const { order, copay, noCopay, error } = state.context;
 

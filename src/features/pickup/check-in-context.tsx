@@ -34,11 +34,14 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
       }),
     [courierId],
   );
-  // Runs in the application's actor system: the machine follows the day and tells it the arrival it records.
-  const actor = useFlowActor(machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
-  // Here, after the actor starts (a screen's effects would run before it): the URL mirrors the machine.
-  useCheckInUrl(actor, pharmacy.id);
+  // Spawned by the application machine: the machine follows the day and tells it the arrival it records.
+  const actor = useFlowActor("checkIn", machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
+  return actor ? <CheckInFlow actor={actor} pharmacy={pharmacy}>{children}</CheckInFlow> : null;
+}
 
+function CheckInFlow({ actor, pharmacy, children }: { actor: CheckInActor; pharmacy: Pharmacy; children: ReactNode }) {
+  // Here, with the flow running before any screen under it renders: the URL mirrors the machine.
+  useCheckInUrl(actor, pharmacy.id);
   const value = useMemo(() => ({ actor, pharmacy }), [actor, pharmacy]);
   return <CheckInActorContext.Provider value={value}>{children}</CheckInActorContext.Provider>;
 }

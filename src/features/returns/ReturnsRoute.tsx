@@ -1,5 +1,5 @@
 import { useSelector } from "@xstate/react";
-import { useEffect, useMemo, useRef } from "react";
+import { useMemo } from "react";
 import { useLocation, useParams } from "react-router";
 import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
@@ -44,12 +44,15 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   const incompleteOffline = useOfflineOrderIds().size > 0;
 
-  // Runs in the application's actor system: the machine follows the day and the offline queue
+  // Spawned by the application machine: the machine follows the day and the offline queue
   // (a refresh, the stored orders resubmitted) and tells the day what it returned, itself.
-  const actor = useFlowActor(appReturnsMachine, {
+  const actor = useFlowActor("returns", appReturnsMachine, {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });
+  return actor ? <ReturnsFlowView actor={actor} pharmacy={pharmacy} /> : null;
+}
 
+function ReturnsFlowView({ actor, pharmacy }: { actor: ReturnsActor; pharmacy: Pharmacy }) {
   useReturnsUrl(actor, pharmacy.id);
 
   const screen = useSelector(actor, (snapshot) => viewOfState(snapshot)?.screen ?? null);

@@ -20,9 +20,21 @@ import { pathName, possibleEvents, type ModelPath } from "../../support/replay-p
 const TODAY = "2026-11-21";
 const SESSION_STATES = ["checking", "loggedOut", "loggingIn", "loggedIn", "loggingOut"] as const;
 
+/** A flow the courier finishes with FINISH (its output: what became of it). */
+const finishingFlow = setup({ types: { input: {} as { orderId: number } } }).createMachine({
+  id: "flow",
+  context: ({ input }) => ({ orderId: input.orderId }),
+  initial: "open",
+  states: { open: { on: { FINISH: "finished" } }, finished: { type: "final" } },
+  output: ({ context }) => ({ orderId: context.orderId }),
+});
+const FLOW_ID = "deliveryFlow-1";
+
 const EVENTS = [
   ...SESSION_STATES.map((value) => ({ type: "xstate.snapshot.session", snapshot: { value } })),
   { type: "xstate.done.actor.browserOnline", output: TODAY },
+  { type: "FLOW.OPEN", flow: "deliveryFlow", id: FLOW_ID, logic: finishingFlow, input: { orderId: 70 } },
+  { type: `xstate.done.actor.${FLOW_ID}`, output: { orderId: 70 } },
 ];
 
 /** A session the test moves to any state (BE), so the application hears real snapshots of it. */
@@ -70,6 +82,9 @@ async function replay(path: ModelPath) {
   for (const { event } of path.steps.slice(1)) {
     if (event.type === "xstate.done.actor.browserOnline") {
       goOnline((event as unknown as { output: string }).output);
+    } else if (event.type === `xstate.done.actor.${FLOW_ID}` && app.getSnapshot().children[FLOW_ID as never]) {
+      // A running flow finishes by itself: the application hears it from the flow.
+      (app.getSnapshot().children[FLOW_ID as never] as AnyActorRef).send({ type: "FINISH" });
     } else if (event.type === "xstate.snapshot.session") {
       app.getSnapshot().children.session!.send({ type: `BE.${(event as unknown as { snapshot: { value: string } }).snapshot.value}` } as never);
     } else {
@@ -94,6 +109,12 @@ describe("courier-app machine", () => {
     expect(app.system.get(SYSTEM_IDS.session)).toBeDefined();
     expect(app.system.get(SYSTEM_IDS.offlineQueue)).toBeDefined();
     expect(app.system.get(SYSTEM_IDS.courierDay) !== undefined).toBe(path.state.matches({ session: "signedIn" }));
+    // A flow opened runs in the application's system until it is done.
+    const opened = path.steps.findLastIndex((step) => step.event.type === "FLOW.OPEN");
+    const finished = path.steps.findLastIndex((step) => step.event.type === `xstate.done.actor.${FLOW_ID}`);
+    const flow = app.getSnapshot().children[FLOW_ID as never] as AnyActorRef | undefined;
+    expect(flow !== undefined).toBe(opened >= 0 && opened > finished);
+    if (flow) expect(flow.system).toBe(app.system);
     const online = path.steps.filter((step) => step.event.type === "xstate.done.actor.browserOnline").length;
     expect(received(app.system.get(SYSTEM_IDS.offlineQueue)).filter((event) => event.type === "ONLINE")).toHaveLength(online);
     app.stop();
@@ -114,10 +135,14 @@ describe("courier-app machine", () => {
     });
     app.getSnapshot().children.session!.send({ type: "BE.loggedIn" } as never);
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const flow = createActor(
-      deliveryFlowMachine.provide({ actors: { submitFailure: fromPromise(async () => QUEUED) } } as never),
-      { input: { order, otherOrders: [order], supportPhone: "2155550100", today: TODAY }, parent: app },
-    ).start();
+    app.send({
+      type: "FLOW.OPEN",
+      flow: "deliveryFlow",
+      id: "deliveryFlow-7",
+      logic: deliveryFlowMachine.provide({ actors: { submitFailure: fromPromise(async () => QUEUED) } } as never),
+      input: { order, otherOrders: [order], supportPhone: "2155550100", today: TODAY },
+    });
+    const flow = app.getSnapshot().children["deliveryFlow-7" as never] as unknown as AnyActorRef;
     flow.send({ type: "ADDRESS_INCORRECT" });
     flow.send({ type: "CONFIRM" });
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -125,6 +150,35 @@ describe("courier-app machine", () => {
     expect(received(app.system.get(SYSTEM_IDS.offlineQueue))).toEqual([{ type: "ENQUEUE", entry: QUEUED_ENTRY }]);
     const dayNow = app.system.get(SYSTEM_IDS.courierDay)!.getSnapshot().context.day as ItineraryResponse;
     expect(dayNow.orders.find((candidate) => candidate.id === 70)!.status.name).toBe("delivery_attempted");
+    // Done: the flow has left the application.
+    expect(app.getSnapshot().children["deliveryFlow-7" as never]).toBeUndefined();
+    app.stop();
+  });
+
+  it("resumes a flow from the snapshot saved before a reload, where it was, with what was entered", () => {
+    const order = makeOrder({ id: 71, status: "picked_up" });
+    const input = { order, otherOrders: [order], supportPhone: "2155550100", today: TODAY };
+    const before = createActor(deliveryFlowMachine, { input }).start();
+    before.send({ type: "PRESENT_AT_ADDRESS" });
+    const saved = JSON.parse(JSON.stringify(before.getPersistedSnapshot()));
+    before.stop();
+
+    const app = startApp();
+    app.send({ type: "FLOW.OPEN", flow: "deliveryFlow", id: "deliveryFlow-8", logic: deliveryFlowMachine, input, snapshot: saved });
+    const resumed = app.getSnapshot().children["deliveryFlow-8" as never] as unknown as AnyActorRef;
+    expect(resumed.getSnapshot().value).toEqual(before.getSnapshot().value);
+    expect(resumed.getSnapshot().value).not.toEqual(createActor(deliveryFlowMachine, { input }).getSnapshot().value);
+    expect(resumed.getSnapshot().context).toEqual(before.getSnapshot().context);
+    app.stop();
+  });
+
+  it("opening a flow whose id is running keeps the running one", () => {
+    const app = startApp();
+    app.send({ type: "FLOW.OPEN", flow: "returns", id: "returns-1", logic: finishingFlow, input: { orderId: 1 } });
+    const first = app.getSnapshot().children["returns-1" as never];
+    app.send({ type: "FLOW.OPEN", flow: "returns", id: "returns-1", logic: finishingFlow, input: { orderId: 2 } });
+    expect(app.getSnapshot().children["returns-1" as never]).toBe(first);
+    expect((first as unknown as AnyActorRef).getSnapshot().context).toEqual({ orderId: 1 });
     app.stop();
   });
 });
