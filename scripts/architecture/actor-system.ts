@@ -81,6 +81,19 @@ function sendsOf(machine: AnyStateMachine, from: string): Edge[] {
   });
 }
 
+/**
+ * Actors a flow invokes that follow others of the system (check-in's and
+ * returns' followDay): the system ids their callback reads, from its source.
+ */
+function followsOf(machine: AnyStateMachine, from: string): Edge[] {
+  const actors = (machine.implementations.actors ?? {}) as Record<string, { config?: unknown }>;
+  return Object.entries(actors).flatMap(([name, logic]) => {
+    const source = typeof logic.config === "function" ? String(logic.config) : "";
+    const followed = [...source.matchAll(/system\.get\(SYSTEM_IDS\.(\w+)\)/g)].map((match) => match[1]!);
+    return followed.map((to) => ({ from, to, label: `${name}: follows`, kind: "sends" as const }));
+  });
+}
+
 /** The events on which the application spawns a flow (a transition whose actions spawn one). */
 function spawningEvents(app: AnyStateMachine): string[] {
   return [...app.root.transitions.entries()].filter(([, transitions]) => transitions.some((t) => t.actions.includes("spawnFlow"))).map(([event]) => event);
@@ -98,7 +111,7 @@ export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows
   const opened: Edge[] = spawnedOn
     ? FLOW_KINDS.map((kind) => ({ from: app.id, to: flowsByKind[kind]!.id, label: `spawns on ${spawnedOn}`, kind: "starts" as const }))
     : [];
-  return [...starts, ...opened, ...sendsOf(app, app.id), ...flows.flatMap((flow) => sendsOf(flow, flow.id))];
+  return [...starts, ...opened, ...sendsOf(app, app.id), ...flows.flatMap((flow) => [...sendsOf(flow, flow.id), ...followsOf(flow, flow.id)])];
 }
 
 export function actorSystemMermaid(edges: Edge[] = actorSystemEdges()): string {

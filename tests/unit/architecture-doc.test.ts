@@ -24,6 +24,10 @@ describe("docs/architecture.md", () => {
         "verifyOrder sends courierDay: reportOrder: ORDERS_CHANGED",
         "addons sends courierDay: reportAdded: ORDERS_CHANGED",
         "checkIn sends courierDay: reportVisit: VISITS_CHANGED",
+        "courierApp starts deliveryFlow: spawns on FLOW.OPEN",
+        "courierApp starts returns: spawns on FLOW.OPEN",
+        "checkIn sends courierDay: followDay: follows",
+        "returns sends offlineQueue: followDay: follows",
       ]),
     );
   });
