@@ -34,7 +34,7 @@ export const EMPTY_SURVEY: DeliverySurvey = {
   refill_reminder_opt_in: null,
 };
 
-export interface PendingFailure {
+interface PendingFailure {
   reason: FailureReasonName;
   /** The step the failure was confirmed at (where Cancel after a failed call returns). */
   step: DeliveryStep;
@@ -43,13 +43,13 @@ export interface PendingFailure {
   body: string | null;
 }
 
-export interface SignatureEntry extends Omit<SignatureForm, "signed"> {
+interface SignatureEntry extends Omit<SignatureForm, "signed"> {
   /** The pad's SVG (signature.svg), null while unsigned. */
   svg: string | null;
 }
 
 /** What the payment step collected (the payment machine's output has this shape). */
-export interface CollectedPayment {
+interface CollectedPayment {
   payment_type: WirePaymentType | null;
   /** What was collected, "17.50"; "0.00" when nothing was. */
   amount: string;

@@ -11,7 +11,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type FormFields = Record<string, string | string[]>;
 
 /** unsubmitted: a failed delivery; recipient: the recipient step; signature: the completion. */
-export type OfflineOrderKind = "unsubmitted" | "recipient" | "signature";
+type OfflineOrderKind = "unsubmitted" | "recipient" | "signature";
 
 /** Spec §3 "Stored offline order", plus what a safe resubmission needs. */
 export interface StoredOfflineOrder {

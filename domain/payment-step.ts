@@ -12,7 +12,7 @@ import type { PaymentType } from "./vocabulary.ts";
  * delivery flow. The payment machine and the payment step's view share them.
  */
 
-export type PaymentOutcome = "collected" | "not_collected" | "could_not_pay";
+type PaymentOutcome = "collected" | "not_collected" | "could_not_pay";
 
 /** What the step hands back to the delivery flow (and the completion's order payment fields). */
 export interface PaymentOutput {

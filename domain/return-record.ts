@@ -25,7 +25,7 @@ export interface ReturnRecord {
 }
 
 /** The order lifecycle (machines/order-status.ts nextOrderStatus): the status an order moves to on an event, or null. */
-export type NextOrderStatus = (
+type NextOrderStatus = (
   status: OrderStatusName,
   event: "RETURN_TO_PHARMACY" | "RECONCILE",
   facts: { paymentType: Order["payment_type"]; paymentCollected: boolean },

@@ -45,7 +45,8 @@ import {
 import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
-import { ordersAfterFlow } from "./delivery-outcome.ts";
+import { ordersAfterDelivery } from "../domain/delivery-outcome.ts";
+import { nextOrderStatus } from "./order-status.ts";
 import { paymentMachine } from "./payment.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
@@ -249,14 +250,14 @@ export const deliveryFlowMachine = setup({
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
       ({ context, system }) => {
         const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDERS_DELIVERED", orders: ordersAfterFlow(day?.orders ?? [], context, "delivered", day?.statuses) };
+        return { type: "ORDERS_DELIVERED", orders: ordersAfterDelivery(day?.orders ?? [], context, "delivered", nextOrderStatus, day?.statuses) };
       },
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
       ({ context, system }) => {
         const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDER_ATTEMPTED", orders: ordersAfterFlow(day?.orders ?? [], context, "attempted", day?.statuses) };
+        return { type: "ORDER_ATTEMPTED", orders: ordersAfterDelivery(day?.orders ?? [], context, "attempted", nextOrderStatus, day?.statuses) };
       },
     ),
     recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),

@@ -561,6 +561,72 @@ function deliveryCompletionOf(record) {
   };
 }
 
+// domain/delivery-outcome.ts
+function deliveryOutcomePlan(orders, delivery, nextOrderStatus2) {
+  const event = delivery.outcome === "delivered" ? "DELIVER" : "ATTEMPT_DELIVERY";
+  const plan = [];
+  for (const orderId of delivery.orderIds) {
+    const order = orders.find((candidate) => candidate.id === orderId);
+    if (!order) continue;
+    const status = nextOrderStatus2(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
+    if (!status) continue;
+    plan.push({ order, status, fields: delivery.outcome === "delivered" ? deliveredFields(order, orderId === delivery.orderIds[0], delivery) : {} });
+  }
+  return plan;
+}
+function deliveredFields(order, leading, delivery) {
+  const { recipient, identification: id, payment } = delivery;
+  let fields = {
+    recipient_relationship_id: recipient.relationship_id,
+    recipient_first_name: recipient.first_name,
+    recipient_last_name: recipient.last_name,
+    other_recipient_description: recipient.other_description,
+    recipient_called_at: recipient.called_at
+  };
+  if (id && identificationNeeded(order)) fields = { ...fields, ...id };
+  if (payment && leading) {
+    if (payment.new_copay != null) fields.copay = payment.new_copay;
+    if (payment.payment_type === "credit_card") {
+      fields = { ...fields, payment_type: "card", payment_authorized: true };
+    } else {
+      fields = { ...fields, payment_type: payment.payment_type, payment_collected: true };
+    }
+  }
+  return fields;
+}
+function recordedRecipientOf(form, calledAt) {
+  const text = (value) => value.trim() === "" ? null : value.trim();
+  const skipped = recipientSkipped(form);
+  return {
+    relationship_id: form.relationship_id,
+    first_name: skipped ? null : text(form.first_name),
+    last_name: skipped ? null : text(form.last_name),
+    other_description: isOther(form) ? text(form.other_description) : null,
+    called_at: calledAt
+  };
+}
+function deliveryOutcomeOf(report, outcome) {
+  const orderIds = orderIdsOf(report);
+  if (outcome === "attempted") return { outcome, orderIds };
+  const paid = report.payment;
+  return {
+    outcome,
+    orderIds,
+    recipient: recordedRecipientOf(report.recipient, report.recipientCalledAt),
+    identification: normalizedIdentification(report.identification),
+    payment: paid?.collected && paid.payment_type ? { payment_type: paid.payment_type, new_copay: paid.new_copay } : null
+  };
+}
+function ordersAfterDelivery(dayOrders, report, outcome, nextOrderStatus2, statuses = []) {
+  const known = dayOrders.some((order) => order.id === report.order.id) ? dayOrders : [...dayOrders, report.order];
+  const statusOf = (name) => statuses.find((status) => status.name === name) ?? statusByName(name);
+  return deliveryOutcomePlan(known, deliveryOutcomeOf(report, outcome), nextOrderStatus2).map(({ order, status, fields }) => ({
+    ...order,
+    ...fields,
+    status: statusOf(status)
+  }));
+}
+
 // machines/order-status.ts
 
 // machines/order-lifecycle.machine.ts
@@ -650,55 +716,6 @@ function nextOrderStatus(status, event, context = {}) {
   if (!snapshot.can({ type: event })) return null;
   const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
   return next.value;
-}
-
-// machines/delivery-outcome.ts
-function ordersAfterFlow(dayOrders, context, outcome, statuses = []) {
-  const event = outcome === "delivered" ? "DELIVER" : "ATTEMPT_DELIVERY";
-  const statusOf = (name) => statuses.find((status) => status.name === name) ?? statusByName(name);
-  const payment = outcome === "delivered" && context.payment?.collected ? context.payment : null;
-  const id = normalizedIdentification(context.identification);
-  const text = (value) => value.trim() === "" ? null : value.trim();
-  const skipped = recipientSkipped(context.recipient);
-  const changed = [];
-  for (const orderId of orderIdsOf(context)) {
-    const order = dayOrders.find((candidate) => candidate.id === orderId) ?? (orderId === context.order.id ? context.order : null);
-    if (!order) continue;
-    const next = nextOrderStatus(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
-    if (!next) continue;
-    let updated = { ...order, status: statusOf(next) };
-    if (outcome === "delivered") {
-      updated = {
-        ...updated,
-        recipient_relationship_id: context.recipient.relationship_id,
-        recipient_first_name: skipped ? null : text(context.recipient.first_name),
-        recipient_last_name: skipped ? null : text(context.recipient.last_name),
-        other_recipient_description: isOther(context.recipient) ? text(context.recipient.other_description) : null,
-        recipient_called_at: context.recipientCalledAt
-      };
-      if (id && identificationNeeded(order)) {
-        updated = {
-          ...updated,
-          identification_type: id.identification_type,
-          identification_state: id.identification_state,
-          identification_number: id.identification_number,
-          identification_expiration: id.identification_expiration
-        };
-      }
-      if (payment && order.id === context.order.id) {
-        const card = payment.payment_type === "credit_card";
-        updated = {
-          ...updated,
-          copay: payment.new_copay ?? updated.copay,
-          payment_type: card ? "card" : payment.payment_type,
-          payment_collected: card ? updated.payment_collected : true,
-          payment_authorized: card ? true : updated.payment_authorized
-        };
-      }
-    }
-    changed.push(updated);
-  }
-  return changed;
 }
 
 // machines/payment.machine.ts
@@ -1035,14 +1052,14 @@ var deliveryFlowMachine = setup3({
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
       ({ context, system }) => {
         const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDERS_DELIVERED", orders: ordersAfterFlow(day?.orders ?? [], context, "delivered", day?.statuses) };
+        return { type: "ORDERS_DELIVERED", orders: ordersAfterDelivery(day?.orders ?? [], context, "delivered", nextOrderStatus, day?.statuses) };
       }
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
       ({ context, system }) => {
         const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDER_ATTEMPTED", orders: ordersAfterFlow(day?.orders ?? [], context, "attempted", day?.statuses) };
+        return { type: "ORDER_ATTEMPTED", orders: ordersAfterDelivery(day?.orders ?? [], context, "attempted", nextOrderStatus, day?.statuses) };
       }
     ),
     recordSubmission: assign2({ queued: ({ event }) => event.output?.queued === true })

@@ -3,6 +3,7 @@ import { isSignatureMediaType, SURVEY_QUESTIONS, type DeliveryFields, type Deliv
 import type { Order } from "../../domain/contract/entities.ts";
 import { isoToUsDate } from "../../domain/dates.ts";
 import { copayDueAtDoor } from "../../domain/copay.ts";
+import { deliveryOutcomePlan, recordedRecipientOf, type DeliveryOutcome, type OrderOutcomeFields } from "../../domain/delivery-outcome.ts";
 import {
   amountOwedCents,
   correctedCopayCents,
@@ -30,11 +31,12 @@ import {
   type RecipientForm,
 } from "../../domain/recipient.ts";
 import { FAILURE_REASONS, type PaymentType } from "../../domain/vocabulary.ts";
+import { nextOrderStatus } from "../../machines/order-status.ts";
 import type { Db } from "../db/client.ts";
 import { deliveries, deliveryOrders, deliveryPhotos, pharmacies } from "../db/schema.ts";
 import { photoAllowed, photoProblem, sniffPhotoType } from "../../domain/delivery-photo.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
-import { applyTransition, lockOwnOrders, planTransition, type OrderRow, type Tx } from "./order-transitions.ts";
+import { applyMoves, lockOwnOrders, planTransition, type OrderChanges, type OrderRow, type Tx } from "./order-transitions.ts";
 import { settleCardsAfterDelivery } from "./card-settlement.ts";
 import { holdingPayment, type PaymentServiceDeps } from "./payments.ts";
 import { checkSignatureSvg } from "./signature-svg.ts";
@@ -48,11 +50,11 @@ import { orderView, pharmacyView } from "./views.ts";
  */
 
 type DeliveryInsert = Omit<typeof deliveries.$inferInsert, "id" | "courierId" | "createdAt">;
-type OrderChanges = Partial<Omit<OrderRow, "id" | "statusId">>;
 
 interface Plan {
   delivery: DeliveryInsert;
-  changes(order: Order): OrderChanges;
+  /** What the orders take on: domain/delivery-outcome.ts, the rule the app's copy of the day follows too. */
+  outcome: DeliveryOutcome;
 }
 
 export interface RecordedDelivery {
@@ -151,7 +153,7 @@ function failedPlan(fields: DeliveryFields): Plan {
       latitude: fields.latitude ?? null,
       longitude: fields.longitude ?? null,
     },
-    changes: () => ({}),
+    outcome: { outcome: "attempted", orderIds: fields.order_ids },
   };
 }
 
@@ -169,25 +171,24 @@ function recipientPlan(fields: DeliveryFields, primary: Order): Plan {
   if (!submittedAtRecipientStep(form) || !recipientContinueEnabled(form)) {
     throw badRequest(firstProblem(recipientProblems(form)) ?? "This recipient cannot be submitted without a signature.");
   }
-  const calledAt = instant(fields.recipient_called_at);
   return {
     delivery: {
       outcome: "completed",
       relationshipId,
       body: form.courier_notes.trim(),
       dobVerified: fields.dob_verified ?? null,
-      recipientCalledAt: calledAt,
+      recipientCalledAt: instant(fields.recipient_called_at),
       clientOccurredAt: instant(fields.client_occurred_at),
       latitude: fields.latitude ?? null,
       longitude: fields.longitude ?? null,
     },
-    changes: () => ({
-      recipientRelationshipId: relationshipId,
-      recipientFirstName: null,
-      recipientLastName: null,
-      otherRecipientDescription: null,
-      recipientCalledAt: calledAt,
-    }),
+    outcome: {
+      outcome: "delivered",
+      orderIds: fields.order_ids,
+      recipient: recordedRecipientOf(form, fields.recipient_called_at ?? null),
+      identification: null,
+      payment: null,
+    },
   };
 }
 
@@ -329,28 +330,40 @@ async function completionPlan(tx: Tx, fields: DeliveryFields, ordered: Order[], 
       paymentType: fields.order_payment?.payment_type ?? null,
       paymentAmountCents: payment?.amountCents ?? null,
     },
-    changes(order) {
-      const changes: OrderChanges = { ...recipient };
-      if (id && identificationNeeded(order)) {
-        changes.identificationState = id.identification_state;
-        changes.identificationType = id.identification_type;
-        changes.identificationNumber = id.identification_number;
-        changes.identificationExpiration = id.identification_expiration;
-      }
-      if (payment && order.id === primary.id) {
-        if (payment.newCopayCents != null) changes.copayCents = payment.newCopayCents;
-        if (payment.method === "card") {
-          changes.paymentAuthorized = true;
-          changes.paymentType = "card";
-        } else {
-          // Cash and checks go back to the pharmacy at reconcile (order lifecycle).
-          changes.paymentCollected = true;
-          changes.paymentType = payment.method;
-        }
-      }
-      return changes;
+    outcome: {
+      outcome: "delivered",
+      orderIds: fields.order_ids,
+      // The names this request recorded (the delivery row above keeps the same).
+      recipient: {
+        relationship_id: relationshipId,
+        first_name: recipient.recipientFirstName,
+        last_name: recipient.recipientLastName,
+        other_description: recipient.otherRecipientDescription,
+        called_at: fields.recipient_called_at ?? null,
+      },
+      identification: id,
+      payment: payment && fields.order_payment ? { payment_type: fields.order_payment.payment_type, new_copay: centsToDecimal(payment.newCopayCents) } : null,
     },
   };
+}
+
+/** The order's columns for the fields a delivery writes (domain/delivery-outcome.ts names them as the API does). */
+function rowChangesOf(fields: OrderOutcomeFields): OrderChanges {
+  const changes: OrderChanges = {};
+  if (fields.recipient_relationship_id !== undefined) changes.recipientRelationshipId = fields.recipient_relationship_id;
+  if (fields.recipient_first_name !== undefined) changes.recipientFirstName = fields.recipient_first_name;
+  if (fields.recipient_last_name !== undefined) changes.recipientLastName = fields.recipient_last_name;
+  if (fields.other_recipient_description !== undefined) changes.otherRecipientDescription = fields.other_recipient_description;
+  if (fields.recipient_called_at !== undefined) changes.recipientCalledAt = instant(fields.recipient_called_at);
+  if (fields.identification_type !== undefined) changes.identificationType = fields.identification_type;
+  if (fields.identification_state !== undefined) changes.identificationState = fields.identification_state;
+  if (fields.identification_number !== undefined) changes.identificationNumber = fields.identification_number;
+  if (fields.identification_expiration !== undefined) changes.identificationExpiration = fields.identification_expiration;
+  if (fields.copay !== undefined) changes.copayCents = parseDecimalToCents(fields.copay);
+  if (fields.payment_type !== undefined) changes.paymentType = fields.payment_type;
+  if (fields.payment_collected !== undefined) changes.paymentCollected = fields.payment_collected;
+  if (fields.payment_authorized !== undefined) changes.paymentAuthorized = fields.payment_authorized;
+  return changes;
 }
 
 export interface RecordDeliveryOptions {
@@ -402,7 +415,10 @@ export async function recordDelivery(
     if (photo) await tx.insert(deliveryPhotos).values({ deliveryId: delivery!.id, mediaType: photo.mediaType, byteSize: photo.bytes.length, bytes: photo.bytes });
     const occurredAt = instant(fields.client_occurred_at);
     const position = { latitude: fields.latitude ?? null, longitude: fields.longitude ?? null };
-    for (const row of rows) await applyTransition(tx, courierId, [row], event, plan.changes(views.get(row.id)!), occurredAt, position);
+    const moves = new Map(
+      deliveryOutcomePlan(ordered, plan.outcome, nextOrderStatus).map(({ order, status, fields }) => [order.id, { to: status, changes: rowChangesOf(fields) }]),
+    );
+    for (const row of rows) await applyMoves(tx, courierId, [row], event, moves, occurredAt, position);
 
     const response: DeliveryResponse = {
       delivery: { id: delivery!.id, status: kind === "failed" ? "delivery_attempted" : "delivered", order_ids: fields.order_ids },

@@ -67,6 +67,15 @@ export interface TransitionPosition {
 /** Who moved an order: a courier (their id) or an operations API key. */
 export type TransitionActor = number | { courierId: number | null; apiKeyId: number | null };
 
+/** The columns a transition writes besides the status. */
+export type OrderChanges = Partial<Omit<OrderRow, "id" | "statusId">>;
+
+/** One order's move: the status it goes to and the columns written with it. */
+export interface OrderMove {
+  to: OrderStatusName;
+  changes: OrderChanges;
+}
+
 /**
  * Moves orders through the lifecycle in one go, with any extra column
  * changes, writes the audit trail and puts the webhook events in the outbox.
@@ -77,14 +86,37 @@ export async function applyTransition(
   actor: TransitionActor,
   rows: OrderRow[],
   event: OrderLifecycleEvent["type"],
-  changes: Partial<Omit<OrderRow, "id" | "statusId">> = {},
+  changes: OrderChanges = {},
   clientOccurredAt: Date | null = null,
   position: TransitionPosition = {},
 ): Promise<OrderRow[]> {
   const plan = planTransition(rows, event);
+  const moves = new Map([...plan].map(([id, to]) => [id, { to, changes }]));
+  return applyMoves(tx, actor, rows, event, moves, clientOccurredAt, position);
+}
+
+/**
+ * applyTransition for moves planned elsewhere (a delivery's come from
+ * domain/delivery-outcome.ts, through the same lifecycle): every row must
+ * have its move.
+ */
+export async function applyMoves(
+  tx: Tx,
+  actor: TransitionActor,
+  rows: OrderRow[],
+  event: OrderLifecycleEvent["type"],
+  moves: ReadonlyMap<number, OrderMove>,
+  clientOccurredAt: Date | null = null,
+  position: TransitionPosition = {},
+): Promise<OrderRow[]> {
+  const moveOf = (row: OrderRow): OrderMove => {
+    const move = moves.get(row.id);
+    if (!move) throw new Error(`Order ${row.id} has no planned move for ${event}.`);
+    return move;
+  };
   const updated: OrderRow[] = [];
   for (const row of rows) {
-    const to = plan.get(row.id)!;
+    const { to, changes } = moveOf(row);
     const [next] = await tx
       .update(orders)
       .set({ ...changes, statusId: statusByName(to).id, updatedAt: new Date() })
@@ -99,7 +131,7 @@ export async function applyTransition(
       action: "status_change" as const,
       orderId: row.id,
       fromStatus: statusNameOf(row),
-      toStatus: plan.get(row.id)!,
+      toStatus: moveOf(row).to,
       clientOccurredAt,
       latitude: position.latitude ?? null,
       longitude: position.longitude ?? null,
