@@ -1,4 +1,4 @@
-import { enqueueActions, fromPromise, sendTo, setup, stopChild, type AnyActorLogic, type Snapshot, type SnapshotFrom } from "xstate";
+import { assign, fromPromise, sendTo, setup, stopChild, type AnyActorLogic, type SnapshotFrom } from "xstate";
 import { courierDayMachine } from "./courier-day.machine.ts";
 import { offlineQueueMachine } from "./offline-queue.machine.ts";
 import { sessionMachine } from "./session.machine.ts";
@@ -13,7 +13,8 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  * that failed on the network to the queue by id: sendTo(({ system }) => system.get(…)).
  *
  * A flow's logic arrives with FLOW.OPEN because it is loaded with its screen
- * (naming it here would put every flow in the first screen's bundle). A flow
+ * (naming it here would put every flow in the first screen's bundle), resumed
+ * from a snapshot saved before a reload where there is one (./resumed-from.ts). A flow
  * is not stopped when its screen goes — a submission under way still ends in
  * the day and, on a network failure, in the queue — only once it is done.
  *
@@ -22,23 +23,8 @@ import { SYSTEM_IDS } from "./system-ids.ts";
 
 export { SYSTEM_IDS };
 
-/** The flows the application spawns, one per screen the courier opens. */
-export const FLOW_KINDS = ["checkIn", "verifyOrder", "addons", "deliveryFlow", "returns"] as const;
-export type FlowKind = (typeof FLOW_KINDS)[number];
-
-/** A flow's child id: its kind and a number unique to the page, e.g. "deliveryFlow-3". */
-const isFlowId = (id: string) => FLOW_KINDS.some((kind) => id.startsWith(`${kind}-`));
-
-/**
- * The logic, resumed from a snapshot saved before a reload when there is one:
- * spawning has no snapshot option, so the flow's first snapshot is the restored one.
- */
-function resumable(logic: AnyActorLogic, saved: Snapshot<unknown> | undefined): AnyActorLogic {
-  if (!saved) return logic;
-  const resumed = Object.create(logic) as AnyActorLogic;
-  resumed.getInitialSnapshot = (scope) => (logic.restoreSnapshot ? logic.restoreSnapshot(saved, scope) : saved) as never;
-  return resumed;
-}
+/** The flows the application spawns, one per screen the courier opens (a type only: every export here ships in the first screen). */
+export type FlowKind = "checkIn" | "verifyOrder" | "addons" | "deliveryFlow" | "returns";
 
 export interface CourierAppInput {
   /** The courier's calendar day on this device, YYYY-MM-DD (stored offline orders expire at its end). */
@@ -52,9 +38,9 @@ export type CourierAppEvent =
   | { type: "xstate.snapshot.session"; snapshot: Pick<SessionSnapshot, "value"> }
   /** The browser came back online (spec: resubmission starts by itself); resolves with the device's day. */
   | { type: "xstate.done.actor.browserOnline"; output: string }
-  /** The courier opened a flow's screen: the flow runs as this child (its logic loaded with the screen; resumed from `snapshot` after a reload). */
-  | { type: "FLOW.OPEN"; flow: FlowKind; id: string; logic: AnyActorLogic; input?: unknown; snapshot?: Snapshot<unknown> }
-  /** A flow (or any child) reached its final state. */
+  /** The courier opened a flow's screen: the flow runs as this child (its logic loaded with the screen; resumedFrom a saved snapshot after a reload). */
+  | { type: "FLOW.OPEN"; flow: FlowKind; id: string; logic: AnyActorLogic; input?: unknown }
+  /** A flow reached its final state. */
   | { type: `xstate.done.actor.${string}`; output?: unknown };
 
 /** Logged in, or logging out (the day stays on screen until the server has answered). */
@@ -79,14 +65,15 @@ export const courierAppMachine = setup({
   guards: {
     sessionOpen: ({ event }) => event.type === "xstate.snapshot.session" && sessionOpen(event.snapshot),
     sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot),
-    flowFinished: ({ event }) => isFlowId(event.type.slice("xstate.done.actor.".length)),
   },
   actions: {
-    spawnFlow: enqueueActions(({ event, enqueue, self }) => {
+    spawnFlow: assign(({ event, spawn, self }) => {
       // One flow per id: opening it again (React's strict mode runs an effect twice) keeps the running one.
-      if (event.type !== "FLOW.OPEN" || self.getSnapshot().children[event.id as never]) return;
-      // Flows' ids are made at run time, so they are not among the typed children.
-      enqueue.spawnChild(resumable(event.logic, event.snapshot), { id: event.id, input: event.input } as never);
+      // (assign's spawn, not spawnChild: its logic is the event's; enqueueActions would add to the first screen's bundle.)
+      if (event.type === "FLOW.OPEN" && !self.getSnapshot().children[event.id as never]) {
+        spawn(event.logic, { id: event.id, input: event.input } as never);
+      }
+      return {};
     }),
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
@@ -108,10 +95,11 @@ export const courierAppMachine = setup({
   ],
   on: {
     "FLOW.OPEN": {
-      description: "The courier opened a flow's screen (check-in, verify, add-ons, delivery, returns): it runs as a child, in this system.",
+      description: "A flow's screen opened: the flow runs.",
       actions: "spawnFlow",
     },
-    "xstate.done.actor.*": { guard: "flowFinished", description: "A flow is done: it leaves the system.", actions: "removeFlow" },
+    // Only a flow is ever done here: the session, the day and the queue run for good, and browserOnline's done is its state's own.
+    "xstate.done.actor.*": { description: "A flow is done.", actions: "removeFlow" },
   },
   type: "parallel",
   states: {

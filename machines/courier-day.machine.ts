@@ -59,7 +59,7 @@ export const courierDayMachine = setup({
   initial: "loading",
   states: {
     loading: {
-      description: "Loading the day from the server (or the copy on the device when offline).",
+      description: "Loading the day (the device's copy when offline).",
       invoke: {
         id: "loadDay",
         src: "loadDay",
@@ -76,7 +76,7 @@ export const courierDayMachine = setup({
       states: {
         idle: {},
         saving: {
-          description: "Keeping the changed day on the device for a reload without network.",
+          description: "Saving the day on the device, for a reload without network.",
           invoke: { id: "saveDay", src: "saveDay", input: ({ context }) => ({ day: context.day! }), onDone: "idle", onError: "idle" },
         },
       },
@@ -85,7 +85,7 @@ export const courierDayMachine = setup({
         ORDERS_CHANGED: {
           target: ".saving",
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "A flow changed orders (verified, cancelled, delivered, added on).",
+          description: "A flow changed orders (verified, cancelled, added on, returned).",
         },
         ORDERS_DELIVERED: {
           target: ".saving",

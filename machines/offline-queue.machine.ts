@@ -123,7 +123,7 @@ export const offlineQueueMachine = setup({
 }).createMachine({
   id: "offlineQueue",
   description:
-    "Stored offline orders: calls that failed on the network, kept on the device and resubmitted in order, one at a time, with their Idempotency-Key.",
+    "Calls that failed on the network, kept on the device and resubmitted in order, one at a time.",
   type: "parallel",
   context: ({ input }) => ({
     today: input.today,
@@ -139,13 +139,13 @@ export const offlineQueueMachine = setup({
   }),
   on: {
     ENQUEUE: {
-      description: "A delivery call failed on the network: store it; the flow continues as if done.",
+      description: "A delivery call failed on the network: store it.",
       actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"],
     },
   },
   states: {
     storage: {
-      description: "The queue on the device (localforage in the app).",
+      description: "The queue on the device.",
       initial: "loading",
       states: {
         loading: {
@@ -163,7 +163,7 @@ export const offlineQueueMachine = setup({
           on: { LOAD: { actions: { type: "setToday", params: ({ event }) => event.today } } },
         },
         saving: {
-          description: "Writing the entries stored and removed since the last save.",
+          description: "Saving what changed since the last save.",
           entry: "beginSave",
           invoke: {
             id: "saveQueue",
@@ -178,7 +178,8 @@ export const offlineQueueMachine = setup({
           on: {
             LOAD: {
               target: "loading",
-              description: "Read storage again (another tab, or the app resumed); what this save carried is saved again after.",
+              // What this save carried is saved again after.
+              description: "Read storage again (another tab, the app resumed).",
               actions: [{ type: "setToday", params: ({ event }) => event.today }, "abandonSave"],
             },
           },
@@ -191,7 +192,8 @@ export const offlineQueueMachine = setup({
           },
         },
         failed: {
-          description: "Storage refused; the entries are kept in memory and the next change or LOAD tries again (not at once: a full disk would loop).",
+          // Not at once: a full disk would loop.
+          description: "Storage refused: the entries stay in memory; the next change or LOAD tries again.",
           on: {
             PERSIST: { guard: "hasUnsavedChanges", target: "saving" },
             LOAD: { target: "loading", actions: { type: "setToday", params: ({ event }) => event.today } },
@@ -211,7 +213,7 @@ export const offlineQueueMachine = setup({
       },
       states: {
         idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' with 'Try again' shows.",
+          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
           on: {
             TRY_AGAIN: {
               target: "choosing",
@@ -233,7 +235,7 @@ export const offlineQueueMachine = setup({
           ],
         },
         sending: {
-          description: "One stored order is being resubmitted with its payload, payment flag and Idempotency-Key.",
+          description: "Resubmitting one stored order, with its Idempotency-Key.",
           invoke: {
             id: "resubmit",
             src: "resubmit",
@@ -291,7 +293,7 @@ export const offlineQueueMachine = setup({
           },
         },
         reloadRequired: {
-          description: "Retry, any result 403: the page reloads (the app calls window.location.reload() once storage is saved).",
+          description: "Retry, any result 403: the page reloads once storage is saved.",
         },
       },
     },

@@ -43,12 +43,12 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: "session",
-  description: "The courier logs in with email and password; the session lives in an HttpOnly cookie.",
+  description: "The courier's login; the session lives in an HttpOnly cookie.",
   context: { courier: null, csrfToken: null, error: null },
   initial: "checking",
   states: {
     checking: {
-      description: "Asking the server whether this device is already logged in.",
+      description: "Is this device already logged in? (asks the server)",
       invoke: {
         id: "fetchCurrentSession",
         src: "fetchCurrentSession",

@@ -22,7 +22,7 @@
 //   offlineQueue → resubmit: succeeds with {"delivery":{"id":88121,"status":"delivered","order_ids":[4104]}} (the stored call resubmitted: accepted)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, assign as assign2, assign as assign3, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
+import { assign, assign as assign2, assign as assign3, assign as assign4, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
 // machines/courier-app.machine.ts
 
 // machines/courier-day.machine.ts
@@ -158,7 +158,7 @@ var courierDayMachine = setup({
   initial: "loading",
   states: {
     loading: {
-      description: "Loading the day from the server (or the copy on the device when offline).",
+      description: "Loading the day (the device's copy when offline).",
       invoke: {
         id: "loadDay",
         src: "loadDay",
@@ -175,7 +175,7 @@ var courierDayMachine = setup({
       states: {
         idle: {},
         saving: {
-          description: "Keeping the changed day on the device for a reload without network.",
+          description: "Saving the day on the device, for a reload without network.",
           invoke: { id: "saveDay", src: "saveDay", input: ({ context }) => ({ day: context.day }), onDone: "idle", onError: "idle" }
         }
       },
@@ -184,7 +184,7 @@ var courierDayMachine = setup({
         ORDERS_CHANGED: {
           target: ".saving",
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "A flow changed orders (verified, cancelled, delivered, added on)."
+          description: "A flow changed orders (verified, cancelled, added on, returned)."
         },
         ORDERS_DELIVERED: {
           target: ".saving",
@@ -311,7 +311,7 @@ var offlineQueueMachine = setup2({
   }
 }).createMachine({
   id: "offlineQueue",
-  description: "Stored offline orders: calls that failed on the network, kept on the device and resubmitted in order, one at a time, with their Idempotency-Key.",
+  description: "Calls that failed on the network, kept on the device and resubmitted in order, one at a time.",
   type: "parallel",
   context: ({ input }) => ({
     today: input.today,
@@ -327,13 +327,13 @@ var offlineQueueMachine = setup2({
   }),
   on: {
     ENQUEUE: {
-      description: "A delivery call failed on the network: store it; the flow continues as if done.",
+      description: "A delivery call failed on the network: store it.",
       actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"]
     }
   },
   states: {
     storage: {
-      description: "The queue on the device (localforage in the app).",
+      description: "The queue on the device.",
       initial: "loading",
       states: {
         loading: {
@@ -351,7 +351,7 @@ var offlineQueueMachine = setup2({
           on: { LOAD: { actions: { type: "setToday", params: ({ event }) => event.today } } }
         },
         saving: {
-          description: "Writing the entries stored and removed since the last save.",
+          description: "Saving what changed since the last save.",
           entry: "beginSave",
           invoke: {
             id: "saveQueue",
@@ -366,7 +366,8 @@ var offlineQueueMachine = setup2({
           on: {
             LOAD: {
               target: "loading",
-              description: "Read storage again (another tab, or the app resumed); what this save carried is saved again after.",
+              // What this save carried is saved again after.
+              description: "Read storage again (another tab, the app resumed).",
               actions: [{ type: "setToday", params: ({ event }) => event.today }, "abandonSave"]
             }
           }
@@ -379,7 +380,8 @@ var offlineQueueMachine = setup2({
           }
         },
         failed: {
-          description: "Storage refused; the entries are kept in memory and the next change or LOAD tries again (not at once: a full disk would loop).",
+          // Not at once: a full disk would loop.
+          description: "Storage refused: the entries stay in memory; the next change or LOAD tries again.",
           on: {
             PERSIST: { guard: "hasUnsavedChanges", target: "saving" },
             LOAD: { target: "loading", actions: { type: "setToday", params: ({ event }) => event.today } }
@@ -399,7 +401,7 @@ var offlineQueueMachine = setup2({
       },
       states: {
         idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' with 'Try again' shows.",
+          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
           on: {
             TRY_AGAIN: {
               target: "choosing",
@@ -421,7 +423,7 @@ var offlineQueueMachine = setup2({
           ]
         },
         sending: {
-          description: "One stored order is being resubmitted with its payload, payment flag and Idempotency-Key.",
+          description: "Resubmitting one stored order, with its Idempotency-Key.",
           invoke: {
             id: "resubmit",
             src: "resubmit",
@@ -479,7 +481,7 @@ var offlineQueueMachine = setup2({
           }
         },
         reloadRequired: {
-          description: "Retry, any result 403: the page reloads (the app calls window.location.reload() once storage is saved)."
+          description: "Retry, any result 403: the page reloads once storage is saved."
         }
       }
     }
@@ -516,12 +518,12 @@ var sessionMachine = setup3({
   }
 }).createMachine({
   id: "session",
-  description: "The courier logs in with email and password; the session lives in an HttpOnly cookie.",
+  description: "The courier's login; the session lives in an HttpOnly cookie.",
   context: { courier: null, csrfToken: null, error: null },
   initial: "checking",
   states: {
     checking: {
-      description: "Asking the server whether this device is already logged in.",
+      description: "Is this device already logged in? (asks the server)",
       invoke: {
         id: "fetchCurrentSession",
         src: "fetchCurrentSession",
@@ -585,14 +587,6 @@ var SYSTEM_IDS = {
 };
 
 // machines/courier-app.machine.ts
-var FLOW_KINDS = ["checkIn", "verifyOrder", "addons", "deliveryFlow", "returns"];
-var isFlowId = (id) => FLOW_KINDS.some((kind) => id.startsWith(`${kind}-`));
-function resumable(logic, saved) {
-  if (!saved) return logic;
-  const resumed = Object.create(logic);
-  resumed.getInitialSnapshot = (scope) => logic.restoreSnapshot ? logic.restoreSnapshot(saved, scope) : saved;
-  return resumed;
-}
 var sessionOpen = (snapshot) => snapshot.value === "loggedIn" || snapshot.value === "loggingOut";
 var courierAppMachine = setup4({
   types: {
@@ -612,13 +606,14 @@ var courierAppMachine = setup4({
   },
   guards: {
     sessionOpen: ({ event }) => event.type === "xstate.snapshot.session" && sessionOpen(event.snapshot),
-    sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot),
-    flowFinished: ({ event }) => isFlowId(event.type.slice("xstate.done.actor.".length))
+    sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot)
   },
   actions: {
-    spawnFlow: enqueueActions(({ event, enqueue, self }) => {
-      if (event.type !== "FLOW.OPEN" || self.getSnapshot().children[event.id]) return;
-      enqueue.spawnChild(resumable(event.logic, event.snapshot), { id: event.id, input: event.input });
+    spawnFlow: assign4(({ event, spawn, self }) => {
+      if (event.type === "FLOW.OPEN" && !self.getSnapshot().children[event.id]) {
+        spawn(event.logic, { id: event.id, input: event.input });
+      }
+      return {};
     }),
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
@@ -640,10 +635,11 @@ var courierAppMachine = setup4({
   ],
   on: {
     "FLOW.OPEN": {
-      description: "The courier opened a flow's screen (check-in, verify, add-ons, delivery, returns): it runs as a child, in this system.",
+      description: "A flow's screen opened: the flow runs.",
       actions: "spawnFlow"
     },
-    "xstate.done.actor.*": { guard: "flowFinished", description: "A flow is done: it leaves the system.", actions: "removeFlow" }
+    // Only a flow is ever done here: the session, the day and the queue run for good, and browserOnline's done is its state's own.
+    "xstate.done.actor.*": { description: "A flow is done.", actions: "removeFlow" }
   },
   type: "parallel",
   states: {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AnyStateMachine, AnyStateNode } from "xstate";
-import { courierAppMachine, FLOW_KINDS } from "../../machines/courier-app.machine.ts";
+import { courierAppMachine, type FlowKind } from "../../machines/courier-app.machine.ts";
 import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
 import { returnsMachine } from "../../machines/returns.machine.ts";
 import { checkInMachine } from "../../machines/check-in.machine.ts";
@@ -13,14 +13,14 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  * who starts whom (the application machine's invokes, with their system ids
  * and the state they live in), and who sends what to whom (every sendTo action
  * of the application and of the flows in it, by system id), and the flows the
- * application spawns on FLOW.OPEN (its FLOW_KINDS), each drawn with its machine.
+ * application spawns on FLOW.OPEN (every FlowKind), each drawn with its machine.
  *
  * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
  * into docs/architecture.md between the actor-system markers.
  */
 
 /** The machine of each flow the application spawns (its logic arrives with FLOW.OPEN, loaded with the flow's screen). */
-export const FLOWS: Record<(typeof FLOW_KINDS)[number], AnyStateMachine> = {
+export const FLOWS: Record<FlowKind, AnyStateMachine> = {
   checkIn: checkInMachine,
   verifyOrder: verifyOrderMachine,
   addons: addonsMachine,
@@ -89,7 +89,7 @@ function followsOf(machine: AnyStateMachine, from: string): Edge[] {
   const actors = (machine.implementations.actors ?? {}) as Record<string, { config?: unknown }>;
   return Object.entries(actors).flatMap(([name, logic]) => {
     const source = typeof logic.config === "function" ? String(logic.config) : "";
-    const followed = [...source.matchAll(/system\.get\(SYSTEM_IDS\.(\w+)\)/g)].map((match) => match[1]!);
+    const followed = [...source.matchAll(/system\.get\((?:[\w$]+\.)*SYSTEM_IDS\.(\w+)\)/g)].map((match) => match[1]!);
     return followed.map((to) => ({ from, to, label: `${name}: follows`, kind: "sends" as const }));
   });
 }
@@ -109,7 +109,7 @@ export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows
   }));
   const spawnedOn = spawningEvents(app).join(", ");
   const opened: Edge[] = spawnedOn
-    ? FLOW_KINDS.map((kind) => ({ from: app.id, to: flowsByKind[kind]!.id, label: `spawns on ${spawnedOn}`, kind: "starts" as const }))
+    ? flows.map((flow) => ({ from: app.id, to: flow.id, label: `spawns on ${spawnedOn}`, kind: "starts" as const }))
     : [];
   return [...starts, ...opened, ...sendsOf(app, app.id), ...flows.flatMap((flow) => [...sendsOf(flow, flow.id), ...followsOf(flow, flow.id)])];
 }

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
 import type { Actor, AnyActorLogic, AnyActorRef, InputFrom, Snapshot } from "xstate";
 import type { FlowKind } from "../../machines/courier-app.machine.ts";
+import { resumedFrom } from "../../machines/resumed-from.ts";
 import { CourierAppContext } from "./app-actor.ts";
 
 interface FlowActorOptions<TLogic extends AnyActorLogic> {
@@ -36,7 +37,7 @@ export function useFlowActor<TLogic extends AnyActorLogic>(
 ): Actor<TLogic> | undefined {
   const app = CourierAppContext.useActorRef();
   // What the flow starts from is read once, when the screen opens.
-  const [opening] = useState(() => ({ id: `${flow}-${++flowsOpened}`, logic, input, snapshot }));
+  const [opening] = useState(() => ({ id: `flow:${flow}-${++flowsOpened}`, logic: resumedFrom(logic, snapshot), input }));
   const [spawned] = useState(() => childOf(app, opening.id));
   useLayoutEffect(() => {
     const { id, ...start } = opening;

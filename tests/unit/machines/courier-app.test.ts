@@ -12,6 +12,7 @@ import type { ItineraryResponse } from "../../../domain/contract/index.ts";
 import { courierAppMachine, SYSTEM_IDS } from "../../../machines/courier-app.machine.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
+import { resumedFrom } from "../../../machines/resumed-from.ts";
 import { QUEUED, QUEUED_ENTRY } from "../../support/delivery-flow-events.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder } from "../../support/order-fixtures.ts";
@@ -28,7 +29,7 @@ const finishingFlow = setup({ types: { input: {} as { orderId: number } } }).cre
   states: { open: { on: { FINISH: "finished" } }, finished: { type: "final" } },
   output: ({ context }) => ({ orderId: context.orderId }),
 });
-const FLOW_ID = "deliveryFlow-1";
+const FLOW_ID = "flow:deliveryFlow-1";
 
 const EVENTS = [
   ...SESSION_STATES.map((value) => ({ type: "xstate.snapshot.session", snapshot: { value } })),
@@ -138,11 +139,11 @@ describe("courier-app machine", () => {
     app.send({
       type: "FLOW.OPEN",
       flow: "deliveryFlow",
-      id: "deliveryFlow-7",
+      id: "flow:deliveryFlow-7",
       logic: deliveryFlowMachine.provide({ actors: { submitFailure: fromPromise(async () => QUEUED) } } as never),
       input: { order, otherOrders: [order], supportPhone: "2155550100", today: TODAY },
     });
-    const flow = app.getSnapshot().children["deliveryFlow-7" as never] as unknown as AnyActorRef;
+    const flow = app.getSnapshot().children["flow:deliveryFlow-7" as never] as unknown as AnyActorRef;
     flow.send({ type: "ADDRESS_INCORRECT" });
     flow.send({ type: "CONFIRM" });
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -151,7 +152,7 @@ describe("courier-app machine", () => {
     const dayNow = app.system.get(SYSTEM_IDS.courierDay)!.getSnapshot().context.day as ItineraryResponse;
     expect(dayNow.orders.find((candidate) => candidate.id === 70)!.status.name).toBe("delivery_attempted");
     // Done: the flow has left the application.
-    expect(app.getSnapshot().children["deliveryFlow-7" as never]).toBeUndefined();
+    expect(app.getSnapshot().children["flow:deliveryFlow-7" as never]).toBeUndefined();
     app.stop();
   });
 
@@ -164,8 +165,8 @@ describe("courier-app machine", () => {
     before.stop();
 
     const app = startApp();
-    app.send({ type: "FLOW.OPEN", flow: "deliveryFlow", id: "deliveryFlow-8", logic: deliveryFlowMachine, input, snapshot: saved });
-    const resumed = app.getSnapshot().children["deliveryFlow-8" as never] as unknown as AnyActorRef;
+    app.send({ type: "FLOW.OPEN", flow: "deliveryFlow", id: "flow:deliveryFlow-8", logic: resumedFrom(deliveryFlowMachine, saved), input });
+    const resumed = app.getSnapshot().children["flow:deliveryFlow-8" as never] as unknown as AnyActorRef;
     expect(resumed.getSnapshot().value).toEqual(before.getSnapshot().value);
     expect(resumed.getSnapshot().value).not.toEqual(createActor(deliveryFlowMachine, { input }).getSnapshot().value);
     expect(resumed.getSnapshot().context).toEqual(before.getSnapshot().context);
@@ -174,10 +175,10 @@ describe("courier-app machine", () => {
 
   it("opening a flow whose id is running keeps the running one", () => {
     const app = startApp();
-    app.send({ type: "FLOW.OPEN", flow: "returns", id: "returns-1", logic: finishingFlow, input: { orderId: 1 } });
-    const first = app.getSnapshot().children["returns-1" as never];
-    app.send({ type: "FLOW.OPEN", flow: "returns", id: "returns-1", logic: finishingFlow, input: { orderId: 2 } });
-    expect(app.getSnapshot().children["returns-1" as never]).toBe(first);
+    app.send({ type: "FLOW.OPEN", flow: "returns", id: "flow:returns-1", logic: finishingFlow, input: { orderId: 1 } });
+    const first = app.getSnapshot().children["flow:returns-1" as never];
+    app.send({ type: "FLOW.OPEN", flow: "returns", id: "flow:returns-1", logic: finishingFlow, input: { orderId: 2 } });
+    expect(app.getSnapshot().children["flow:returns-1" as never]).toBe(first);
     expect((first as unknown as AnyActorRef).getSnapshot().context).toEqual({ orderId: 1 });
     app.stop();
   });
