@@ -1,4 +1,5 @@
 import type { Order, Pharmacy, PharmacyVisit } from "../../domain/contract/entities.ts";
+import type { StoredOfflineOrder } from "../../domain/offline-queue.ts";
 import { statusByName, type OrderStatusName } from "../../domain/vocabulary.ts";
 
 /** Contract-shaped test data: a full Order with only what a test cares about changed. */
@@ -89,4 +90,20 @@ export function makeOrder(overrides: Partial<Omit<Order, "status">> & { status?:
 
 export function makeVisit(overrides: Partial<PharmacyVisit> = {}): PharmacyVisit {
   return { id: 1, pharmacy: makePharmacy(), confirmed: null, arrived_at: null, ...overrides };
+}
+
+/** An order's completion stored on the device when the network failed (delivered, card payment), stored on `day`. */
+export function makeStoredDelivery(orderId: number, day: string, createdAt = `${day}T15:00:00.000Z`): StoredOfflineOrder {
+  return {
+    kind: "signature",
+    id: orderId,
+    orderIds: [orderId],
+    status: "delivered",
+    delivery: { "delivery[order_ids][]": [String(orderId)] },
+    dataToSubmit: null,
+    idempotencyKey: `00000000-0000-4000-8000-${String(orderId).padStart(12, "0")}`,
+    payment: true,
+    storedOn: day,
+    createdAt,
+  };
 }

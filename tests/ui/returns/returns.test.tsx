@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import * as api from "../../../src/api/returns.ts";
-import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
+import { makeStoredDelivery } from "../../support/order-fixtures.ts";
 import { deviceToday } from "../../../src/app/offline-queue.ts";
 import { ATTEMPTED, CASH, CHECK, COURIER_ID, currentDay, currentDayRef, currentQueue, makeDay, NEVER_ATTEMPTED, NORTHSIDE, renderReturns, SVG } from "./harness.tsx";
 
@@ -15,18 +15,7 @@ const BASE = `/pharmacies/${NORTHSIDE.id}`;
 const DAY = makeDay([ATTEMPTED, NEVER_ATTEMPTED, CASH, CHECK]);
 const NETWORK: ApiFailure = { kind: "network", status: null, message: "Failed to fetch", code: null };
 /** Order 30's completion, stored on this device when the network failed. */
-const STORED: StoredOfflineOrder = {
-  kind: "signature",
-  id: 30,
-  orderIds: [30],
-  status: "delivered",
-  delivery: { "delivery[order_ids][]": ["30"] },
-  dataToSubmit: null,
-  idempotencyKey: "00000000-0000-4000-8000-000000000030",
-  payment: true,
-  storedOn: deviceToday(),
-  createdAt: new Date().toISOString(),
-};
+const STORED = makeStoredDelivery(30, deviceToday(), new Date().toISOString());
 const RESPONSE = { return: { id: 9, order_ids: [11, 12, 30, 40], cash_collected: "12.50", check_collected: "24.00" } };
 
 beforeEach(() => {

@@ -8,7 +8,7 @@ import { TEXT } from "../../../domain/texts.ts";
 import { returnsMachine, type ReturnsContext, type ReturnsEvent, type ReturnsInput } from "../../../machines/returns.machine.ts";
 import { APP_TODAY, itinerary, startAppSystem } from "../../support/app-system.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
-import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
+import { makeOrder, makePharmacy, makeStoredDelivery } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["submitReturn", "labelScanner"] as const;
@@ -335,18 +335,7 @@ describe("ticking bags off by their labels on the summary (issue 19)", () => {
 });
 
 describe("following the courier's day and the offline queue in the application's actor system (issue 18)", () => {
-  const STORED: StoredOfflineOrder = {
-    kind: "signature",
-    id: 30,
-    orderIds: [30],
-    status: "delivered",
-    delivery: { "delivery[order_ids][]": ["30"] },
-    dataToSubmit: null,
-    idempotencyKey: "00000000-0000-4000-8000-000000000030",
-    payment: true,
-    storedOn: APP_TODAY,
-    createdAt: `${APP_TODAY}T15:00:00.000Z`,
-  };
+  const STORED = makeStoredDelivery(30, APP_TODAY);
 
   async function returnsIn(stored: StoredOfflineOrder[] = []) {
     const system = await startAppSystem({ day: itinerary(DAY), stored });
