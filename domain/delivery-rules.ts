@@ -6,6 +6,7 @@ import {
   ID_TYPES,
   SIGNATURE_REFUSAL_REASONS,
   US_STATE_ABBREVIATIONS,
+  type FailureReasonName,
   type IdTypeKey,
   type PaymentType,
 } from "./vocabulary.ts";
@@ -68,6 +69,15 @@ export function dobToCheck(order: Pick<Order, "patient_date_of_birth">): string 
  */
 export function dobCanBeVerified(order: Pick<Order, "patient_date_of_birth">): boolean {
   return dobToCheck(order) !== null;
+}
+
+/**
+ * What a failed attempt records as dob_verified (issue 25): false when it
+ * failed at 'Did not verify date of birth' (the question was asked and the
+ * answer was no); null otherwise, as nothing about the date was decided.
+ */
+export function dobVerifiedAtFailure(reason: FailureReasonName): false | null {
+  return reason === "Date of Birth Not Verified" ? false : null;
 }
 
 /** Spec §4: the ID step only when the order has collect_identification. */

@@ -74,6 +74,7 @@ export const CUSTODY_EVENTS = [
   "created",
   "assigned",
   "unassigned",
+  "rescheduled",
   "visit_confirmed",
   "verified",
   "picked_up",

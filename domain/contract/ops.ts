@@ -298,12 +298,17 @@ export const OrderListResponse = z.object({ orders: z.array(OpsOrder), next_curs
  * POST /api/ops/v1/assignments (dispatch only) → 200: the orders go to that
  * courier's day as submitted_to_courier, with a pharmacy visit (confirmed
  * null) per pharmacy. An order not yet picked up moves from its previous
- * courier; a picked-up one is 409.
+ * courier; a picked-up one is 409. An order of another day moves to this
+ * one (rescheduled: a custody entry and order.rescheduled). An order already
+ * on this courier's day is left as it is (unchanged: nothing recorded, no event).
  */
 export const AssignmentRequest = z
   .object({
     courier_id: OpsId,
-    service_date: CalendarDay,
+    service_date: CalendarDay.meta({
+      description:
+        "The courier's day the orders go to. An order whose service_date is another day is moved to this one: it is rescheduled (custody entry `rescheduled` {from, to}, webhook `order.rescheduled`).",
+    }),
     order_ids: z
       .array(OpsId)
       .min(1, "name at least one order")
@@ -320,5 +325,14 @@ export const OpsPharmacyVisit = z.object({
   service_date: z.string(),
   confirmed: z.boolean().nullable(),
 });
-export const AssignmentResponse = z.object({ orders: z.array(OpsOrder), pharmacy_visits: z.array(OpsPharmacyVisit) });
+export const AssignmentResponse = z.object({
+  orders: z.array(OpsOrder),
+  pharmacy_visits: z.array(OpsPharmacyVisit),
+  rescheduled: z
+    .array(z.object({ order_id: z.number().int(), from: z.string(), to: z.string() }))
+    .meta({ description: "The orders this call moved from another service day (from) to service_date (to)." }),
+  unchanged: z
+    .array(z.number().int())
+    .meta({ description: "The ids of orders already on this courier's day: left as they were, nothing recorded, no event (sending the same assignment twice is harmless)." }),
+});
 export type AssignmentResponse = z.infer<typeof AssignmentResponse>;

@@ -206,7 +206,15 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       const body: AssignmentRequest = { courier_id: options.courier, service_date: options.date, order_ids: options.orders };
       const answer = await call<AssignmentResponse>("POST", "assignments", body);
       const visits = answer.pharmacy_visits.map((visit) => visit.pharmacy_id).join(", ");
-      print(json(), answer, `Assigned ${answer.orders.length} order${answer.orders.length === 1 ? "" : "s"} to courier ${options.courier} on ${options.date}; pharmacy visits to confirm: ${visits || "none"}.`);
+      // Say what changed: a move from another day, and what was already so (a resent assignment changes nothing).
+      const moved = answer.rescheduled.map((row) => `order ${row.order_id} from ${row.from}`).join(", ");
+      const notes = [moved && `rescheduled ${moved}`, answer.unchanged.length && `${answer.unchanged.length} already assigned (unchanged)`].filter(Boolean);
+      print(
+        json(),
+        answer,
+        `Assigned ${answer.orders.length} order${answer.orders.length === 1 ? "" : "s"} to courier ${options.courier} on ${options.date}` +
+          `${notes.length ? ` (${notes.join("; ")})` : ""}; pharmacy visits to confirm: ${visits || "none"}.`,
+      );
     });
 
   // ------------------------------------------------------------ keys

@@ -408,6 +408,8 @@ export const auditEvents = pgTable(
     /** Where the phone said it was, when it sent a position (deliveries, returns). */
     latitude: doublePrecision("latitude"),
     longitude: doublePrecision("longitude"),
+    /** What a change was, where its action alone does not say (issue 25): {from, to} of a reschedule, {copay_before, copay_after} in cents. */
+    details: jsonb("details").$type<Record<string, string | number | boolean | null>>(),
   },
   (t) => [index("audit_order_idx").on(t.orderId), index("audit_visit_idx").on(t.pharmacyVisitId)],
 );

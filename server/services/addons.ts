@@ -6,7 +6,8 @@ import { TEXT } from "../../domain/texts.ts";
 import type { Db } from "../db/client.ts";
 import { orders, pharmacyVisits } from "../db/schema.ts";
 import { conflict, notFound } from "../http/errors.ts";
-import { assertedCopayCents } from "./asserted-copay.ts";
+import { assertedCopayCents, copayChange } from "./asserted-copay.ts";
+import { audit } from "./audit.ts";
 import { ordersView } from "./order-responses.ts";
 import { applyTransition, planTransition, type Tx } from "./order-transitions.ts";
 
@@ -99,6 +100,12 @@ export async function takeAddons(db: Db, courierId: number, pharmacyId: number, 
         .returning();
       assigned.push(updated!);
     }
+    // An add-on's copay is asserted as it is taken: a changed one goes into the custody, as at the counter (issue 25).
+    const changed = rows.flatMap((row) => {
+      const details = copayChange(row.copayCents, copays.get(row.id)!);
+      return details ? [{ courierId, action: "copay_asserted" as const, orderId: row.id, details }] : [];
+    });
+    await audit(tx, changed);
     const pickedUp = await applyTransition(tx, courierId, assigned, "PICK_UP", { pickedUpAt: new Date() });
     return ordersView(tx, pickedUp);
   });

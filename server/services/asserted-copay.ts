@@ -19,3 +19,12 @@ export function assertedCopayCents(copay: string, what: string): Cents {
   if (cents > MAX_COPAY_CENTS) throw badRequest(`The copay for ${what} is too large.`);
   return cents;
 }
+
+/**
+ * The audit details of an asserted copay (issue 25): its cents before and
+ * after when the courier changed it ('No copay' on an order with one), null
+ * when they confirmed the copay on file. No copay on file counts as 0.
+ */
+export function copayChange(before: Cents | null, after: Cents): { copay_before: Cents | null; copay_after: Cents } | null {
+  return (before ?? 0) === after ? null : { copay_before: before, copay_after: after };
+}

@@ -17,7 +17,8 @@ export type OpsAuditAction =
   | "order_created"
   | "order_updated"
   | "order_assigned"
-  | "order_unassigned";
+  | "order_unassigned"
+  | "order_rescheduled";
 
 export interface AuditEntry {
   courierId: number | null;
@@ -34,6 +35,8 @@ export interface AuditEntry {
   pharmacyVisitId?: number | null;
   latitude?: number | null;
   longitude?: number | null;
+  /** What changed, where the action alone does not say: a reschedule's {from, to}, a copay's {copay_before, copay_after} in cents. */
+  details?: Record<string, string | number | boolean | null> | null;
 }
 
 /** Append-only: rows are inserted, never updated or deleted by the application. */
@@ -54,10 +57,11 @@ export async function audit(db: Executor, entries: AuditEntry[]): Promise<void> 
       pharmacy_visit_id: entry.pharmacyVisitId ?? null,
       latitude: entry.latitude ?? null,
       longitude: entry.longitude ?? null,
+      details: entry.details ?? null,
     })),
   );
   await db.execute(sql`insert into ${auditEvents} (courier_id, api_key_id, action, subject, order_id, from_status, to_status, client_occurred_at,
-      pharmacy_visit_id, latitude, longitude)
-    select courier_id, api_key_id, action, subject, order_id, from_status, to_status, client_occurred_at, pharmacy_visit_id, latitude, longitude
+      pharmacy_visit_id, latitude, longitude, details)
+    select courier_id, api_key_id, action, subject, order_id, from_status, to_status, client_occurred_at, pharmacy_visit_id, latitude, longitude, details
     from json_populate_recordset(null::audit_events, ${rows}::json)`);
 }

@@ -9,6 +9,7 @@ import {
   correctedCopayCents,
   dobCanBeVerified,
   dobVerificationNeeded,
+  dobVerifiedAtFailure,
   groupableWith,
   groupOrdersOffered,
   identificationNeeded,
@@ -148,6 +149,8 @@ function failedPlan(fields: DeliveryFields): Plan {
     delivery: {
       outcome: "failed",
       failureReasonId: reason.id,
+      // 'Did not verify date of birth' answers the question (false); null stays "not asked".
+      dobVerified: dobVerifiedAtFailure(reason.name),
       body: fields.body ?? null,
       clientOccurredAt: instant(fields.client_occurred_at),
       latitude: fields.latitude ?? null,

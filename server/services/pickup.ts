@@ -6,7 +6,7 @@ import { eventBetween, nextOrderStatus } from "../../machines/order-status.ts";
 import type { Db } from "../db/client.ts";
 import { orders } from "../db/schema.ts";
 import { badRequest, conflict } from "../http/errors.ts";
-import { assertedCopayCents } from "./asserted-copay.ts";
+import { assertedCopayCents, copayChange } from "./asserted-copay.ts";
 import { audit } from "./audit.ts";
 import { ordersView } from "./order-responses.ts";
 import { applyTransition, lockOwnOrders, statusNameOf, type OrderRow } from "./order-transitions.ts";
@@ -67,8 +67,8 @@ export async function assertCopay(db: Db, courierId: number, orderId: number, co
       .set({ copayCents: cents, copayAssertedAt: new Date(), updatedAt: new Date() })
       .where(eq(orders.id, orderId))
       .returning();
-    // The chain of custody shows the verification at the counter (docs/operations.md).
-    await audit(tx, [{ courierId, action: "copay_asserted", orderId }]);
+    // The chain of custody shows the verification at the counter (docs/operations.md), and a changed copay's before and after.
+    await audit(tx, [{ courierId, action: "copay_asserted", orderId, details: copayChange(row!.copayCents, cents) }]);
     return view(tx, updated!);
   });
 }

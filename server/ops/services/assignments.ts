@@ -4,7 +4,7 @@ import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
-import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
+import { enqueueOrderEvent, enqueueOrderRescheduled } from "../../services/webhooks/order-events.ts";
 import { opsOrdersView, opsOrderView } from "./order-views.ts";
 import { lockVisibleOrder } from "./orders.ts";
 import type { Actor } from "./pharmacies.ts";
@@ -33,12 +33,19 @@ async function dropEmptyVisits(tx: Tx, courierId: number, serviceDate: string, p
   }
 }
 
+/** Already submitted to this courier for this day: assigning it again is a replay. */
+function alreadyAssigned(row: OrderRow, courierId: number, serviceDate: string): boolean {
+  return statusNameOf(row) === "submitted_to_courier" && row.courierId === courierId && row.serviceDate === serviceDate;
+}
+
 /**
  * POST assignments: the orders go to the courier's day. A new order is
  * submitted to the courier (the lifecycle's SUBMIT_TO_COURIER); one already
  * submitted to another courier moves; anything further along is 409 and
  * nothing is assigned. A pharmacy visit per pharmacy is made with confirmed
- * null, so the courier's app asks to confirm it (spec §2).
+ * null, so the courier's app asks to confirm it (spec §2). An order of
+ * another day is rescheduled to this one (custody and order.rescheduled);
+ * an order already on this courier's day is left as it is (unchanged).
  */
 export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest): Promise<AssignmentResponse> {
   // The courier row is the lock: two assignments to one courier make one visit per pharmacy.
@@ -59,8 +66,11 @@ export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest
 
   const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
   const assignment = { courierId: courier.id, serviceDate: body.service_date, availableAsAddon: false, updatedAt: new Date() };
-  const fresh = rows.filter((row) => statusNameOf(row) === "new");
-  const moved = rows.filter((row) => statusNameOf(row) !== "new");
+  // The same assignment sent again (a retry after a lost answer) changes nothing: no custody row, no second event.
+  const unchanged = rows.filter((row) => alreadyAssigned(row, courier.id, body.service_date));
+  const changing = rows.filter((row) => !alreadyAssigned(row, courier.id, body.service_date));
+  const fresh = changing.filter((row) => statusNameOf(row) === "new");
+  const moved = changing.filter((row) => statusNameOf(row) !== "new");
   const updated: OrderRow[] = fresh.length ? await applyTransition(tx, actorIds, fresh, "SUBMIT_TO_COURIER", assignment) : [];
   if (moved.length) {
     const reassigned = await tx.update(orders).set(assignment).where(inArray(orders.id, moved.map((row) => row.id))).returning();
@@ -68,10 +78,19 @@ export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest
     for (const row of reassigned) await enqueueOrderEvent(tx, "order.assigned", row);
     updated.push(...reassigned);
   }
-  await audit(
-    tx,
-    rows.map((row) => ({ ...actorIds, action: "order_assigned" as const, orderId: row.id, subject: `courier:${courier.id}` })),
-  );
+  // Another day moves the order to this one: said in the custody and to the pharmacy, never silently.
+  const rescheduled = changing.filter((row) => row.serviceDate !== body.service_date);
+  for (const row of rescheduled) await enqueueOrderRescheduled(tx, updated.find((done) => done.id === row.id)!, row.serviceDate);
+  await audit(tx, [
+    ...changing.map((row) => ({ ...actorIds, action: "order_assigned" as const, orderId: row.id, subject: `courier:${courier.id}` })),
+    ...rescheduled.map((row) => ({
+      ...actorIds,
+      action: "order_rescheduled" as const,
+      orderId: row.id,
+      details: { from: row.serviceDate, to: body.service_date },
+    })),
+  ]);
+  updated.push(...unchanged);
 
   // The previous couriers no longer see these orders; their visits that served only them go.
   for (const row of moved) {
@@ -97,6 +116,8 @@ export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest
   updated.sort((a, b) => a.id - b.id);
   return {
     orders: await opsOrdersView(tx, updated),
+    rescheduled: rescheduled.map((row) => ({ order_id: row.id, from: row.serviceDate, to: body.service_date })),
+    unchanged: unchanged.map((row) => row.id),
     pharmacy_visits: [...existing, ...created]
       .sort((a, b) => a.id - b.id)
       .map((visit) => ({

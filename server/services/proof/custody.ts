@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, or } from "drizzle-orm";
 import type { Custody, CustodyEntry } from "../../../domain/contract/ops-proof.ts";
+import { centsToDecimal } from "../../../domain/money.ts";
 import { FAILURE_REASONS } from "../../../domain/vocabulary.ts";
 import type { Db } from "../../db/client.ts";
 import { apiKeys, auditEvents, couriers, deliveries, deliveryOrders, pharmacyVisits } from "../../db/schema.ts";
@@ -44,7 +45,7 @@ export async function orderCustody(db: Db, scope: OpsScope, orderId: number): Pr
       or(
         and(
           eq(auditEvents.orderId, order.id),
-          inArray(auditEvents.action, ["status_change", "order_created", "order_assigned", "order_unassigned", "copay_asserted"]),
+          inArray(auditEvents.action, ["status_change", "order_created", "order_assigned", "order_unassigned", "order_rescheduled", "copay_asserted"]),
         ),
         visits.length ? and(eq(auditEvents.action, "visit_confirmed"), inArray(auditEvents.pharmacyVisitId, visits.map((v) => v.id))) : undefined,
       ),
@@ -90,7 +91,18 @@ export async function orderCustody(db: Db, scope: OpsScope, orderId: number): Pr
       details.courier_id = courierId;
       details.courier_name = courierId === null ? null : courierName(courierId);
     }
-    if (event === "verified" && row.action === "copay_asserted") details.copay_asserted = true;
+    if (event === "verified" && row.action === "copay_asserted") {
+      details.copay_asserted = true;
+      // A copay the courier changed at the counter: what it was and what they made it (cents inside, decimals here).
+      if (row.details && "copay_after" in row.details) {
+        details.copay_before = centsToDecimal(centsOf(row.details.copay_before));
+        details.copay_after = centsToDecimal(centsOf(row.details.copay_after));
+      }
+    }
+    if (event === "rescheduled") {
+      details.from = row.details?.from ?? null;
+      details.to = row.details?.to ?? null;
+    }
     if (event === "visit_confirmed") details.visit_id = row.pharmacyVisitId;
     if (event === "delivery_attempted") {
       const failed = attempts[attempt++];
@@ -122,6 +134,11 @@ export async function orderCustody(db: Db, scope: OpsScope, orderId: number): Pr
   return { order_id: order.id, custody };
 }
 
+/** A cents amount kept in an audit row's details (null: the order had no copay). */
+function centsOf(value: unknown): number | null {
+  return typeof value === "number" && Number.isSafeInteger(value) ? value : null;
+}
+
 /** An assignment's audit row names the courier as its subject, "courier:7". */
 function assignedCourier(row: AuditRow): number | null {
   const match = /^courier:(\d+)$/.exec(row.subject ?? "");
@@ -133,6 +150,7 @@ function eventOf(row: AuditRow): CustodyEntry["event"] | null {
   // The operations API writes order_assigned (with the courier) beside the status change; that row is the one shown.
   if (row.action === "order_assigned") return "assigned";
   if (row.action === "order_unassigned") return "unassigned";
+  if (row.action === "order_rescheduled") return "rescheduled";
   if (row.action === "status_change" && (row.toStatus === "submitted_to_courier" || (row.fromStatus === "submitted_to_courier" && row.toStatus === "new"))) {
     return null;
   }

@@ -124,7 +124,8 @@ export async function orderProof(db: Db, gateway: PaymentGateway, scope: OpsScop
         : null,
     signed_by: completed?.signedBy ?? null,
     signature_refusal_reason: completed?.signatureRefusalReason ?? null,
-    dob_verified: completed?.dobVerified ?? null,
+    // From the door's record, completed or failed: a failure at 'Did not verify date of birth' is false.
+    dob_verified: atDoor?.dobVerified ?? null,
     identification: hasId
       ? {
           type: completed.identificationType,

@@ -1,4 +1,5 @@
-import type { WebhookEventType } from "../../../domain/webhook-events.ts";
+import type { z } from "zod";
+import type { WebhookEventType, WebhookOrder } from "../../../domain/webhook-events.ts";
 import { statusById } from "../../../domain/vocabulary.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
@@ -21,7 +22,7 @@ export const WEBHOOK_FOR_LIFECYCLE: Partial<Record<OrderLifecycleEvent["type"], 
  * The order as an event carries it: who, where and what state, no patient
  * details (the proof endpoint has those, behind the key).
  */
-export function webhookOrder(row: OrderRow): Record<string, unknown> {
+export function webhookOrder(row: OrderRow): z.infer<typeof WebhookOrder> {
   return {
     id: row.id,
     external_id: row.externalId,
@@ -36,4 +37,14 @@ export function webhookOrder(row: OrderRow): Record<string, unknown> {
 /** One line for any service that changed an order: the event, in the same transaction. */
 export async function enqueueOrderEvent(tx: Tx, type: WebhookEventType, row: OrderRow): Promise<void> {
   await enqueueEvent(tx, { type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt });
+}
+
+/** order.rescheduled: the order (now on its new day) and the day it had, the same {from, to} as its custody entry. */
+export async function enqueueOrderRescheduled(tx: Tx, row: OrderRow, from: string): Promise<void> {
+  await enqueueEvent(tx, {
+    type: "order.rescheduled",
+    pharmacyId: row.pharmacyId,
+    data: { order: webhookOrder(row), from, to: row.serviceDate },
+    at: row.updatedAt,
+  });
 }
