@@ -207,8 +207,8 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       const answer = await call<AssignmentResponse>("POST", "assignments", body);
       const visits = answer.pharmacy_visits.map((visit) => visit.pharmacy_id).join(", ");
       // Say what changed: a move from another day, and what was already so (a resent assignment changes nothing).
-      const moved = answer.rescheduled.map((row) => `order ${row.order_id} from ${row.from}`).join(", ");
-      const notes = [moved && `rescheduled ${moved}`, answer.unchanged.length && `${answer.unchanged.length} already assigned (unchanged)`].filter(Boolean);
+      const moved = answer.rescheduled.map((row) => `order ${row.order_id} moved from ${row.from}`);
+      const notes = [...moved, ...(answer.unchanged.length ? [`${answer.unchanged.length} already there, unchanged`] : [])];
       print(
         json(),
         answer,

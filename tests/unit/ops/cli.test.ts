@@ -43,7 +43,11 @@ function answer(method: string, url: string, body: Record<string, unknown>): [nu
   if (method === "POST" && url === "/api/ops/v1/keys") return [201, { id: 5, key: "rxc_secret", role: body.role, pharmacy_id: body.pharmacy_id ?? null, name: body.name }];
   if (method === "POST" && url === "/api/ops/v1/assignments") {
     if ((body.order_ids as number[]).includes(13)) return [409, { error: "conflict", message: "Order 13 is already picked up." }];
-    return [200, { orders: (body.order_ids as number[]).map((id) => ({ id })), pharmacy_visits: [{ id: 1, courier_id: body.courier_id, pharmacy_id: 3, service_date: body.service_date, confirmed: null }] }];
+    const ids = body.order_ids as number[];
+    // Order 14 is already on that day (unchanged); order 15 was on 2026-11-24 (rescheduled).
+    const rescheduled = ids.includes(15) ? [{ order_id: 15, from: "2026-11-24", to: body.service_date }] : [];
+    const unchanged = ids.filter((id) => id === 14);
+    return [200, { orders: ids.map((id) => ({ id })), pharmacy_visits: [{ id: 1, courier_id: body.courier_id, pharmacy_id: 3, service_date: body.service_date, confirmed: null }], rescheduled, unchanged }];
   }
   return [404, { error: "not_found", message: `No route ${method} ${url}.` }];
 }
@@ -181,6 +185,10 @@ describe("npm run ops -- the other commands", () => {
     expect(ok.status).toBe(0);
     expect(seen[0]!.body).toEqual({ courier_id: 9, service_date: "2026-11-25", order_ids: [11, 12] });
     expect(ok.out).toBe("Assigned 2 orders to courier 9 on 2026-11-25; pharmacy visits to confirm: 3.");
+    const told = await ops(["assign", "--courier", "9", "--date", "2026-11-25", "--orders", "14,15"]);
+    expect(told.out).toBe(
+      "Assigned 2 orders to courier 9 on 2026-11-25 (order 15 moved from 2026-11-24; 1 already there, unchanged); pharmacy visits to confirm: 3.",
+    );
     const refused = await ops(["assign", "--courier", "9", "--date", "2026-11-25", "--orders", "13"]);
     expect(refused.status).toBe(1);
     expect(refused.err).toBe("409 conflict: Order 13 is already picked up.");
