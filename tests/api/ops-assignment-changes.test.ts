@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { AssignmentResponse } from "../../domain/contract/ops.ts";
 import { Custody, Proof } from "../../domain/contract/ops-proof.ts";
 import { WebhookCreateResponse } from "../../domain/contract/ops-webhooks.ts";
-import { WEBHOOK_PAYLOADS } from "../../domain/webhook-events.ts";
-import { auditEvents, deliveries, deliveryOrders, orders, webhookMessages } from "../../server/db/schema.ts";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOADS, type WebhookEventType } from "../../domain/webhook-events.ts";
+import { auditEvents, deliveries, deliveryOrders, orders, pharmacyVisits, webhookMessages } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { courierActions, type CourierSession } from "../support/courier-actions.ts";
 import { describeOps, orderBody, type OpsContext } from "../support/ops-harness.ts";
@@ -37,12 +37,15 @@ describeOps(
     let courier: CourierSession;
     let act: ReturnType<typeof courierActions>;
     let pharmacyId: number;
+    /** Hears every event of the suite: each body it is sent must match its payload schema. */
+    let everything: number;
 
     beforeAll(async () => {
       receiver = await startReceiver();
       courier = await ctx().loginCourier("courier@example.com");
       act = courierActions(ctx().app, courier);
       pharmacyId = await freshPharmacy(db(), courier.courierId, "Change Test Pharmacy");
+      everything = (await subscribe(ctx(), receiver.url("/everything"), [...WEBHOOK_EVENT_TYPES])).id;
     });
     afterAll(async () => receiver?.close());
 
@@ -66,12 +69,18 @@ describeOps(
       expect(response.statusCode, response.body).toBe(200);
       return AssignmentResponse.parse(response.json());
     };
-    /** The outbox's messages of one type about one order, for every subscription. */
+    /** The outbox's messages of one type about one order, for the subscription that hears every event. */
     const outboxed = async (type: string, orderId: number) =>
       db()
         .select({ body: webhookMessages.body })
         .from(webhookMessages)
-        .where(and(eq(webhookMessages.eventType, type), sql`(${webhookMessages.body}::jsonb -> 'data' -> 'order' ->> 'id')::int = ${orderId}`));
+        .where(
+          and(
+            eq(webhookMessages.subscriptionId, everything),
+            eq(webhookMessages.eventType, type),
+            sql`(${webhookMessages.body}::jsonb -> 'data' -> 'order' ->> 'id')::int = ${orderId}`,
+          ),
+        );
 
     it("an assignment to another day reschedules the order: said in the answer, the custody and an order.rescheduled event", async () => {
       const subscription = await subscribe(ctx(), receiver.url("/rescheduled"), ["order.rescheduled"]);
@@ -183,6 +192,25 @@ describeOps(
         .innerJoin(deliveries, eq(deliveries.id, deliveryOrders.deliveryId))
         .where(eq(deliveryOrders.orderId, dob));
       expect(recorded).toEqual([{ dobVerified: false }]);
+    });
+
+    it("every event the suite caused matches its payload schema in domain/webhook-events.ts", async () => {
+      // A visit answer and a cancellation too, so more than the order events above are checked.
+      const [visit] = await db().select().from(pharmacyVisits).where(and(eq(pharmacyVisits.pharmacyId, pharmacyId), eq(pharmacyVisits.courierId, courier.courierId)));
+      await act.confirmVisit(visit!.id);
+      const cancelled = await createOrder("CANCEL-1");
+      expect((await ctx().ops("POST", `/api/ops/v1/orders/${cancelled}/cancellation`, {})).statusCode).toBe(200);
+
+      const messages = await db().select().from(webhookMessages).where(eq(webhookMessages.subscriptionId, everything));
+      const types = new Set(messages.map((message) => message.eventType));
+      for (const type of ["order.created", "order.assigned", "order.rescheduled", "order.picked_up", "order.delivery_attempted", "order.cancelled", "visit.confirmed"]) {
+        expect(types, type).toContain(type);
+      }
+      for (const message of messages) {
+        const schema = WEBHOOK_PAYLOADS[message.eventType as WebhookEventType];
+        const parsed = schema.safeParse(JSON.parse(message.body));
+        expect(parsed.success, `${message.eventType}: ${parsed.error?.message}`).toBe(true);
+      }
     });
   },
   { WEBHOOK_ALLOW_PRIVATE: "true" },
