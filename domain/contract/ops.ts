@@ -315,7 +315,11 @@ export const AssignmentRequest = z
       .max(MAX_BATCH_ORDERS, `at most ${MAX_BATCH_ORDERS} orders at once`)
       .refine((ids) => new Set(ids).size === ids.length, "each order may appear once"),
   })
-  .strict();
+  .strict()
+  .meta({
+    description:
+      "Puts the orders on the courier's day. An order of another service_date is moved to this one (listed in `rescheduled`, custody entry `rescheduled`, webhook `order.rescheduled`); an order already on this courier's day is left as it is (listed in `unchanged`, nothing recorded, no event).",
+  });
 export type AssignmentRequest = z.infer<typeof AssignmentRequest>;
 
 export const OpsPharmacyVisit = z.object({

@@ -113,6 +113,17 @@ describeOps(
       await receiver.waitFor("/rescheduled", 2);
     });
 
+    it("the API document says an assignment may reschedule, and what the answer lists", async () => {
+      const doc = (await ctx().raw("GET", "/api/openapi.json")).json() as {
+        paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { description?: string }> } }> }; responses: Record<string, { content: Record<string, { schema: { properties: Record<string, unknown> } }> }> } }>;
+      };
+      const post = doc.paths["/api/ops/v1/assignments"]!.post;
+      expect(post.requestBody.content["application/json"]!.schema.properties.service_date!.description).toMatch(/rescheduled.*order\.rescheduled/);
+      expect(Object.keys(post.responses["200"]!.content["application/json"]!.schema.properties)).toEqual(
+        expect.arrayContaining(["orders", "pharmacy_visits", "rescheduled", "unchanged"]),
+      );
+    });
+
     it("an assignment on the order's own day reschedules nothing", async () => {
       const id = await createOrder("STAY-1");
       const answer = await assign(TEST_DAY, [id]);
