@@ -20,7 +20,7 @@ const LABEL_WIDTH = 150;
 const VALUE_WIDTH = CONTENT_WIDTH - LABEL_WIDTH;
 /** Where content stops: the footer lives below. */
 const BOTTOM = PAGE.height - MARGIN - 22;
-const SIGNATURE_BOX = { width: 300, height: 120 };
+const SIGNATURE_BOX = { width: 300, height: 130 };
 /** Notes are shown up to this many lines; the rest is in the JSON proof. */
 const NOTE_LINES = 4;
 
@@ -110,7 +110,8 @@ const CUT_MARK = "… [cut here: the full text is in the JSON proof]";
 /** The lines of a row's value at a size, a long note cut with a visible mark. */
 function valueLines(text: PdfText, row: Row, size: number) {
   const style: TextStyle = { size };
-  const lines = text.lines(row.value, VALUE_WIDTH, style);
+  // Blank lines in a note would only push its words past the cut: the PDF closes them up, the JSON keeps them.
+  const lines = text.lines(row.note ? row.value.replace(/\r?\n(\s*\r?\n)+/g, "\n") : row.value, VALUE_WIDTH, style);
   if (!row.note || lines.length <= NOTE_LINES) return { lines, cut: null };
   return { lines: lines.slice(0, NOTE_LINES), cut: text.lines(CUT_MARK, VALUE_WIDTH, { style: "italic", size }) };
 }
@@ -306,7 +307,7 @@ export function proofPdf(
 
 function amounts(order: ReturnManifest["orders"][number]): string {
   const parts = [
-    order.item_amount !== null ? `Item $${order.item_amount}` : null,
+    order.item_amount !== null ? `Returned item: $${order.item_amount}` : null,
     order.cash !== null ? `Cash $${order.cash}` : null,
     order.check !== null ? `Check $${order.check}` : null,
   ].filter(Boolean);

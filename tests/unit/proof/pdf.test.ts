@@ -135,6 +135,19 @@ describe("proof.pdf", () => {
   });
 });
 
+describe("proof.pdf shows a copay changed at pickup (issue 25)", () => {
+  it("names the amounts, who changed it and when; nothing when custody has no change", async () => {
+    const changed: Proof = {
+      ...delivered,
+      copay_change: { before: "12.50", after: "0.00", changed_by: "Dana Whitfield", at: "2026-11-21T13:00:00.000Z" },
+    };
+    const text = pdfText(await proofPdf(changed, { timeZone: "America/New_York", signatureSvg: SIGNATURE, returnSignatureSvg: null }));
+    expect(text).toMatch(/Copay changed at pickup\s+From \$12\.50 to \$0\.00, by Dana Whitfield, Nov 21, 2026, 8:00 AM EST/);
+    const none = pdfText(await proofPdf(delivered, { timeZone: "America/New_York", signatureSvg: SIGNATURE, returnSignatureSvg: null }));
+    expect(none).not.toContain("Copay changed");
+  });
+});
+
 describe("proof.pdf with the photo of the drop-off (issue 19)", () => {
   const contactless: Proof = {
     ...delivered,
