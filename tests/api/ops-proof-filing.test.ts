@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { Proof, ReturnsResponse } from "../../domain/contract/ops-proof.ts";
 import { orders } from "../../server/db/schema.ts";
-import { completion, courierActions, OCCURRED, SIGNATURE_SVG, type CourierSession } from "../support/courier-actions.ts";
+import { completion, courierActions, SIGNATURE_SVG, type CourierSession } from "../support/courier-actions.ts";
 import { describeOps } from "../support/ops-harness.ts";
 import { freshOrder, freshPharmacy } from "../support/security-fixtures.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
