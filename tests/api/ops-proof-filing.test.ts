@@ -193,4 +193,18 @@ describeOps("a proof and a return manifest a pharmacy can file (/api/ops/v1)", (
     }
     for (const arabic of ["محمد", "عبد"]) expect(rawText(file)).toContain(arabic);
   });
+
+  it("the OpenAPI document describes the new fields", async () => {
+    const doc = (await ctx().raw("GET", "/api/openapi.json")).json();
+    type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema };
+    const resolve = (schema: Schema): Schema =>
+      schema.$ref ? resolve(schema.$ref.split("/").slice(1).reduce((node: Record<string, unknown>, key) => node[key] as Record<string, unknown>, doc) as Schema) : schema;
+    const response = (path: string) => resolve(doc.paths[path].get.responses["200"].content["application/json"].schema);
+    const proof = response("/api/ops/v1/orders/{id}/proof");
+    for (const field of ["document_id", "generated_at", "time_zone", "patient", "delivery_address", "copay_change"]) expect(proof.properties, field).toHaveProperty(field);
+    expect(resolve(proof.properties!.order!).properties).toHaveProperty("rx_numbers");
+    const manifest = resolve(resolve(response("/api/ops/v1/returns").properties!.returns!).items!);
+    for (const field of ["document_id", "orders"]) expect(manifest.properties, field).toHaveProperty(field);
+    expect(resolve(resolve(manifest.properties!.orders!).items!).properties).toHaveProperty("rx_numbers");
+  });
 });
