@@ -3,6 +3,7 @@ import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.t
 import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
 import { PdfText, type TextStyle } from "./pdf-text.ts";
 import { drawSignature } from "./svg-to-pdf.ts";
+import { cleanText } from "./text-layout.ts";
 
 /**
  * The PDFs a pharmacy files: the proof of delivery (always one page, the
@@ -26,7 +27,21 @@ const NOTE_LINES = 4;
 
 const GREY = "#444";
 const LABEL: TextStyle = { style: "bold", size: 9, color: "#333" };
-const VALUE_SIZES = [9.5, 8.5, 7.5, 6.5, 6];
+/** How rows are written, roomiest first: a page too full for one tries the next (identifiers are never clipped). */
+const FITS: Fit[] = [
+  { size: 9.5, noteLines: NOTE_LINES },
+  { size: 8.5, noteLines: NOTE_LINES },
+  { size: 7.5, noteLines: NOTE_LINES },
+  { size: 6.5, noteLines: NOTE_LINES },
+  { size: 6, noteLines: 2 },
+  { size: 5, noteLines: 2 },
+];
+interface Fit {
+  size: number;
+  noteLines: number;
+}
+const labelStyle = (fit: Fit): TextStyle => ({ ...LABEL, size: Math.min(LABEL.size, fit.size) });
+const rowGap = (fit: Fit) => (fit.size < 7 ? 1.5 : 3);
 
 function render(
   build: (doc: PDFKit.PDFDocument, text: PdfText) => void,
@@ -43,10 +58,11 @@ function render(
       font: null as unknown as string,
       displayTitle: true,
       lang: "en-US",
+      // Stored values reach the metadata too: without direction controls or line breaks.
       info: {
-        Title: info.title,
-        Subject: info.subject,
-        Author: info.author,
+        Title: cleanText(info.title),
+        Subject: cleanText(info.subject).replace(/\n/g, " "),
+        Author: cleanText(info.author).replace(/\n/g, " "),
         Keywords: info.documentId,
         Producer: "Rx Courier",
         Creator: "Rx Courier",
@@ -108,42 +124,44 @@ interface Row {
 const CUT_MARK = "… [cut here: the full text is in the JSON proof]";
 
 /** The lines of a row's value at a size, a long note cut with a visible mark. */
-function valueLines(text: PdfText, row: Row, size: number) {
+function valueLines(text: PdfText, row: Row, { size, noteLines }: Fit) {
   const style: TextStyle = { size };
   // Blank lines in a note would only push its words past the cut: the PDF closes them up, the JSON keeps them.
   const lines = text.lines(row.note ? row.value.replace(/\r?\n(\s*\r?\n)+/g, "\n") : row.value, VALUE_WIDTH, style);
-  if (!row.note || lines.length <= NOTE_LINES) return { lines, cut: null };
-  return { lines: lines.slice(0, NOTE_LINES), cut: text.lines(CUT_MARK, VALUE_WIDTH, { style: "italic", size }) };
+  if (!row.note || lines.length <= noteLines) return { lines, cut: null };
+  return { lines: lines.slice(0, noteLines), cut: text.lines(CUT_MARK, VALUE_WIDTH, { style: "italic", size }) };
 }
 
-function rowHeight(text: PdfText, row: Row, size: number): number {
-  const { lines, cut } = valueLines(text, row, size);
-  const value = (lines.length + (cut?.length ?? 0)) * text.lineHeight(size);
-  return Math.max(text.height(row.label, LABEL_WIDTH - 8, LABEL), value) + 3;
+function rowHeight(text: PdfText, row: Row, fit: Fit): number {
+  const { lines, cut } = valueLines(text, row, fit);
+  const value = (lines.length + (cut?.length ?? 0)) * text.lineHeight(fit.size);
+  return Math.max(text.height(row.label, LABEL_WIDTH - 8, labelStyle(fit)), value) + rowGap(fit);
 }
 
 /**
- * The largest value size at which the rows fit above `reserve` points of
- * boxes: identifiers are never clipped, so a page too full writes smaller.
+ * The roomiest way of writing the rows that fits them above `reserve` points
+ * of boxes: identifiers are never clipped, so a page too full writes smaller
+ * (every field at its cap still fits).
  */
-function fittingSize(text: PdfText, rows: Row[], top: number, reserve: number): number {
-  for (const size of VALUE_SIZES) {
-    const total = rows.reduce((sum, row) => sum + rowHeight(text, row, size), 0);
-    if (top + total + reserve <= BOTTOM) return size;
+function fitting(text: PdfText, rows: Row[], top: number, reserve: number): Fit {
+  for (const fit of FITS) {
+    const total = rows.reduce((sum, row) => sum + rowHeight(text, row, fit), 0);
+    if (top + total + reserve <= BOTTOM) return fit;
   }
-  return VALUE_SIZES[VALUE_SIZES.length - 1]!;
+  return FITS[FITS.length - 1]!;
 }
 
 /** Draws label/value rows from `top`; returns the y below them. */
-function drawRows(text: PdfText, rows: Row[], top: number, size: number): number {
+function drawRows(text: PdfText, rows: Row[], top: number, fit: Fit): number {
   const x = MARGIN;
+  const { size } = fit;
   let y = top;
   for (const row of rows) {
-    const afterLabel = text.write(row.label, x, y, LABEL_WIDTH - 8, LABEL);
-    const { lines, cut } = valueLines(text, row, size);
+    const afterLabel = text.write(row.label, x, y, LABEL_WIDTH - 8, labelStyle(fit));
+    const { lines, cut } = valueLines(text, row, fit);
     let afterValue = text.draw(lines, x + LABEL_WIDTH, y, { size });
     if (cut) afterValue = text.draw(cut, x + LABEL_WIDTH, afterValue, { style: "italic", size, color: "#7a0000" });
-    y = Math.max(afterLabel, afterValue) + 3;
+    y = Math.max(afterLabel, afterValue) + rowGap(fit);
   }
   return y;
 }
@@ -290,7 +308,7 @@ export function proofPdf(
       const rows = proofRows(proof, time);
       const boxes =
         (proof.outcome === "delivered" ? SIGNATURE_HEIGHT : 0) + (options.photo ? 4 + 14 + 2 + 80 + 6 : 0) + (proof.returned ? SIGNATURE_HEIGHT : 0);
-      let y = drawRows(text, rows, top, fittingSize(text, rows, top, boxes));
+      let y = drawRows(text, rows, top, fitting(text, rows, top, boxes));
       if (proof.outcome === "delivered") y = signatureBox(doc, text, "Recipient's signature", options.signatureSvg, "No signature was taken.", y);
       if (options.photo) y = photoBox(doc, text, options.photo, proof.photo_url, y);
       if (proof.returned) signatureBox(doc, text, "Pharmacy staff's signature", options.returnSignatureSvg, "No signature on file.", y);
@@ -317,7 +335,8 @@ function amounts(order: ReturnManifest["orders"][number]): string {
 export function returnManifestPdf(manifest: ReturnManifest, options: { timeZone: string; signatureSvg: string }): Promise<Buffer> {
   const time = timeIn(options.timeZone);
   const generated = time(manifest.generated_at);
-  const size = VALUE_SIZES[0]!;
+  const roomy = FITS[0]!;
+  const size = roomy.size;
   return render(
     (doc, text) => {
       const meta = `Document ${manifest.document_id} · return ${manifest.id} · signed ${time(manifest.signed_at)} · generated ${generated} · times in ${options.timeZone}`;
@@ -341,7 +360,7 @@ export function returnManifestPdf(manifest: ReturnManifest, options: { timeZone:
             manifest.latitude !== null && manifest.longitude !== null ? `${manifest.latitude.toFixed(5)}, ${manifest.longitude.toFixed(5)}` : "Not sent by the phone",
         },
       ];
-      y = drawRows(text, summary, y, size);
+      y = drawRows(text, summary, y, roomy);
 
       for (const order of manifest.orders) {
         const title = `Order ${order.order_id} · pharmacy reference ${order.external_id ?? "none sent"}`;
@@ -356,12 +375,12 @@ export function returnManifestPdf(manifest: ReturnManifest, options: { timeZone:
             value: `By ${fullName(manifest.courier.first_name, manifest.courier.last_name)} (courier), signed for by ${fullName(manifest.staff_first_name, manifest.staff_last_name)}`,
           },
         ];
-        const height = 10 + text.height(title, CONTENT_WIDTH, { style: "bold", size: 10.5 }) + rows.reduce((sum, row) => sum + rowHeight(text, row, size), 0);
+        const height = 10 + text.height(title, CONTENT_WIDTH, { style: "bold", size: 10.5 }) + rows.reduce((sum, row) => sum + rowHeight(text, row, roomy), 0);
         fits(height);
         y += 4;
         doc.moveTo(MARGIN, y).lineTo(PAGE.width - MARGIN, y).lineWidth(0.5).stroke("#bbb");
         y = text.write(title, MARGIN, y + 4, CONTENT_WIDTH, { style: "bold", size: 10.5 }) + 2;
-        y = drawRows(text, rows, y, size);
+        y = drawRows(text, rows, y, roomy);
       }
       if (manifest.orders.length === 0) y = text.write("No orders on this return.", MARGIN, y + 4, CONTENT_WIDTH, { style: "italic", size });
 

@@ -23,6 +23,17 @@ const text = (file: string) => execFileSync("pdftotext", [file, "-"], { encoding
 const raw = (file: string) => execFileSync("pdftotext", ["-raw", file, "-"], { encoding: "utf8" });
 const pages = (file: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [file], { encoding: "utf8" }))![1]);
 const fonts = (file: string) => execFileSync("pdffonts", [file], { encoding: "utf8" });
+/** The signature box (130 pt under its label, pdf.ts) ends above the footer. */
+function signatureBoxAboveFooter(file: string): boolean {
+  const words = [...execFileSync("pdftotext", ["-bbox", file, "-"], { encoding: "utf8" }).matchAll(/yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</g)].map((m) => ({
+    yMin: Number(m[1]),
+    yMax: Number(m[2]),
+    word: m[3],
+  }));
+  const label = words.find((w) => w.word === "Recipient&apos;s")!;
+  const footer = words.filter((w) => w.word === "Rx").at(-1)!; // "… generated … by Rx Courier from the delivery record."
+  return label.yMax + 2 + 130 < footer.yMin;
+}
 const png = (file: string, name: string) => execFileSync("pdftoppm", ["-png", "-r", "80", "-singlefile", file, path.join(OUT, name)]);
 
 const SIGNATURE =
@@ -59,7 +70,7 @@ const base: Proof = {
 
 const render = (proof: Proof) => proofPdf(proof, { timeZone: "America/New_York", signatureSvg: SIGNATURE, returnSignatureSvg: null });
 
-describe("proof.pdf in every script", () => {
+describe("proof.pdf in every script", { timeout: 60_000 }, () => {
   it("writes CJK, Arabic, Hebrew, Vietnamese, Cyrillic, Greek names and emoji as text, with embedded fonts", async () => {
     const file = saved(
       await render({
@@ -116,13 +127,27 @@ describe("proof.pdf in every script", () => {
       ["proof-long-notes", { ...base, notes: note }],
       ["proof-line-breaks", { ...base, notes: lines, failure: null }],
       ["proof-long-names", { ...base, pharmacy: { id: 3, name: longName }, order: { ...base.order, external_id: reference } }],
+      [
+        "proof-every-field-at-its-cap",
+        {
+          ...base,
+          pharmacy: { id: 3, name: longName },
+          order: { ...base.order, external_id: reference, rx_numbers: Array.from({ length: 50 }, (_, i) => `RX-${String(i).padStart(3, "0")}-`.padEnd(50, "9")) },
+          patient: { first_name: "Maximilian".repeat(10), last_name: "Wolfeschlegelsteinhausenbergerdorff".repeat(3) },
+          delivery_address: { street_address: "1234 ".repeat(40), street_address_2: "Building ".repeat(22), city: "Llanfairpwllgwyngyll".repeat(5), state_abbreviation: "PA", zipcode: "19103-0001" },
+          notes: note,
+        },
+      ],
     ] as const) {
       const file = saved(await render(proof as Proof), name);
       png(file, name);
       expect(pages(file), name).toBe(1);
       const words = text(file);
       expect(words, name).toContain("Recipient's signature");
-      if (name !== "proof-long-names") {
+      expect(signatureBoxAboveFooter(file), name).toBe(true);
+      if (name === "proof-every-field-at-its-cap") {
+        expect(words.replace(/\s+/g, "")).toContain(`RX-049-${"9".repeat(43)}`);
+      } else if (name !== "proof-long-names") {
         expect(words, name).toContain("the full text is in the JSON proof");
         expect(words, name).not.toContain("END-OF-NOTE");
         expect(words, name).not.toContain("line 80");

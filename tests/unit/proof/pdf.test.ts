@@ -135,7 +135,7 @@ describe("proof.pdf", () => {
   });
 });
 
-describe("proof.pdf shows a copay changed at pickup (issue 25)", () => {
+describe("proof.pdf shows a copay changed at pickup (issue 25)", { timeout: 30_000 }, () => {
   it("names the amounts, who changed it and when; nothing when custody has no change", async () => {
     const changed: Proof = {
       ...delivered,
@@ -235,7 +235,7 @@ const manifest: ReturnManifest = {
   pdf_url: "/y",
 };
 
-describe("return manifest pdf", () => {
+describe("return manifest pdf", { timeout: 60_000 }, () => {
   it("lists each order with its reference, Rx numbers, patient, reason and amounts, the totals and the staff's signature", async () => {
     const pdf = await returnManifestPdf(manifest, { timeZone: "America/New_York", signatureSvg: SIGNATURE });
     toPng(pdf, "return-manifest");
