@@ -12,6 +12,23 @@ const Iso = z.string().meta({ description: "ISO 8601 time (UTC)." });
 const Money = z.string().regex(/^\d+\.\d{2}$/).meta({ description: "Decimal amount with two places." });
 const Position = { latitude: z.number().nullable(), longitude: z.number().nullable() };
 
+/** What makes a filed document findable again: a stable id and when this copy was made (issue 25). */
+const Filing = {
+  document_id: z.string().meta({
+    description: "Stable for the same content: the record's id and a hash of what the document says. The PDF carries the same id.",
+  }),
+  generated_at: Iso.meta({ description: "When this copy was generated." }),
+  time_zone: z.string().meta({ description: "The IANA zone the PDF writes times in (the service's)." }),
+};
+const PersonName = z.object({ first_name: z.string(), last_name: z.string() });
+export const DeliveryAddress = z.object({
+  street_address: z.string(),
+  street_address_2: z.string().nullable(),
+  city: z.string(),
+  state_abbreviation: z.string(),
+  zipcode: z.string(),
+});
+
 export const ProofOutcome = z.enum(["delivered", "delivery_attempted", "returned_to_pharmacy"]);
 
 export const Proof = z.object({
@@ -20,9 +37,13 @@ export const Proof = z.object({
     external_id: z.string().nullable(),
     status: z.enum(ORDER_STATUS_NAMES),
     service_date: z.string(),
+    rx_numbers: z.array(z.string()).meta({ description: "The prescriptions delivered (issue 25)." }),
   }),
   pharmacy: z.object({ id: z.number().int(), name: z.string() }),
   courier: z.object({ id: z.number().int(), first_name: z.string(), last_name: z.string() }).nullable(),
+  ...Filing,
+  patient: PersonName.meta({ description: "The pharmacy's own patient the order was for (issue 25)." }),
+  delivery_address: DeliveryAddress,
   outcome: ProofOutcome,
   failure: z.object({ reason: z.enum(FAILURE_REASON_NAMES), notes: z.string().nullable() }).nullable(),
   recipient: z
@@ -51,6 +72,15 @@ export const Proof = z.object({
       card_last4: z.string().nullable().meta({ description: "As the payment gateway reports it; null for cash, check, or when the gateway cannot say." }),
     })
     .nullable(),
+  copay_change: z
+    .object({
+      before: Money.nullable(),
+      after: Money.nullable(),
+      changed_by: z.string(),
+      at: Iso,
+    })
+    .nullable()
+    .meta({ description: "A copay the courier changed at pickup ('No copay'), from the chain of custody; null when it was not changed." }),
   notes: z.string().nullable(),
   client_occurred_at: Iso.nullable(),
   received_at: Iso,
@@ -104,10 +134,26 @@ export type CustodyEntry = z.infer<typeof CustodyEntry>;
 export const Custody = z.object({ order_id: z.number().int(), custody: z.array(CustodyEntry) });
 export type Custody = z.infer<typeof Custody>;
 
+/** One order on a return manifest, named so the pharmacy can file it without looking anything up (issue 25). */
+export const ReturnedOrder = z.object({
+  order_id: z.number().int(),
+  external_id: z.string().nullable().meta({ description: "The pharmacy's reference." }),
+  service_date: z.string(),
+  patient: PersonName,
+  rx_numbers: z.array(z.string()),
+  returned_item: z.boolean().meta({ description: "true: the medication came back undelivered; false: the order was delivered and its payment is handed over." }),
+  reason: z.string().meta({ description: "Why it is on the return: the failed attempt's reason, 'Not attempted', or 'Delivered: payment handed over'." }),
+  item_amount: Money.nullable().meta({ description: "The amount on the returned item's line; null when the order is on the return for its payment only." }),
+  cash: Money.nullable().meta({ description: "Cash collected for the order and handed over." }),
+  check: Money.nullable().meta({ description: "Check collected for the order and handed over." }),
+});
+export type ReturnedOrder = z.infer<typeof ReturnedOrder>;
+
 export const ReturnManifest = z.object({
   id: z.number().int(),
   pharmacy: z.object({ id: z.number().int(), name: z.string() }),
   courier: z.object({ id: z.number().int(), first_name: z.string(), last_name: z.string() }),
+  ...Filing,
   signed_at: Iso,
   staff_first_name: z.string(),
   staff_last_name: z.string(),
@@ -116,6 +162,7 @@ export const ReturnManifest = z.object({
   checks: z.array(z.object({ order_id: z.number().int().nullable(), amount: Money })),
   cash_total: Money,
   check_total: Money,
+  orders: z.array(ReturnedOrder).meta({ description: "Every order on the return, in order id order." }),
   ...Position,
   signature_url: z.string(),
   pdf_url: z.string(),

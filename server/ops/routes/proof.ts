@@ -8,7 +8,8 @@ import { notFound } from "../../http/errors.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { orderCustody } from "../../services/proof/custody.ts";
 import { proofPdf, returnManifestPdf } from "../../services/proof/pdf.ts";
-import { orderProof, proofPhoto, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
+import { filedProof } from "../../services/proof/filed-proof.ts";
+import { proofPhoto, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
 import { dayReturns, oneReturn } from "../../services/proof/returns.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
@@ -70,21 +71,21 @@ export const opsProofRoutes =
       `${OPS_API_PREFIX}/orders/:id/proof`,
       {
         schema: {
-          summary: "The order's proof of delivery: outcome, recipient, signature link, ID (last 4), payment, time and place.",
+          summary: "The order's proof of delivery: patient, address, Rx numbers, outcome, recipient, signature link, ID (last 4), payment, time and place.",
           tags: [OPS_TAG],
           security: opsSecurity,
           params: OpsIdParams,
           response: { 200: Proof, ...opsRefusals },
         },
       },
-      async (request) => orderProof(deps.db, deps.gateway, scopeOf(request), request.params.id),
+      async (request) => filedProof(deps.db, deps.gateway, scopeOf(request), request.params.id, deps.timeZone),
     );
 
     app.get(
       `${OPS_API_PREFIX}/orders/:id/proof.pdf`,
       {
         schema: {
-          summary: "The proof of delivery as a one-page PDF, signature drawn as vectors.",
+          summary: "The proof of delivery as a one-page PDF in any script, signature drawn as vectors.",
           tags: [OPS_TAG],
           security: opsSecurity,
           params: OpsIdParams,
@@ -94,7 +95,7 @@ export const opsProofRoutes =
       },
       async (request, reply) => {
         const scope = scopeOf(request);
-        const proof = await orderProof(deps.db, deps.gateway, scope, request.params.id);
+        const proof = await filedProof(deps.db, deps.gateway, scope, request.params.id, deps.timeZone);
         const signatureSvg = proof.signature_url ? await proofSignatureSvg(deps.db, scope, proof.order.id) : null;
         const returned = proof.returned ? await returnOf(deps.db, proof.order.id) : null;
         const photo = proof.photo_url ? await proofPhoto(deps.db, scope, proof.order.id) : null;
@@ -166,14 +167,14 @@ export const opsProofRoutes =
           response: { 200: ReturnsResponse, ...opsRefusals },
         },
       },
-      async (request) => ({ returns: await dayReturns(deps.db, scopeOf(request), request.query.pharmacy_id, request.query.service_date) }),
+      async (request) => ({ returns: await dayReturns(deps.db, scopeOf(request), request.query.pharmacy_id, request.query.service_date, deps.timeZone) }),
     );
 
     app.get(
       `${OPS_API_PREFIX}/returns/:id.pdf`,
       {
         schema: {
-          summary: "One return manifest as a one-page PDF with the staff's signature.",
+          summary: "One return manifest as a PDF (one or more pages): each order on it, the totals and the staff's signature.",
           tags: [OPS_TAG],
           security: opsSecurity,
           params: OpsIdParams,
@@ -182,7 +183,7 @@ export const opsProofRoutes =
         },
       },
       async (request, reply) => {
-        const { manifest, signatureSvg } = await oneReturn(deps.db, scopeOf(request), request.params.id);
+        const { manifest, signatureSvg } = await oneReturn(deps.db, scopeOf(request), request.params.id, deps.timeZone);
         return sendPdf(reply, await returnManifestPdf(manifest, { timeZone: deps.timeZone, signatureSvg }), `return-${manifest.id}.pdf`);
       },
     );
@@ -199,6 +200,6 @@ export const opsProofRoutes =
           response: binary("image/svg+xml"),
         },
       },
-      async (request, reply) => sendInertSvg(reply, (await oneReturn(deps.db, scopeOf(request), request.params.id)).signatureSvg),
+      async (request, reply) => sendInertSvg(reply, (await oneReturn(deps.db, scopeOf(request), request.params.id, deps.timeZone)).signatureSvg),
     );
   };

@@ -73,7 +73,10 @@ async function cardLastFour(db: Db, gateway: PaymentGateway, order: OrderRow): P
   return digits && /^\d{4}$/.test(digits) ? digits : null;
 }
 
-export async function orderProof(db: Db, gateway: PaymentGateway, scope: OpsScope, orderId: number): Promise<Proof> {
+/** The proof as recorded; filed-proof.ts adds the copay change from custody and the filing fields. */
+export type ProofRecord = Omit<Proof, "document_id" | "generated_at" | "time_zone" | "copay_change">;
+
+export async function orderProof(db: Db, gateway: PaymentGateway, scope: OpsScope, orderId: number): Promise<ProofRecord> {
   const order = await scopedOrder(db, scope, orderId);
   const status = statusById(order.statusId)!.name;
   const outcome = OUTCOME_OF_STATUS[status];
@@ -106,9 +109,17 @@ export async function orderProof(db: Db, gateway: PaymentGateway, scope: OpsScop
   const hasId = completed && (completed.identificationType || completed.identificationNumber);
 
   return {
-    order: { id: order.id, external_id: order.externalId, status, service_date: order.serviceDate },
+    order: { id: order.id, external_id: order.externalId, status, service_date: order.serviceDate, rx_numbers: order.rxNumbers },
     pharmacy: pharmacy!,
     courier: courier ?? null,
+    patient: { first_name: order.patientFirstName, last_name: order.patientLastName },
+    delivery_address: {
+      street_address: order.streetAddress,
+      street_address_2: order.streetAddress2,
+      city: order.city,
+      state_abbreviation: order.stateAbbreviation,
+      zipcode: order.zipcode,
+    },
     outcome,
     failure: failed
       ? { reason: FAILURE_REASONS.find((reason) => reason.id === failed.failureReasonId)!.name, notes: failed.body }

@@ -43,9 +43,15 @@ function toPng(pdf: Buffer, name: string): Buffer {
 }
 
 const delivered: Proof = {
-  order: { id: 4711, external_id: "RX-PO-0042", status: "delivered", service_date: "2026-11-21" },
+  order: { id: 4711, external_id: "RX-PO-0042", status: "delivered", service_date: "2026-11-21", rx_numbers: ["RX-1001", "RX-1002"] },
   pharmacy: { id: 3, name: "Riverside Community Pharmacy" },
   courier: { id: 1, first_name: "Dana", last_name: "Whitfield" },
+  document_id: "POD-4711-0123456789AB",
+  generated_at: "2026-11-22T09:00:00.000Z",
+  time_zone: "America/New_York",
+  patient: { first_name: "Eleanor", last_name: "Vance" },
+  delivery_address: { street_address: "12 Elm Street", street_address_2: "Apt 3", city: "Philadelphia", state_abbreviation: "PA", zipcode: "19103" },
+  copay_change: null,
   outcome: "delivered",
   failure: null,
   recipient: { first_name: "Marta", last_name: "Kowalski", relationship: "Other", other_relationship_description: "Daughter" },
@@ -74,12 +80,22 @@ describe("proof.pdf", () => {
     for (const words of [
       "Proof of delivery",
       "Riverside Community Pharmacy",
-      "Order 4711 (pharmacy ref. RX-PO-0042)",
+      "Order 4711",
+      "Pharmacy reference",
+      "RX-PO-0042",
+      "Eleanor Vance",
+      "12 Elm Street",
+      "Apt 3",
+      "Philadelphia, PA 19103",
+      "RX-1001, RX-1002",
+      "Sat, Nov 21, 2026 (2026-11-21)",
+      "Yes, verified",
       "Delivered",
       "Dana Whitfield",
       "Marta Kowalski",
       "Other: Daughter",
       "Driver license, PA, number ending 4567, expires 2030-12-31",
+      "Document POD-4711-0123456789AB",
       "Card $28.99 (card ending 0005)",
       "Nov 21, 2026, 10:04 AM EST",
       "39.94612, -75.16689",
@@ -119,6 +135,19 @@ describe("proof.pdf", () => {
   });
 });
 
+describe("proof.pdf shows a copay changed at pickup (issue 25)", { timeout: 30_000 }, () => {
+  it("names the amounts, who changed it and when; nothing when custody has no change", async () => {
+    const changed: Proof = {
+      ...delivered,
+      copay_change: { before: "12.50", after: "0.00", changed_by: "Dana Whitfield", at: "2026-11-21T13:00:00.000Z" },
+    };
+    const text = pdfText(await proofPdf(changed, { timeZone: "America/New_York", signatureSvg: SIGNATURE, returnSignatureSvg: null }));
+    expect(text).toMatch(/Copay changed at pickup\s+From \$12\.50 to \$0\.00, by Dana Whitfield, Nov 21, 2026, 8:00 AM EST/);
+    const none = pdfText(await proofPdf(delivered, { timeZone: "America/New_York", signatureSvg: SIGNATURE, returnSignatureSvg: null }));
+    expect(none).not.toContain("Copay changed");
+  });
+});
+
 describe("proof.pdf with the photo of the drop-off (issue 19)", () => {
   const contactless: Proof = {
     ...delivered,
@@ -152,31 +181,103 @@ describe("proof.pdf with the photo of the drop-off (issue 19)", () => {
   });
 });
 
-describe("return manifest pdf", () => {
-  it("lists the items, the cash and checks with their totals, and the staff's signature", async () => {
-    const manifest: ReturnManifest = {
-      id: 12,
-      pharmacy: { id: 3, name: "Riverside Community Pharmacy" },
-      courier: { id: 1, first_name: "Dana", last_name: "Whitfield" },
-      signed_at: "2026-11-21T21:30:00.000Z",
-      staff_first_name: "Priya",
-      staff_last_name: "Shah",
-      items: [{ order_id: 41, amount: "0.00" }],
-      cash: [{ order_id: 42, amount: "17.50" }],
-      checks: [{ order_id: 43, amount: "12.50" }],
-      cash_total: "17.50",
-      check_total: "12.50",
-      latitude: null,
-      longitude: null,
-      signature_url: "/x",
-      pdf_url: "/y",
-    };
+const ORDER_ON_RETURN = {
+  service_date: "2026-11-21",
+  returned_item: true,
+  item_amount: "0.00",
+  cash: null,
+  check: null,
+};
+
+const manifest: ReturnManifest = {
+  id: 12,
+  pharmacy: { id: 3, name: "Riverside Community Pharmacy" },
+  courier: { id: 1, first_name: "Dana", last_name: "Whitfield" },
+  document_id: "RET-12-0123456789AB",
+  generated_at: "2026-11-22T09:00:00.000Z",
+  time_zone: "America/New_York",
+  signed_at: "2026-11-21T21:30:00.000Z",
+  staff_first_name: "Priya",
+  staff_last_name: "Shah",
+  items: [{ order_id: 41, amount: "0.00" }],
+  cash: [{ order_id: 42, amount: "17.50" }],
+  checks: [{ order_id: 43, amount: "12.50" }],
+  cash_total: "17.50",
+  check_total: "12.50",
+  orders: [
+    { ...ORDER_ON_RETURN, order_id: 41, external_id: "RX-PO-0041", patient: { first_name: "王", last_name: "秀英" }, rx_numbers: ["RX-4101", "RX-4102"], reason: "Patient Not Home" },
+    {
+      ...ORDER_ON_RETURN,
+      order_id: 42,
+      external_id: "RX-PO-0042",
+      patient: { first_name: "محمد", last_name: "عبد الله" },
+      rx_numbers: ["RX-4201"],
+      returned_item: false,
+      reason: "Delivered: payment handed over",
+      item_amount: null,
+      cash: "17.50",
+    },
+    {
+      ...ORDER_ON_RETURN,
+      order_id: 43,
+      external_id: "RX-PO-0043",
+      patient: { first_name: "Nguyễn", last_name: "Thị Minh Khai" },
+      rx_numbers: ["RX-4301"],
+      returned_item: false,
+      reason: "Delivered: payment handed over",
+      item_amount: null,
+      check: "12.50",
+    },
+  ],
+  latitude: null,
+  longitude: null,
+  signature_url: "/x",
+  pdf_url: "/y",
+};
+
+describe("return manifest pdf", { timeout: 60_000 }, () => {
+  it("lists each order with its reference, Rx numbers, patient, reason and amounts, the totals and the staff's signature", async () => {
     const pdf = await returnManifestPdf(manifest, { timeZone: "America/New_York", signatureSvg: SIGNATURE });
-    expect(pdfPages(pdf)).toBe(1);
+    toPng(pdf, "return-manifest");
     const text = pdfText(pdf);
-    for (const words of ["Return manifest", "Priya Shah", "Order 41", "Order 42: $17.50", "Order 43: $12.50", "Cash total", "$17.50", "Not sent by the phone"]) {
+    for (const words of [
+      "Return manifest",
+      "RET-12-0123456789AB",
+      "Priya Shah",
+      "Order 41 · pharmacy reference RX-PO-0041",
+      "RX-4101, RX-4102",
+      "王 秀英",
+      "Patient Not Home",
+      "Order 42 · pharmacy reference RX-PO-0042",
+      "Cash $17.50",
+      "Nguyễn Thị Minh Khai",
+      "Check $12.50",
+      "Cash total",
+      "Not sent by the phone",
+    ]) {
       expect(text).toContain(words);
     }
-    toPng(pdf, "return-manifest");
+    expect(text).not.toContain("Items returned: Order 41");
+  });
+
+  it("runs onto more pages when the orders need them, each page numbered and the signature at the end", async () => {
+    const many: ReturnManifest = {
+      ...manifest,
+      orders: Array.from({ length: 40 }, (_, index) => ({
+        ...ORDER_ON_RETURN,
+        order_id: 100 + index,
+        external_id: `RX-PO-${100 + index}`,
+        patient: { first_name: "Ana", last_name: `Patient ${index}` },
+        rx_numbers: [`RX-${index}-A`, `RX-${index}-B`],
+        reason: "Patient Not Home",
+      })),
+    };
+    const pdf = await returnManifestPdf(many, { timeZone: "America/New_York", signatureSvg: SIGNATURE });
+    const pages = pdfPages(pdf);
+    expect(pages).toBeGreaterThan(1);
+    const text = pdfText(pdf);
+    for (let index = 0; index < 40; index++) expect(text).toContain(`Order ${100 + index} · pharmacy reference RX-PO-${100 + index}`);
+    expect(text).toContain(`Page ${pages} of ${pages}`);
+    expect(text).toContain("Pharmacy staff's signature");
   });
 });
