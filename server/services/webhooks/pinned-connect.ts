@@ -22,7 +22,8 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
       const error = Object.assign(new Error(`${hostname} has no checked IPv${wanted} address`), { code: "ENOTFOUND" });
       callback(error, "", 0);
     } else if (options.all) {
-      (callback as unknown as (error: null, addresses: ResolvedAddress[]) => void)(null, usable);
+      // Node 20 asks for all of them (autoSelectFamily tries each in turn).
+      callback(null, usable);
     } else {
       callback(null, usable[0]!.address, usable[0]!.family);
     }
