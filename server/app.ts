@@ -25,6 +25,8 @@ import { installSecurityHeaders } from "./http/security-headers.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { startPaymentRecovery, type PaymentRecovery } from "./services/payment-recovery.ts";
 import { startWebhookSender, type WebhookSender } from "./services/webhooks/sender.ts";
+import type { PinnedConnect } from "./services/webhooks/pinned-connect.ts";
+import type { Resolver } from "./services/webhooks/url-policy.ts";
 import { ensureEnvironmentKey } from "./ops/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
@@ -39,6 +41,8 @@ export interface AppOptions {
   logStream?: LogDestination;
   /** How often the webhook sender looks for due rows (default 1 s). */
   webhookPollMs?: number;
+  /** The webhooks' host name lookup and connection (tests: a name that answers differently each time, a watched connect). */
+  webhookNetwork?: { resolve?: Resolver; connect?: PinnedConnect };
 }
 
 /** JSON bodies are small: a signature SVG travels as multipart with its own limit. */
@@ -128,6 +132,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       allowPrivate: config.webhookAllowPrivate,
       retryScale: config.webhookRetryScale,
       pollMs: options.webhookPollMs,
+      resolve: options.webhookNetwork?.resolve,
+      connect: options.webhookNetwork?.connect,
     });
   });
   app.addHook("onClose", async () => void (await webhookSender?.stop()));
@@ -146,6 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     gateway: paymentGateway,
     timeZone: config.serviceTimeZone,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    webhookResolve: options.webhookNetwork?.resolve,
   });
   app.get("/api/health", { config: { public: true } }, async () => ({ ok: true, engine: database.engine }));
 

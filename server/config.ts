@@ -20,10 +20,12 @@ export interface Config {
    * balancers' addresses/CIDRs. The client is the right-most address not trusted.
    */
   trustProxy: false | number | string[];
-  /** Login attempts per email and minute, from any address, counted in the database. */
+  /** Failed logins per email and minute from browsers without its device cookie, from any address, counted in the database. */
   loginAttemptsPerMinute: number;
-  /** Login attempts per client address and minute, whatever the email. */
+  /** Failed logins per client address and minute (browsers without a device cookie), whatever the email. */
   loginAttemptsPerAddressPerMinute: number;
+  /** Failed logins per device cookie and minute (LOGIN_ATTEMPTS_PER_DEVICE_PER_MINUTE). */
+  loginAttemptsPerDevicePerMinute: number;
   /** API calls served at once (MAX_CONCURRENT_REQUESTS); unset: 8 on the embedded database, 64 on PostgreSQL. */
   maxConcurrentRequests: number | undefined;
   /** How long a call may wait for a serving slot before it is refused with 503 + Retry-After (REQUEST_QUEUE_MS). */
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     loginAttemptsPerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_MINUTE, 10),
     loginAttemptsPerAddressPerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE, 30),
+    loginAttemptsPerDevicePerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_DEVICE_PER_MINUTE, 10),
     passwordHashConcurrency: intFrom(env.PASSWORD_HASH_CONCURRENCY, 2),
     maxConcurrentRequests: env.MAX_CONCURRENT_REQUESTS ? intFrom(env.MAX_CONCURRENT_REQUESTS, 8) : undefined,
     requestQueueMs: intFrom(env.REQUEST_QUEUE_MS, 2_000),

@@ -4,33 +4,66 @@ import { loginAttempts } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 
 /**
- * The login limits (issue 14 findings 5 and 6): attempts are counted per
- * email (however many addresses guess it) and per client address across all
- * emails (password spraying), in the database, so every API process behind
- * the balancer counts the same attempts, over the last minute of the database's
- * clock. The limits are checked before the password is, so a refused attempt
- * costs no password hashing at all. Two processes checking at the same instant
- * may both let one more attempt through: the bound is the limit plus the
- * number of processes, not the limit times the number of processes.
+ * The login limits (issue 14 findings 5 and 6, issue 24 §8). Failed attempts
+ * are counted, not successful ones, in the database, so every API process
+ * behind the balancer counts the same failures, over the last minute of the
+ * database's clock:
+ *
+ * - from a browser that holds a valid device cookie for the account
+ *   (server/auth/device-cookie.ts): that device's failures only, with a limit
+ *   of its own — so a courier's own phone keeps getting in while their email
+ *   is being guessed at from elsewhere, and a stolen cookie cannot guess more;
+ * - from anywhere else: the account's failures from untrusted clients (however
+ *   many addresses guess it), and the address's failures across all accounts
+ *   (password spraying).
+ *
+ * The limits are checked before the password is, so a refused attempt costs no
+ * password hashing. An admitted attempt is written at once, as a failure, and
+ * removed when it turns out not to be one: a burst of guesses sent together
+ * cannot all pass the check before any of them is counted. Two processes
+ * checking at the same instant may both let one more attempt through: the
+ * bound is the limit plus the number of processes.
  *
  * One function for every endpoint that takes a password (login, setting a
- * password from an invite): call it before verifying.
+ * password from an invite; a staff login later): call it before verifying.
  */
 
 export interface LoginLimits {
-  /** Attempts per email and minute, from any address. */
-  perEmailPerMinute: number;
-  /** Attempts per client address and minute, whatever the email. */
+  /** Failures per account and minute from clients without its device cookie, from any address. */
+  perAccountPerMinute: number;
+  /** Failures per client address and minute without a device cookie, whatever the account. */
   perAddressPerMinute: number;
+  /** Failures per device cookie and minute. */
+  perDevicePerMinute: number;
+}
+
+export interface LoginAttemptSource {
+  /** Whose password is tried, with its kind: "email:dana@example.com", "invitation:<token hash>". */
+  account: string;
+  /** The device id of a valid device cookie for this account (DeviceCookies.known), or null. */
+  device: string | null;
+  /** The client's address (request.ip, after TRUST_PROXY). */
+  address: string;
+}
+
+export interface LoginAttempt {
+  /** The attempt was not a failed guess (the password was right, or it was never checked): it stops counting. */
+  notAFailure(): Promise<void>;
 }
 
 export const LOGIN_RATE_LIMITED_MESSAGE = "Too many attempts. Please wait a minute and try again.";
 
-export async function enforceLoginLimits(db: Db, attempt: { email: string; address: string }, limits: LoginLimits): Promise<void> {
-  const keys: [string, number][] = [
-    [`email:${attempt.email.trim().toLowerCase()}`, limits.perEmailPerMinute],
-    [`address:${attempt.address}`, limits.perAddressPerMinute],
+function countedKeys(source: LoginAttemptSource, limits: LoginLimits): [string, number][] {
+  if (source.device !== null) return [[`device:${source.device}`, limits.perDevicePerMinute]];
+  return [
+    [source.account, limits.perAccountPerMinute],
+    [`address:${source.address}`, limits.perAddressPerMinute],
   ];
+}
+
+/** Refuses with 429 + Retry-After when a limit is reached; otherwise counts the attempt as a failure until told otherwise. */
+export async function admitLoginAttempt(db: Db, source: LoginAttemptSource, limits: LoginLimits): Promise<LoginAttempt> {
+  const keys = countedKeys(source, limits);
   // A sliding minute of the database's clock: the same for every process, and no window edge to time a burst around.
   const counted = await db
     .select({
@@ -49,8 +82,13 @@ export async function enforceLoginLimits(db: Db, attempt: { email: string; addre
       });
     }
   }
-  // Only allowed attempts are counted: an attacker hammering a locked email does not keep it locked longer than a minute of quiet.
-  await db.insert(loginAttempts).values(keys.map(([key]) => ({ key })));
+  // Refused attempts are not counted: an attacker hammering a locked account does not keep it locked longer than a minute of quiet.
+  const written = await db.insert(loginAttempts).values(keys.map(([key]) => ({ key }))).returning({ id: loginAttempts.id });
+  return {
+    async notAFailure() {
+      await db.delete(loginAttempts).where(inArray(loginAttempts.id, written.map((row) => row.id)));
+    },
+  };
 }
 
 /** Counts older than an hour serve nothing; called with the hourly session purge. */

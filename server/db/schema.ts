@@ -67,8 +67,10 @@ export const sessions = pgTable(
 );
 
 /**
- * Login attempts allowed, per key ("email:…", "address:…"), counted here so
- * that every API process sees the same counts (server/auth/login-limits.ts).
+ * Failed login attempts, per key ("email:…", "address:…", "device:…"), counted
+ * here so that every API process sees the same counts (server/auth/login-limits.ts).
+ * An attempt is written before the password is checked and removed when it
+ * turns out not to be a failure.
  */
 export const loginAttempts = pgTable(
   "login_attempts",
@@ -79,6 +81,16 @@ export const loginAttempts = pgTable(
   },
   (t) => [index("login_attempts_key_idx").on(t.key, t.attemptedAt), index("login_attempts_at_idx").on(t.attemptedAt)],
 );
+
+/**
+ * Keys the server makes for itself once, shared by every process through the
+ * database: the device cookies' signing key (server/auth/device-cookie.ts).
+ */
+export const serverSecrets = pgTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
 
 export const orderStatuses = pgTable("order_statuses", {
   id: integer("id").primaryKey(),

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
+import { deviceCookies } from "../auth/device-cookie.ts";
 import { DEFAULT_HASHING_BOUNDS, PasswordHasher } from "../auth/password-hashing.ts";
+import { serverSecret } from "../auth/server-secrets.ts";
 import type { SessionStore } from "../auth/session-store.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
@@ -29,9 +31,14 @@ export interface RouteDeps {
 /** Every feature's routes, registered in one place. */
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<{ paymentGateway: PaymentGateway }> {
   const db = deps.database.db;
-  const loginLimits = { perEmailPerMinute: deps.config.loginAttemptsPerMinute, perAddressPerMinute: deps.config.loginAttemptsPerAddressPerMinute };
+  const loginLimits = {
+    perAccountPerMinute: deps.config.loginAttemptsPerMinute,
+    perAddressPerMinute: deps.config.loginAttemptsPerAddressPerMinute,
+    perDevicePerMinute: deps.config.loginAttemptsPerDevicePerMinute,
+  };
   const hasher = new PasswordHasher({ ...DEFAULT_HASHING_BOUNDS, concurrency: deps.config.passwordHashConcurrency });
-  await app.register(sessionRoutes({ db, sessions: deps.sessions, loginLimits, hasher }));
+  const devices = deviceCookies(await serverSecret(db, "device_cookie"));
+  await app.register(sessionRoutes({ db, sessions: deps.sessions, loginLimits, hasher, devices }));
   await app.register(courierPasswordRoutes({ db, loginLimits, hasher }));
   await app.register(itineraryRoutes({ db, today: deps.today, supportPhone: deps.config.supportPhone }));
   // One gateway per process, shared by every route that needs it (the sandbox keeps its nonces in memory).

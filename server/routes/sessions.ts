@@ -1,5 +1,6 @@
 import argon2 from "argon2";
-import { enforceLoginLimits, type LoginLimits } from "../auth/login-limits.ts";
+import type { DeviceCookies } from "../auth/device-cookie.ts";
+import { admitLoginAttempt, type LoginLimits } from "../auth/login-limits.ts";
 import type { PasswordHasher } from "../auth/password-hashing.ts";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -16,7 +17,7 @@ import { HttpError } from "../http/errors.ts";
 const DUMMY_HASH = await argon2.hash("not-a-real-password");
 
 export const sessionRoutes =
-  (deps: { db: Db; sessions: SessionStore; loginLimits: LoginLimits; hasher: PasswordHasher }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; sessions: SessionStore; loginLimits: LoginLimits; hasher: PasswordHasher; devices: DeviceCookies }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       "/api/sessions",
@@ -31,12 +32,23 @@ export const sessionRoutes =
       },
       async (request, reply) => {
         const email = request.body.email.toLowerCase();
-        // Counted in the database before any hashing: per email, and per address across emails (server/auth/login-limits.ts).
-        await enforceLoginLimits(deps.db, { email, address: request.ip }, deps.loginLimits);
+        const account = `email:${email}`;
+        // Failures counted in the database, checked before any hashing: this browser's own if it holds the account's
+        // device cookie; otherwise the email's from untrusted clients and the address's (server/auth/login-limits.ts).
+        const attempt = await admitLoginAttempt(deps.db, { account, device: deps.devices.known(request, account), address: request.ip }, deps.loginLimits);
         const [courier] = await deps.db.select().from(couriers).where(eq(sql`lower(${couriers.email})`, email));
-        const valid = await deps.hasher.verify(courier?.passwordHash ?? DUMMY_HASH, request.body.password);
+        let valid: boolean;
+        try {
+          valid = await deps.hasher.verify(courier?.passwordHash ?? DUMMY_HASH, request.body.password);
+        } catch (error) {
+          // Refused for load (503) before the password was checked: not a guess.
+          await attempt.notAFailure();
+          throw error;
+        }
         // A deactivated courier is refused like a wrong password: dispatch ended their access (issue 15).
         if (!courier || !valid || courier.deactivatedAt) throw new HttpError(401, "invalid_credentials", "The email or password is incorrect.");
+        await attempt.notAFailure();
+        deps.devices.issue(request, reply, account);
 
         // A new session id at every login: a planted cookie never becomes a logged-in one.
         const previous = request.cookies[SESSION_COOKIE];

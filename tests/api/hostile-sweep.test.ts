@@ -9,6 +9,7 @@ import {
   HOSTILE_FORM_VALUES,
   HOSTILE_URL_VALUES,
   HOSTILE_VALUES,
+  HOSTILE_WEBHOOK_HOSTS,
   operationsOf,
   withField,
   type Hostile,
@@ -61,6 +62,12 @@ describeApi(
           for (const hostile of HOSTILE_VALUES) record("body", hostile, await send(api(), operation.method, url, headers, hostile.value));
           for (const path of fieldPaths(jsonSchema)) {
             for (const hostile of HOSTILE_VALUES) {
+              record(path.join("."), hostile, await send(api(), operation.method, url, headers, withField(jsonBaseline, path, hostile.value)));
+            }
+            // A URL the server will call (a webhook's, not a client error report's page): every IPv6 spelling of a private IPv4 address is refused (issue 24 §4).
+            if (path.at(-1) !== "url" || !operation.path.includes("/webhooks")) continue;
+            for (const { name, host } of HOSTILE_WEBHOOK_HOSTS) {
+              const hostile = { name: `SSRF ${name}`, value: `http://${host}/hook`, invalid: true };
               record(path.join("."), hostile, await send(api(), operation.method, url, headers, withField(jsonBaseline, path, hostile.value)));
             }
           }

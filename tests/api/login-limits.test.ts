@@ -3,7 +3,7 @@ import { afterAll, expect, it } from "vitest";
 import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
-import { describeApi, TEST_DAY } from "../support/api-harness.ts";
+import { DEMO_PASSWORD, describeApi, TEST_DAY } from "../support/api-harness.ts";
 
 /**
  * Issue 14 findings 5 and 6: behind a balancer the client address is the
@@ -35,6 +35,65 @@ describeApi("login limits behind a balancer", (api) => {
       },
       payload: JSON.stringify({ email, password: "wrong-password" }),
     });
+
+  const login = (app: FastifyInstance, email: string, password: string, from: { address: string; cookie?: string; host?: string }) =>
+    app.inject({
+      method: "POST",
+      url: "/api/sessions",
+      remoteAddress: from.address,
+      headers: {
+        accept: API_MEDIA_TYPE,
+        "content-type": "application/json",
+        ...(from.cookie ? { cookie: from.cookie } : {}),
+        ...(from.host ? { host: from.host } : {}),
+      },
+      payload: JSON.stringify({ email, password }),
+    });
+
+  it("issue 24 §8: successes are not counted — 15 correct logins in a minute all succeed", async () => {
+    const app = await process({ LOGIN_ATTEMPTS_PER_MINUTE: "10", LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: "30" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await login(app, "courier@example.com", DEMO_PASSWORD, { address: "10.24.8.1" })).statusCode);
+    expect(statuses).toEqual(Array(15).fill(200));
+  });
+
+  it("issue 24 §8: a courier's known browser logs in while their email is being guessed elsewhere; a new browser is still limited", async () => {
+    const app = await process({ LOGIN_ATTEMPTS_PER_MINUTE: "10", LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: "30", LOGIN_ATTEMPTS_PER_DEVICE_PER_MINUTE: "3" });
+    const email = "courier2@example.com";
+    const phone = { address: "10.24.1.1" };
+    // An earlier login from the courier's phone left its device cookie.
+    const earlier = await login(app, email, DEMO_PASSWORD, { ...phone, host: "rx.example.com" });
+    expect(earlier.statusCode).toBe(200);
+    const issued = earlier.cookies.find((cookie) => cookie.name === "rxc_device")!;
+    expect(issued).toMatchObject({ httpOnly: true, secure: true, sameSite: "Strict", path: "/api/sessions" });
+    expect(issued.maxAge).toBeGreaterThanOrEqual(180 * 24 * 3600);
+    const known = `rxc_device=${issued.value}`;
+
+    // Someone else guesses the courier's password: 40 wrong ones from another client.
+    const guesses: number[] = [];
+    for (let i = 0; i < 40; i++) guesses.push((await login(app, email, "wrong-password", { address: "198.51.100.66" })).statusCode);
+    expect(guesses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(guesses.slice(10)).toEqual(Array(30).fill(429));
+
+    // The courier's phone still gets in.
+    const during = await login(app, email, DEMO_PASSWORD, { ...phone, cookie: known });
+    expect(during.statusCode, during.body).toBe(200);
+    // A new browser with the right password is still limited, and so is one with another account's cookie or a forged one.
+    expect((await login(app, email, DEMO_PASSWORD, { address: "10.24.1.2" })).statusCode).toBe(429);
+    const otherAccount = (await login(app, "courier@example.com", DEMO_PASSWORD, { address: "10.24.1.3" })).cookies.find((cookie) => cookie.name === "rxc_device")!;
+    expect((await login(app, email, DEMO_PASSWORD, { address: "10.24.1.3", cookie: `rxc_device=${otherAccount.value}` })).statusCode).toBe(429);
+    const [nonce, ...rest] = issued.value.split(".");
+    const forged = `rxc_device=${nonce!.slice(0, -1)}${nonce!.endsWith("A") ? "B" : "A"}.${rest.join(".")}`;
+    expect((await login(app, email, DEMO_PASSWORD, { address: "10.24.1.4", cookie: forged })).statusCode).toBe(429);
+
+    // The known browser's own failures have a limit of their own: a stolen device cookie cannot guess on.
+    const stolen: number[] = [];
+    for (let i = 0; i < 4; i++) stolen.push((await login(app, email, "wrong-password", { address: "203.0.113.99", cookie: known })).statusCode);
+    expect(stolen).toEqual([401, 401, 401, 429]);
+    // The phone's newer cookie (issued at its last login) is a device of its own and still gets in.
+    const newer = during.cookies.find((cookie) => cookie.name === "rxc_device")!;
+    expect((await login(app, email, DEMO_PASSWORD, { ...phone, cookie: `rxc_device=${newer.value}` })).statusCode).toBe(200);
+  });
 
   it("finding 5: with TRUST_PROXY=true the address is the hop the balancer appended, not the left-most the client wrote", async () => {
     const app = await process({ TRUST_PROXY: "true", LOGIN_ATTEMPTS_PER_MINUTE: "1000", LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: "10" });

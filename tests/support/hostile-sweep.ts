@@ -97,6 +97,43 @@ export const HOSTILE_URL_VALUES: Hostile[] = [
   { name: "64 KB", value: "9".repeat(65_536), invalid: true },
 ];
 
+/**
+ * Issue 24 §4: IPv6 spellings of a private, loopback, link-local, CGNAT,
+ * multicast, unspecified or reserved IPv4 address. A webhook URL on any of
+ * them is refused at subscription and at send (unless WEBHOOK_ALLOW_PRIVATE).
+ * Each is a URL host as written in brackets.
+ */
+export const HOSTILE_WEBHOOK_HOSTS: { name: string; host: string }[] = [
+  { name: "IPv4-compatible loopback", host: "[::127.0.0.1]" },
+  { name: "IPv4-compatible metadata", host: "[::169.254.169.254]" },
+  { name: "IPv4-compatible loopback in hex", host: "[::7f00:1]" },
+  { name: "IPv4-mapped loopback", host: "[::ffff:127.0.0.1]" },
+  { name: "IPv4-mapped loopback in hex", host: "[::ffff:7f00:1]" },
+  { name: "IPv4-mapped metadata", host: "[0:0:0:0:0:ffff:a9fe:a9fe]" },
+  { name: "IPv4-mapped unspecified", host: "[::ffff:0.0.0.0]" },
+  { name: "SIIT loopback", host: "[::ffff:0:7f00:1]" },
+  { name: "SIIT private", host: "[::ffff:0:10.0.0.1]" },
+  { name: "NAT64 well-known loopback", host: "[64:ff9b::7f00:1]" },
+  { name: "NAT64 well-known metadata", host: "[64:ff9b::169.254.169.254]" },
+  { name: "NAT64 well-known CGNAT", host: "[64:ff9b::100.64.0.1]" },
+  { name: "NAT64 local-use loopback", host: "[64:ff9b:1::7f00:1]" },
+  { name: "6to4 loopback", host: "[2002:7f00:1::1]" },
+  { name: "6to4 private", host: "[2002:c0a8:101::]" },
+  { name: "6to4 reserved", host: "[2002:f000:1::1]" },
+  { name: "Teredo client loopback", host: "[2001:0:4136:e378:8000:63bf:80ff:fffe]" },
+  { name: "Teredo server private", host: "[2001:0:a00:1::f7f7:f7f7]" },
+  { name: "IPv4-compatible multicast", host: "[::224.0.0.1]" },
+];
+
+/** The same transition forms carrying a public IPv4 address (or none): still allowed. */
+export const PUBLIC_WEBHOOK_HOSTS: string[] = [
+  "[::ffff:8.8.8.8]",
+  "[64:ff9b::808:808]",
+  "[2002:808:808::1]",
+  "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+  "[2001:4860:4860::8888]",
+];
+
 const branches = (schema: JsonSchema): JsonSchema[] => schema.anyOf ?? schema.oneOf ?? [schema];
 const typeOf = (schema: JsonSchema): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type);
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
+import type { Resolver } from "../../services/webhooks/url-policy.ts";
 import { opsAssignmentRoutes } from "./assignments.ts";
 import { opsCourierRoutes } from "./couriers.ts";
 import { opsKeyRoutes } from "./keys.ts";
@@ -18,6 +19,8 @@ export interface OpsRouteDeps {
   timeZone: string;
   /** WEBHOOK_ALLOW_PRIVATE: webhook URLs on private or loopback addresses are accepted. */
   webhookAllowPrivate: boolean;
+  /** The host name lookup of the webhook URL check (tests); the system's otherwise. */
+  webhookResolve?: Resolver;
 }
 
 /** Every route of /api/ops/v1, registered in one place. */
@@ -28,5 +31,5 @@ export async function registerOpsRoutes(app: FastifyInstance, deps: OpsRouteDeps
   await app.register(opsOrderRoutes({ db: deps.db, today: deps.today }));
   await app.register(opsAssignmentRoutes({ db: deps.db }));
   await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone }));
-  await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate }));
+  await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate, resolve: deps.webhookResolve }));
 }

@@ -11,6 +11,7 @@ import {
   WebhookRedeliverResponse,
 } from "../../../domain/contract/ops-webhooks.ts";
 import type { Db } from "../../db/client.ts";
+import type { Resolver } from "../../services/webhooks/url-policy.ts";
 import {
   createSubscription,
   deleteSubscription,
@@ -24,7 +25,7 @@ import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 /** Webhook subscriptions and their deliveries (docs/operations.md "Webhooks"). */
 export const opsWebhookRoutes =
-  (deps: { db: Db; allowPrivate: boolean }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; allowPrivate: boolean; resolve?: Resolver }): FastifyPluginAsyncZod =>
   async (app) => {
     const scopeOf = (request: Parameters<typeof opsCaller>[0]): WebhookScope => {
       const caller = opsCaller(request);
@@ -42,7 +43,7 @@ export const opsWebhookRoutes =
           response: { 201: WebhookCreateResponse, ...opsRefusals },
         },
       },
-      async (request, reply) => reply.status(201).send(await createSubscription(deps.db, scopeOf(request), request.body, deps.allowPrivate)),
+      async (request, reply) => reply.status(201).send(await createSubscription(deps.db, scopeOf(request), request.body, deps.allowPrivate, deps.resolve)),
     );
 
     app.get(

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
+import { Agent, fetch } from "undici";
 import { retryDelayMs } from "../../../domain/webhook-events.ts";
 import type { Db } from "../../db/client.ts";
-import { checkWebhookUrl } from "./url-policy.ts";
+import { checkWebhookUrl, systemResolver, type Resolver } from "./url-policy.ts";
+import { pinnedConnector, pinnedDispatchers, type PinnedConnect } from "./pinned-connect.ts";
 import { onOutboxWrite } from "./outbox.ts";
 import { signatureHeaders } from "./signing.ts";
 
@@ -13,6 +15,9 @@ import { signatureHeaders } from "./signing.ts";
  * transaction and records the answer. A process killed mid-send leaves the
  * row pending: when the lease runs out any process sends it again, with the
  * same webhook-id.
+ *
+ * Each send resolves the URL's host once, checks every answer (./url-policy.ts)
+ * and connects to those answers only (./pinned-connect.ts).
  */
 
 export interface SenderLogger {
@@ -29,6 +34,10 @@ export interface WebhookSenderOptions {
   pollMs?: number;
   batchSize?: number;
   timeoutMs?: number;
+  /** The host name lookup of each send's check (tests make a name answer differently each time). */
+  resolve?: Resolver;
+  /** Opens a send's connection to its checked addresses (tests watch where it goes). */
+  connect?: PinnedConnect;
 }
 
 export interface WebhookSender {
@@ -56,6 +65,10 @@ const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (r
 
 export function startWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const { db, log, allowPrivate } = options;
+  const resolve = options.resolve ?? systemResolver;
+  const pinned = pinnedDispatchers(options.connect ?? pinnedConnector);
+  // WEBHOOK_ALLOW_PRIVATE: nothing is checked, so nothing is pinned.
+  const unpinned = new Agent();
   const retryScale = options.retryScale ?? 1;
   const pollMs = options.pollMs ?? 1_000;
   const batchSize = options.batchSize ?? 25;
@@ -88,13 +101,12 @@ export function startWebhookSender(options: WebhookSenderOptions): WebhookSender
   async function send(message: Claimed): Promise<Result> {
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
-    if (!allowPrivate) {
-      // Checked again at send time: a name that resolved publicly at subscription may not point inside now.
-      const verdict = await checkWebhookUrl(message.url, false);
-      if (!verdict.ok) return { statusCode: null, error: verdict.reason, durationMs: took() };
-    }
+    // Checked again at send time: a name that resolved publicly at subscription may not point inside now.
+    const verdict = await checkWebhookUrl(message.url, allowPrivate, resolve);
+    if (!verdict.ok) return { statusCode: null, error: verdict.reason, durationMs: took() };
     try {
-      const response = await fetch(message.url, {
+      const response = await fetch(verdict.url, {
+        dispatcher: verdict.addresses ? pinned.for(verdict.addresses) : unpinned,
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -181,6 +193,7 @@ export function startWebhookSender(options: WebhookSenderOptions): WebhookSender
       if (timer) clearTimeout(timer);
       // A send in flight finishes and records its answer; an unrecorded one is retried by lease.
       if (running) await running;
+      await Promise.all([pinned.close(), unpinned.close()]);
     },
   };
 }

@@ -5,7 +5,7 @@ import { webhookAttempts, webhookMessages, webhookSubscriptions } from "../../db
 import { badRequest, notFound } from "../../http/errors.ts";
 import { nudgeSenders } from "./outbox.ts";
 import { newWebhookSecret } from "./signing.ts";
-import { checkWebhookUrl } from "./url-policy.ts";
+import { checkWebhookUrl, type Resolver } from "./url-policy.ts";
 
 /**
  * Webhook subscriptions, their deliveries and redelivery. What a key may see:
@@ -60,12 +60,13 @@ export async function createSubscription(
   scope: WebhookScope,
   request: { url: string; events: string[] },
   allowPrivate: boolean,
+  resolve?: Resolver,
 ) {
   const events = [...new Set(request.events)];
   const unknown = events.find((event) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event));
   if (unknown) throw badRequest(`${unknown} is not a webhook event. The events are ${WEBHOOK_EVENT_TYPES.join(", ")}.`);
   if (events.length === 0) throw badRequest("Name at least one event.");
-  const verdict = await checkWebhookUrl(request.url, allowPrivate);
+  const verdict = await checkWebhookUrl(request.url, allowPrivate, resolve);
   if (!verdict.ok) throw badRequest(verdict.reason);
   const secret = newWebhookSecret();
   const [row] = await db
