@@ -1,6 +1,7 @@
 /**
  * A seeded, realistic day for the planner's bench: 400 orders from 12
- * pharmacies across a city of about 22 × 17 km, 10 couriers starting and
+ * pharmacies across a city of about 22 × 17 km (each order's patient within
+ * 5 km of its pharmacy), 10 couriers starting and
  * ending at home with their own shifts and capacities. Pharmacies open 08:00–
  * 09:00 and close 18:00–20:00; 60 % of patients were promised a two-hour
  * window. Travel is straight-line distance × 1.3 at 30 km/h (the product's
@@ -28,8 +29,12 @@ export function realisticDay(options: { orders?: number; pharmacies?: number; co
   });
   const tasks: PlanTask[] = [];
   for (let i = 0; i < orders; i++) {
-    places.push(point());
+    // Patients live within 5 km of their pharmacy (a pharmacy serves its part of town).
     const pharmacy = pharmacies[randomInt(random, pharmacyCount)]!;
+    const around = places[pharmacy.location]!;
+    const radiusKm = 5 * Math.sqrt(random());
+    const angle = random() * 2 * Math.PI;
+    places.push({ latitude: around.latitude + (radiusKm * Math.sin(angle)) / 111.2, longitude: around.longitude + (radiusKm * Math.cos(angle)) / (111.2 * Math.cos((around.latitude * Math.PI) / 180)) });
     const windowed = random() < 0.6;
     const from = 9 * HOUR + randomInt(random, 17) * 1800;
     tasks.push({

@@ -55,6 +55,13 @@ function validate(problem: PlanProblem, options: PlanOptions): void {
   if (options.iterations !== undefined && !(Number.isInteger(options.iterations) && options.iterations >= 0)) throw new RangeError("The iteration budget must be a whole number.");
   const locations = problem.travel.length;
   if (problem.distance.length !== locations) throw new RangeError("The travel and distance matrices must have the same size.");
+  for (const matrix of [problem.travel, problem.distance]) {
+    for (const row of matrix) {
+      if (row.length !== locations) throw new RangeError("The travel and distance matrices must be square.");
+      // Infinity (or null from a road engine) means "no way there"; a negative time or distance is a mistake.
+      for (const value of row) if (value < 0) throw new RangeError("Travel times and distances must not be negative.");
+    }
+  }
   const ids = new Set<string>();
   for (const task of problem.tasks) {
     if (ids.has(task.id)) throw new RangeError(`Task ${task.id} is listed twice.`);

@@ -34,7 +34,6 @@ export function unassignedReason(problem: PlanProblem, tasksById: ReadonlyMap<st
   try {
     for (const route of solution.routes) {
       if (route.nodes.length <= 2) continue;
-      solution.refresh(route);
       if (solution.bestInsertion(task, route.vehicle, 0, Math.random)) {
         fitsWithoutCapacity = true;
         break;

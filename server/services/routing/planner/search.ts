@@ -45,10 +45,14 @@ const ATTEMPT_SHARE = 0.1;
 /** Share of the budget the search may spend on serving every task before it turns to distance. */
 const SERVE_SHARE = 0.7;
 /** Annealing temperatures, relative to the mean edge of the first plan. */
-const START_TEMPERATURE = 5;
-const END_TEMPERATURE = 0.05;
-const NEIGHBOURS = 120;
+const START_TEMPERATURE = 2;
+const END_TEMPERATURE = 0.02;
+const NEIGHBOURS = 60;
 const CONSTRUCTIONS = 12;
+/** Tasks left out by earlier moves that a move tries to insert again. */
+const POOL_TRIES = 10;
+/** Further constructions only while they have taken less than this share of the budget (large days: one or two). */
+const CONSTRUCTION_SHARE = 0.05;
 
 interface Key {
   unassigned: number;
@@ -98,18 +102,30 @@ export class Search {
     this.bestKey = { unassigned: model.taskCount, vehicles: 0, distance: 0 };
   }
 
-  /** For each stop, the nearest other stops (SISR's adjacency), nearest first. */
+  /** For each stop, the nearest other stops (SISR's adjacency), nearest first: a bounded insertion sort, O(n·k) at worst. */
   private buildNeighbours(): Int32Array {
     const m = this.model;
     const k = this.neighbourCount;
     const out = new Int32Array(m.nodeCount * Math.max(k, 1)).fill(-1);
-    const others = this.stops.slice();
-    const keys = new Float64Array(m.nodeCount);
+    const keys = new Float64Array(k + 1);
+    const ids = new Int32Array(k + 1);
     for (const node of this.stops) {
       const row = m.location[node]! * m.side;
-      for (const other of others) keys[other] = other === node ? Infinity : m.distance[row + m.location[other]!]!;
-      others.sort((a, b) => keys[a]! - keys[b]! || a - b);
-      for (let i = 0; i < k; i++) out[node * k + i] = others[i]!;
+      let count = 0;
+      for (const other of this.stops) {
+        if (other === node) continue;
+        const d = m.distance[row + m.location[other]!]!;
+        if (count === k && d >= keys[k - 1]!) continue;
+        let at = count < k ? count++ : k - 1;
+        while (at > 0 && keys[at - 1]! > d) {
+          keys[at] = keys[at - 1]!;
+          ids[at] = ids[at - 1]!;
+          at--;
+        }
+        keys[at] = d;
+        ids[at] = other;
+      }
+      for (let i = 0; i < count; i++) out[node * k + i] = ids[i]!;
     }
     return out;
   }
@@ -122,6 +138,10 @@ export class Search {
     const elapsed = (performance.now() - this.options.startedAt) / this.options.timeLimitMs;
     if (this.options.iterations !== undefined) return Math.max(this.iteration / Math.max(1, this.options.iterations), elapsed >= 1 ? 1 : 0);
     return elapsed;
+  }
+
+  private outOfTime(): boolean {
+    return performance.now() >= this.deadline;
   }
 
   private outOfBudget(): boolean {
@@ -139,17 +159,39 @@ export class Search {
 
   run(): SearchResult {
     const s = this.solution;
+    // Tasks no vehicle could serve even alone stay out of the search: trying them every move costs much and finds nothing.
+    const servable = this.servableTasks();
     // A few constructions in different orders (each costs about as much as ten moves); the best is kept.
-    for (let attempt = 0; attempt < CONSTRUCTIONS && !(attempt > 0 && this.outOfBudget()); attempt++) {
+    for (let attempt = 0; attempt < CONSTRUCTIONS && !(attempt > 0 && (this.outOfBudget() || this.progress() > CONSTRUCTION_SHARE)); attempt++) {
       if (attempt > 0) s.restore({ routes: s.routes.map((route) => [route.nodes[0]!, route.nodes[route.nodes.length - 1]!]), unassigned: [] });
-      s.unassigned = Array.from({ length: this.model.taskCount }, (_, t) => t);
+      s.unassigned = servable.slice();
       this.recreate(this.options.maxVehicles, attempt === 0 ? 0 : BLINK, attempt === 0 ? 1 : attempt === 1 ? 6 : -1);
       this.saveIfBest();
     }
     s.restore(this.best);
     this.minimiseFleet();
     this.minimiseDistance();
-    return { routes: this.best.routes, unassigned: this.best.unassigned, iterations: this.iteration };
+    const hopeless = this.model.taskCount - servable.length;
+    const unassigned = hopeless > 0 ? [...this.best.unassigned, ...this.hopeless(servable)] : this.best.unassigned;
+    return { routes: this.best.routes, unassigned, iterations: this.iteration };
+  }
+
+  private servableTasks(): number[] {
+    const s = this.solution;
+    const out: number[] = [];
+    const groups: number[] = [];
+    const seen = new Set<number>();
+    for (let v = 0; v < this.model.vehicleCount; v++) {
+      if (!seen.has(this.model.vehicleGroup[v]!)) groups.push(v);
+      seen.add(this.model.vehicleGroup[v]!);
+    }
+    for (let t = 0; t < this.model.taskCount; t++) if (groups.some((v) => s.bestInsertion(t, v, 0, this.random) !== null)) out.push(t);
+    return out;
+  }
+
+  private hopeless(servable: number[]): number[] {
+    const ok = new Set(servable);
+    return Array.from({ length: this.model.taskCount }, (_, t) => t).filter((t) => !ok.has(t));
   }
 
   /** The fewest vehicles the load alone needs (loads on board from the start). */
@@ -193,8 +235,9 @@ export class Search {
       const count = s.unassigned.length;
       let absent = 0;
       for (const t of s.unassigned) absent += this.absences[t]!;
+      const pool = s.unassigned.length;
       const touched = this.ruin();
-      const inserted = this.recreate(limit, BLINK, 0);
+      const inserted = this.recreate(limit, BLINK, 0, pool);
       for (const r of inserted) touched.add(r);
       let absentAfter = 0;
       for (const t of s.unassigned) absentAfter += this.absences[t]!;
@@ -218,8 +261,9 @@ export class Search {
       const p = Math.min(1, Math.max(0, (this.progress() - from) / Math.max(1e-9, 1 - from)));
       const temperature = t0 * Math.pow(t1 / t0, p);
       const before = s.snapshot();
+      const pool = s.unassigned.length;
       const touched = this.ruin();
-      const inserted = this.recreate(this.options.maxVehicles, BLINK, -1);
+      const inserted = this.recreate(this.options.maxVehicles, BLINK, -1, pool);
       for (const r of inserted) touched.add(r);
       const next = this.key();
       let accept: boolean;
@@ -303,16 +347,28 @@ export class Search {
    * (serving comes before vehicles) and fewer than `limit` are in use.
    * `order`: -1 a random one of SISR's orders; 0 by absences; 1 construction.
    */
-  private recreate(limit: number, blink: number, order: number): Set<number> {
+  private recreate(limit: number, blink: number, order: number, pool = 0): Set<number> {
     const s = this.solution;
     const m = this.model;
     const random = this.random;
-    const tasks = s.unassigned;
-    this.sortTasks(tasks, order);
     const left: number[] = [];
+    let tasks = s.unassigned;
+    if (pool > POOL_TRIES) {
+      // Of the tasks left out before this move, only the most often absent are tried again (a large day
+      // may leave dozens out; trying them all every move would cost most of the time).
+      const waiting = tasks.slice(0, pool).sort((a, b) => this.absences[b]! - this.absences[a]! || a - b);
+      left.push(...waiting.slice(POOL_TRIES));
+      tasks = [...waiting.slice(0, POOL_TRIES), ...tasks.slice(pool)];
+    }
+    this.sortTasks(tasks, order);
     const touched = new Set<number>();
     let used = s.usedVehicles();
     for (const task of tasks) {
+      // Out of time: the rest stays out, the move is then refused and the plan before it kept.
+      if (this.outOfTime()) {
+        left.push(task);
+        continue;
+      }
       let best: Insertion | null = null;
       for (const route of s.routes) {
         if (route.nodes.length <= 2) continue;

@@ -162,8 +162,11 @@ export class Solution {
     let best: Insertion | null = null;
     let bestCost = bound;
     if (pickup < 0) {
+      const dueD = due[delivery]!;
       for (let a = 0; a < n - 1; a++) {
         if (route.loadPrefixMax[a]! + demand > capacity) break;
+        // Departures only grow along a route: once past the window's end, every later place is too.
+        if (route.departure[a]! > dueD) break;
         if (blink > 0 && random() < blink) continue;
         const prev = nodes[a]!;
         const next = nodes[a + 1]!;
@@ -184,7 +187,10 @@ export class Solution {
       return best;
     }
     const pkLoc = loc[pickup]!;
+    const dueP = due[pickup]!;
+    const dueD = due[delivery]!;
     for (let i = 0; i < n - 1; i++) {
+      if (route.departure[i]! > dueP) break;
       if (route.load[i]! + demand > capacity) continue;
       const prev = nodes[i]!;
       const prevLoc = loc[prev]!;
@@ -214,6 +220,8 @@ export class Solution {
       }
       // Delivery later: walk the nodes after the pickup with their pushed times.
       const pickupDetour = pickupCost + dist[pkLoc * side + nextLoc]!;
+      // Every later delivery place costs the pickup's detour at least (distances keep the triangle inequality).
+      if (pickupDetour >= bestCost) continue;
       let before = pickup;
       let leaveBefore = leaveP;
       for (let k = i + 1; k < n - 1; k++) {
@@ -224,6 +232,7 @@ export class Solution {
         if (startK > due[node]!) break;
         if (route.load[k]! + demand > capacity) break;
         const leaveK = startK + this.serviceAt(node, before);
+        if (leaveK > dueD) break;
         before = node;
         leaveBefore = leaveK;
         if (pickupDetour >= bestCost) continue;
