@@ -119,7 +119,7 @@ const sign = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(2)} %`;
 
 export function planningMarkdown(result: PlanningResult): string {
   const goal = (label: string) => (label === "Solomon" ? "≤ +1.0 %" : "≤ +2.0 %");
-  const vroom = (label: string) => (label === "Solomon" ? "+1.12 % median, +1.63 % mean, +7.54 % worst (all 56, v1.12, 359 ms mean)" : "not published per class in the benchmark notes we have");
+  const vroom = (label: string) => (label === "Solomon" ? "+1.12 % median, +1.63 % mean, +7.54 % worst (all 56, v1.12, 359 ms mean)" : "— (the figures we have, ../shared/benchmarks/README.md, are Solomon's)");
   return `${machineLine(result.machine)}; load average ${result.machine.loadAverage} when it started; ${result.date}.
 \`npm run bench -- --only=planning\` (scripts/bench/planning.ts): each instance of ../shared/benchmarks solved by
 \`solvePlan\` (the code the API runs in its worker) with the fleet of its best known solution, seed 1 and
@@ -136,7 +136,9 @@ Realistic day (scripts/planning/realistic.ts, seeded): ${result.realistic.orders
 two-hour delivery window, ${result.realistic.couriers} couriers with their own shifts, homes and capacities, ${result.realistic.seconds} s:
 ${result.realistic.served}/${result.realistic.orders} served by ${result.realistic.couriersUsed} couriers, ${result.realistic.distanceKm} km, ${result.realistic.drivingHours} h of driving; plan ${result.realistic.feasible ? "feasible" : "**infeasible**"} by domain/planning.ts${Object.keys(result.realistic.unassigned).length ? `; left out: ${Object.entries(result.realistic.unassigned).map(([reason, n]) => `${n} ${reason}`).join(", ")}` : ""}.
 
-The machine is shared: "wall s" is the time limit kept, "CPU s" what the planner really had of it. With
-seven other engineers' work on the same 2 cores the search gets less CPU than in a quiet run, so the gaps
-here are an upper bound of what the same 2 s give on an idle machine.`;
+The machine is shared: "wall s" is the time limit kept, "CPU s" what the planner really had of it
+(${round(result.instances.reduce((sum, row) => sum + row.cpuSeconds, 0) / Math.max(1, result.instances.length), 2)} s on average here). With other work on the same 2 cores the search gets less CPU than in a
+quiet run, so these gaps are worse than what the same 2 s give on an idle machine; one seed per instance, and
+runs of the same seed differ when the CPU they get differs (\`PLANNING_BENCH_ITERATIONS\` gives figures that do not).
+VROOM's figures are its own published ones (C++, all 56 instances), not a run on this machine.`;
 }
