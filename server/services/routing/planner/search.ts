@@ -49,6 +49,8 @@ const START_TEMPERATURE = 2;
 const END_TEMPERATURE = 0.02;
 const NEIGHBOURS = 60;
 const CONSTRUCTIONS = 12;
+/** 2-opt* exchanges after one move, at most. */
+const TAIL_EXCHANGES = 4;
 /** Tasks left out by earlier moves that a move tries to insert again. */
 const POOL_TRIES = 10;
 /** Further constructions only while they have taken less than this share of the budget (large days: one or two). */
@@ -265,6 +267,7 @@ export class Search {
       const touched = this.ruin();
       const inserted = this.recreate(this.options.maxVehicles, BLINK, -1, pool);
       for (const r of inserted) touched.add(r);
+      this.exchangeTails(touched);
       const next = this.key();
       let accept: boolean;
       if (next.unassigned !== current.unassigned) accept = next.unassigned < current.unassigned;
@@ -275,6 +278,26 @@ export class Search {
         this.saveIfBest();
       } else {
         s.restore(before, touched);
+      }
+    }
+  }
+
+  /** 2-opt* from the routes a move changed against every other used route, while it improves (bounded); adds the routes it changed. */
+  private exchangeTails(touched: Set<number>): void {
+    const s = this.solution;
+    const queue = [...touched];
+    let budget = TAIL_EXCHANGES;
+    while (queue.length > 0 && budget > 0) {
+      const r = queue.pop()!;
+      if (s.routes[r]!.nodes.length <= 2) continue;
+      for (const other of s.routes) {
+        if (other.vehicle === r || other.nodes.length <= 2) continue;
+        if (s.twoOptStar(r, other.vehicle)) {
+          touched.add(other.vehicle);
+          queue.push(r);
+          budget--;
+          break;
+        }
       }
     }
   }

@@ -21,6 +21,12 @@ export class Route {
   load = new Float64Array(8);
   /** Largest load at or before the position. */
   loadPrefixMax = new Float64Array(8);
+  /** Largest load at or after the position. */
+  loadSuffixMax = new Float64Array(8);
+  /** Load of tasks without a pickup still on board after the position. */
+  plainRemaining = new Float64Array(8);
+  /** Tasks picked up and not yet delivered after the position (counted, not weighed: a task may weigh 0). */
+  openPairs = new Int32Array(8);
   distance = 0;
 
   constructor(readonly vehicle: number, model: Model) {
@@ -74,6 +80,9 @@ export class Solution {
       route.latestStart = new Float64Array(cap);
       route.load = new Float64Array(cap);
       route.loadPrefixMax = new Float64Array(cap);
+      route.loadSuffixMax = new Float64Array(cap);
+      route.plainRemaining = new Float64Array(cap);
+      route.openPairs = new Int32Array(cap);
     }
     const side = m.side;
     const index = route.vehicle;
@@ -87,6 +96,10 @@ export class Solution {
     route.departure[0] = m.ready[first]!;
     route.load[0] = load;
     route.loadPrefixMax[0] = load;
+    route.plainRemaining[0] = load;
+    route.openPairs[0] = 0;
+    let plain = load;
+    let open = 0;
     let distance = 0;
     for (let k = 1; k < n; k++) {
       const previous = nodes[k - 1]!;
@@ -101,11 +114,17 @@ export class Solution {
         this.nodeRoute[node] = index;
         this.nodePosition[node] = k;
         load += m.isPickup[node] ? m.demand[m.task[node]!]! : -m.demand[m.task[node]!]!;
+        if (!m.isPickup[node] && m.pickupOf[m.task[node]!]! < 0) plain -= m.demand[m.task[node]!]!;
+        else open += m.isPickup[node] ? 1 : -1;
       }
+      route.plainRemaining[k] = plain;
+      route.openPairs[k] = open;
       route.load[k] = load;
       route.loadPrefixMax[k] = Math.max(route.loadPrefixMax[k - 1]!, load);
     }
     route.distance = distance;
+    route.loadSuffixMax[n - 1] = route.load[n - 1]!;
+    for (let k = n - 2; k >= 0; k--) route.loadSuffixMax[k] = Math.max(route.load[k]!, route.loadSuffixMax[k + 1]!);
     route.latestDeparture[n - 1] = Infinity;
     route.latestStart[n - 1] = m.due[nodes[n - 1]!]!;
     for (let k = n - 2; k >= 0; k--) {
@@ -253,6 +272,68 @@ export class Solution {
       }
     }
     return best;
+  }
+
+  /**
+   * 2-opt* between two routes of identical vehicles: swap their tails (after
+   * A[i] and B[j]) when that shortens the pair and both stay feasible, judged
+   * in O(1) per pair of cuts from the slack bookkeeping. A cut with a pickup
+   * on one side and its delivery on the other is never taken. The first
+   * improving exchange is applied (and re-checked forward); true if one was.
+   */
+  twoOptStar(ra: number, rb: number): boolean {
+    const m = this.model;
+    const A = this.routes[ra]!;
+    const B = this.routes[rb]!;
+    if (m.vehicleGroup[A.vehicle] !== m.vehicleGroup[B.vehicle]) return false;
+    const side = m.side;
+    const na = A.nodes.length;
+    const nb = B.nodes.length;
+    const capacity = m.capacity[A.vehicle]!;
+    for (let i = 0; i < na - 1; i++) {
+      if (A.openPairs[i] !== 0) continue;
+      const a = A.nodes[i]!;
+      const a1 = A.nodes[i + 1]!;
+      const aLoc = m.location[a]!;
+      const a1Loc = m.location[a1]!;
+      const dA = m.distance[aLoc * side + a1Loc]!;
+      for (let j = 0; j < nb - 1; j++) {
+        if (i === 0 && j === 0) continue;
+        if (i === na - 2 && j === nb - 2) continue;
+        if (B.openPairs[j] !== 0) continue;
+        const b = B.nodes[j]!;
+        const b1 = B.nodes[j + 1]!;
+        const bLoc = m.location[b]!;
+        const b1Loc = m.location[b1]!;
+        const delta = m.distance[aLoc * side + b1Loc]! + m.distance[bLoc * side + a1Loc]! - dA - m.distance[bLoc * side + b1Loc]!;
+        if (!(delta < -1e-7)) continue;
+        // Loads: A's head then B's tail (and the other way round).
+        if (A.loadPrefixMax[i]! - A.plainRemaining[i]! + B.plainRemaining[j]! > capacity) continue;
+        if (B.loadPrefixMax[j]! - B.plainRemaining[j]! + A.plainRemaining[i]! > capacity) continue;
+        if (B.loadSuffixMax[j + 1]! > capacity || A.loadSuffixMax[i + 1]! > capacity) continue;
+        // Times: the first stop of each new tail, then the tail's own slack.
+        const arrivalB1 = A.departure[i]! + m.travel[aLoc * side + b1Loc]!;
+        const startB1 = arrivalB1 > m.ready[b1]! ? arrivalB1 : m.ready[b1]!;
+        if (startB1 > m.due[b1]! || startB1 + (j + 1 === nb - 1 ? 0 : this.serviceAt(b1, a)) > B.latestDeparture[j + 1]! - EPS) continue;
+        const arrivalA1 = B.departure[j]! + m.travel[bLoc * side + a1Loc]!;
+        const startA1 = arrivalA1 > m.ready[a1]! ? arrivalA1 : m.ready[a1]!;
+        if (startA1 > m.due[a1]! || startA1 + (i + 1 === na - 1 ? 0 : this.serviceAt(a1, b)) > A.latestDeparture[i + 1]! - EPS) continue;
+        const oldA = A.nodes;
+        const oldB = B.nodes;
+        A.nodes = [...oldA.slice(0, i + 1), ...oldB.slice(j + 1, nb - 1), oldA[na - 1]!];
+        B.nodes = [...oldB.slice(0, j + 1), ...oldA.slice(i + 1, na - 1), oldB[nb - 1]!];
+        this.refresh(A);
+        this.refresh(B);
+        if (this.routeFeasible(A) && this.routeFeasible(B)) return true;
+        // The O(1) judgement and the forward timing disagree (rounding at a tight window): keep the routes as they were.
+        A.nodes = oldA;
+        B.nodes = oldB;
+        this.refresh(A);
+        this.refresh(B);
+        return false;
+      }
+    }
+    return false;
   }
 
   /** Applies an insertion found by bestInsertion (positions refer to the route before it). */
