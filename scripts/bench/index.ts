@@ -20,10 +20,11 @@ import { FULL_IMPORT, importMarkdown, runImportBench } from "./ops/import.ts";
 import { FULL_WEBHOOKS, runWebhookBench, webhookMarkdown } from "./ops/webhooks.ts";
 import { FIRST_SCREEN_NOTES, IMPORT_NOTES, LOAD_NOTES, SHEDDING_NOTES, WEBHOOK_NOTES } from "./notes.ts";
 import { offlineMarkdown, runOfflineDrain } from "./offline.ts";
+import { planningMarkdown, runPlanningBench } from "./planning.ts";
 import { runSoak, soakMarkdown } from "./soak.ts";
 import { runWizard, wizardMarkdown } from "./wizard.ts";
 
-const BENCHMARKS = ["first-screen", "wizard", "load", "shedding", "import", "webhooks", "offline", "routing"] as const;
+const BENCHMARKS = ["first-screen", "wizard", "load", "shedding", "import", "webhooks", "offline", "routing", "planning"] as const;
 type Benchmark = (typeof BENCHMARKS)[number] | "soak";
 
 const args = process.argv.slice(2);
@@ -63,6 +64,8 @@ if (args.includes("--rewrite")) {
   if (offline) writeSection("Offline drain", offlineMarkdown(offline));
   const soak = previousResult("soak") as Stored<typeof soakMarkdown> | undefined;
   if (soak) writeSection("Soak", soakMarkdown(soak));
+  const planning = previousResult("planning") as Stored<typeof planningMarkdown> | undefined;
+  if (planning) writeSection("Planning", planningMarkdown(planning));
   console.log("Rewrote docs/benchmarks.md from docs/benchmarks/latest.json.");
   process.exit(0);
 }
@@ -117,6 +120,14 @@ for (const name of selected) {
       case "webhooks": {
         const result = await runWebhookBench(quick ? { ...FULL_WEBHOOKS, couriers: 50, runMs: 10_000, backlog: 1000 } : FULL_WEBHOOKS);
         publish("Webhooks", "webhooks", result, webhookMarkdown(result, WEBHOOK_NOTES));
+        break;
+      }
+      case "planning": {
+        const seconds = Number(process.env.PLANNING_BENCH_SECONDS ?? 2);
+        const iterations = process.env.PLANNING_BENCH_ITERATIONS ? Number(process.env.PLANNING_BENCH_ITERATIONS) : undefined;
+        const result = runPlanningBench({ seconds, realisticSeconds: Number(process.env.PLANNING_BENCH_REALISTIC_SECONDS ?? 5), iterations });
+        publish("Planning", "planning", result, planningMarkdown(result));
+        if (!result.goalsMet) failures.push("planning: the goals of issue 28 were not all met");
         break;
       }
       case "routing": {
