@@ -28,6 +28,7 @@ import { startWebhookSender, type WebhookSender } from "./services/webhooks/send
 import { ensureEnvironmentKey } from "./ops/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
+import { RenderPool, type RenderPoolOptions } from "./services/proof/render-pool.ts";
 
 export interface AppOptions {
   config: Config;
@@ -39,6 +40,8 @@ export interface AppOptions {
   logStream?: LogDestination;
   /** How often the webhook sender looks for due rows (default 1 s). */
   webhookPollMs?: number;
+  /** The PDF render pool's size, queue and time bound (tests give a worker that waits on a latch). */
+  renderPool?: RenderPoolOptions;
 }
 
 /** JSON bodies are small: a signature SVG travels as multipart with its own limit. */
@@ -140,7 +143,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     paymentRecovery = startPaymentRecovery({ db: database.db, gateway: paymentGateway, log: app.log });
   });
   app.addHook("onClose", async () => void (await paymentRecovery?.stop()));
+  // PDFs are drawn in worker threads, never on the event loop (docs/security.md "Images and PDFs").
+  const renderPool = new RenderPool({ ...options.renderPool, onFailure: (reason) => app.log.error({ reason }, "PDF render failed") });
+  app.addHook("onClose", async () => renderPool.close());
   await registerOpsRoutes(app, {
+    renderPool,
     db: database.db,
     today,
     gateway: paymentGateway,

@@ -7,6 +7,7 @@ import { opsOrderRoutes } from "./orders.ts";
 import { opsPharmacyRoutes } from "./pharmacies.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { opsProofRoutes } from "./proof.ts";
+import type { RenderPool } from "../../services/proof/render-pool.ts";
 import { opsWebhookRoutes } from "./webhooks.ts";
 
 export interface OpsRouteDeps {
@@ -18,6 +19,8 @@ export interface OpsRouteDeps {
   timeZone: string;
   /** WEBHOOK_ALLOW_PRIVATE: webhook URLs on private or loopback addresses are accepted. */
   webhookAllowPrivate: boolean;
+  /** The PDF render pool (server/services/proof/render-pool.ts). */
+  renderPool: RenderPool;
 }
 
 /** Every route of /api/ops/v1, registered in one place. */
@@ -27,6 +30,6 @@ export async function registerOpsRoutes(app: FastifyInstance, deps: OpsRouteDeps
   await app.register(opsCourierRoutes({ db: deps.db }));
   await app.register(opsOrderRoutes({ db: deps.db, today: deps.today }));
   await app.register(opsAssignmentRoutes({ db: deps.db }));
-  await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone }));
+  await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone, renderPool: deps.renderPool }));
   await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate }));
 }

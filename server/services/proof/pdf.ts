@@ -1,7 +1,7 @@
 import PDFDocument from "pdfkit";
 import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
 import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
-import { drawSignature } from "./svg-to-pdf.ts";
+import { drawablePhoto, drawStoredSignature, PHOTO_UNDRAWABLE, SIGNATURE_UNDRAWABLE } from "./drawable.ts";
 
 /**
  * One-page PDFs a pharmacy can file: the proof of delivery and the return
@@ -64,8 +64,15 @@ function signatureBox(doc: PDFKit.PDFDocument, label: string, svg: string | null
   doc.font("Helvetica-Bold").fontSize(10).fillColor("#333").text(label, MARGIN, doc.y);
   const box = { x: MARGIN, y: doc.y + 4, width: 300, height: 130 };
   doc.rect(box.x, box.y, box.width, box.height).lineWidth(0.75).stroke("#888");
-  if (svg) drawSignature(doc, svg, { x: box.x + 6, y: box.y + 6, width: box.width - 12, height: box.height - 12 });
-  else doc.font("Helvetica-Oblique").fontSize(10).fillColor("#666").text(missing, box.x + 10, box.y + box.height / 2 - 6, { width: box.width - 20 });
+  // Issue 24: a stored signature the PDF cannot hold is named, never a broken proof.
+  const drawn = svg ? drawStoredSignature(doc, svg, { x: box.x + 6, y: box.y + 6, width: box.width - 12, height: box.height - 12 }) : false;
+  if (!drawn) {
+    doc
+      .font("Helvetica-Oblique")
+      .fontSize(10)
+      .fillColor("#666")
+      .text(svg ? SIGNATURE_UNDRAWABLE : missing, box.x + 10, box.y + box.height / 2 - 6, { width: box.width - 20 });
+  }
   doc.y = box.y + box.height + 8;
   doc.x = MARGIN;
 }
@@ -92,15 +99,19 @@ function photoBox(doc: PDFKit.PDFDocument, photo: { mediaType: string; bytes: Bu
   const box = { x: MARGIN, y: doc.y + 4, width: 300, height: 200 };
   const bottom = PAGE.height - MARGIN - 24;
   if (box.y + box.height > bottom) box.height = Math.max(80, bottom - box.y);
-  if (photo.mediaType === "image/jpeg" || photo.mediaType === "image/png") {
-    doc.image(photo.bytes, box.x, box.y, { fit: [box.width, box.height] });
+  // Issue 24: only a photo whose header says it is small enough is decoded (server/services/proof/drawable.ts).
+  const drawable = photo.mediaType === "image/jpeg" || photo.mediaType === "image/png";
+  const image = drawable ? drawablePhoto(doc, photo.bytes) : null;
+  if (image) {
+    doc.image(image as unknown as Buffer, box.x, box.y, { fit: [box.width, box.height] });
   } else {
     doc.rect(box.x, box.y, box.width, box.height).lineWidth(0.75).stroke("#888");
+    const words = drawable ? `${PHOTO_UNDRAWABLE}; it is on file` : `The photo (${photo.mediaType}) is on file`;
     doc
       .font("Helvetica-Oblique")
       .fontSize(10)
       .fillColor("#666")
-      .text(`The photo (${photo.mediaType}) is on file${link ? `: ${link}` : ""}.`, box.x + 10, box.y + box.height / 2 - 6, { width: box.width - 20 });
+      .text(`${words}${link ? `: ${link}` : ""}.`, box.x + 10, box.y + box.height / 2 - 6, { width: box.width - 20 });
   }
   doc.y = box.y + box.height + 8;
   doc.x = MARGIN;
