@@ -50,7 +50,10 @@ export interface DeliveryPhoto {
   bytes: number;
   width: number;
   height: number;
-  /** The EXIF position of the original, used only when the phone itself gave none. */
+  /**
+   * Always null since issue 24 (a position is never taken from a file); kept
+   * so that flows stored on a phone before then still read.
+   */
   latitude: number | null;
   longitude: number | null;
 }
@@ -98,12 +101,7 @@ export function dataUrlBytes(dataUrl: string): Uint8Array {
   return bytes;
 }
 
-/** The delivery's position: the phone's own fix when it has one, else where the photo says it was taken, else none. */
-export function deliveryPosition(
-  phone: { latitude: number; longitude: number } | null,
-  photo: Pick<DeliveryPhoto, "latitude" | "longitude"> | null | undefined,
-): { latitude: number; longitude: number } | null {
-  if (phone) return { latitude: phone.latitude, longitude: phone.longitude };
-  if (photo && photo.latitude != null && photo.longitude != null) return { latitude: photo.latitude, longitude: photo.longitude };
-  return null;
+/** The delivery's position: the phone's own geolocation fix, or none — never a file's EXIF (issue 24). */
+export function deliveryPosition(phone: { latitude: number; longitude: number } | null): { latitude: number; longitude: number } | null {
+  return phone ? { latitude: phone.latitude, longitude: phone.longitude } : null;
 }
