@@ -93,10 +93,17 @@ function attributeProblem(element: SvgElement, name: string, value: string, canv
   if (element.name === "svg") return null; // width, height and viewBox: canvasOf
   const isSize = SIZES.has(name) || (element.name === "rect" && (name === "width" || name === "height"));
   if (!COORDINATES.has(name) && !isSize && !FRACTIONS.has(name) && name !== "stroke-miterlimit") return null;
-  if (!SINGLE.test(value)) return `${where} (${shown(value)}) must be a number.`;
-  if (COORDINATES.has(name)) return coordinates(value);
-  const number = Number.parseFloat(value);
+  // A length may be a percentage of the drawing area (signature_pad's background rect is width="100%").
+  const percent = FRACTIONS.has(name) || name === "stroke-miterlimit" ? false : /%\s*$/.test(value);
+  const text = percent ? value.replace(/%\s*$/, "") : value;
+  if (!SINGLE.test(text)) return `${where} (${shown(value)}) must be a number.`;
+  const parsed = Number.parseFloat(text);
+  const number = percent ? (parsed * extent) / 100 : parsed;
   if (!Number.isFinite(number)) return `${where} (${shown(value)}) must be a finite number.`;
+  if (COORDINATES.has(name)) {
+    if (!percent) return coordinates(value);
+    return Math.abs(number) > reach ? `${where} (${shown(value)}) is outside its drawing area.` : null;
+  }
   if (isSize && (number < 0 || number > extent)) {
     return `${where} (${shown(value)}) must be between 0 and the drawing area's ${extent.toLocaleString("en-US")}.`;
   }
