@@ -131,8 +131,15 @@ export class RenderPool {
     // An idle pool does not keep the process alive.
     worker.unref();
     const slot: Slot = { worker, ready: false, task: null, timer: null };
+    // A worker that never gets ready is bounded too: the renders waiting for it are answered, not left hanging.
+    slot.timer = setTimeout(() => {
+      this.onFailure(`render worker not ready after ${this.timeoutMs} ms`);
+      void this.replace(slot, timedOut(this.timeoutMs));
+    }, this.timeoutMs);
     worker.on("message", (answer: RenderAnswer) => {
       if ("ready" in answer) {
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = null;
         slot.ready = true;
         this.pump();
         return;
@@ -186,7 +193,7 @@ export class RenderPool {
     this.slots.splice(index, 1);
     const neverReady = !slot.ready;
     const retired = this.retire(slot, error);
-    if (neverReady && !this.slots.some((other) => other.ready)) for (const task of this.queue.splice(0)) task.reject(failed());
+    if (neverReady && !this.slots.some((other) => other.ready)) for (const task of this.queue.splice(0)) task.reject(error);
     else if (!this.closed) this.pump();
     await retired;
   }
