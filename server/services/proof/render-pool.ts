@@ -19,6 +19,8 @@ export interface RenderPoolOptions {
   queueLimit?: number;
   /** How long one render may run once a worker has it (default 20 s). */
   timeoutMs?: number;
+  /** How long a new worker may take to load before the renders waiting for it are answered (default 30 s). */
+  startTimeoutMs?: number;
   /** The worker's TypeScript entry (tests give one that holds each render on a latch). */
   entry?: URL;
   /** Passed to the worker beside the entry. */
@@ -64,6 +66,7 @@ export class RenderPool {
   private readonly size: number;
   private readonly queueLimit: number;
   private readonly timeoutMs: number;
+  private readonly startTimeoutMs: number;
   private readonly entry: URL;
   private readonly extraData: Record<string, unknown>;
   private readonly onFailure: (reason: string) => void;
@@ -76,6 +79,7 @@ export class RenderPool {
     this.size = Math.max(1, options.size ?? (availableParallelism() <= 2 ? 1 : 2));
     this.queueLimit = Math.max(0, options.queueLimit ?? 16);
     this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.entry = options.entry ?? DEFAULT_ENTRY;
     this.extraData = options.workerData ?? {};
     this.onFailure = options.onFailure ?? (() => undefined);
@@ -133,9 +137,9 @@ export class RenderPool {
     const slot: Slot = { worker, ready: false, task: null, timer: null };
     // A worker that never gets ready is bounded too: the renders waiting for it are answered, not left hanging.
     slot.timer = setTimeout(() => {
-      this.onFailure(`render worker not ready after ${this.timeoutMs} ms`);
-      void this.replace(slot, timedOut(this.timeoutMs));
-    }, this.timeoutMs);
+      this.onFailure(`render worker not ready after ${this.startTimeoutMs} ms`);
+      void this.replace(slot, timedOut(this.startTimeoutMs));
+    }, this.startTimeoutMs);
     worker.on("message", (answer: RenderAnswer) => {
       if ("ready" in answer) {
         if (slot.timer) clearTimeout(slot.timer);

@@ -46,7 +46,7 @@ describe("the render pool when its workers cannot start", { timeout: 60_000 }, (
   });
 
   it("answers 503 in words when the worker never gets ready within the time bound", async () => {
-    const pool = new RenderPool({ entry: new URL("../../support/stuck-render-worker.ts", import.meta.url), timeoutMs: 1_500 });
+    const pool = new RenderPool({ entry: new URL("../../support/stuck-render-worker.ts", import.meta.url), startTimeoutMs: 1_500 });
     try {
       const error = await refusal(pool.render(JOB));
       expect([error.statusCode, error.code]).toEqual([503, "render_timeout"]);
