@@ -10,6 +10,26 @@
 export const PHOTO_MAX_SIDE = 1280;
 /** What the phone stores and sends: under 300 KB. The server refuses anything larger. */
 export const PHOTO_MAX_BYTES = 300 * 1024;
+/**
+ * Issue 24: the largest picture the server will decode, read from the file's
+ * header before any pixel is: 40 megapixels and 12,000 px a side (a phone
+ * camera is 12–50 MP; a 30000×30000 "photo" is a decompression bomb).
+ */
+export const PHOTO_SOURCE_MAX_PIXELS = 40_000_000;
+export const PHOTO_SOURCE_MAX_SIDE = 12_000;
+
+/** Why a picture of these declared dimensions is not decoded, in words; null when it may be. */
+export function photoDimensionsProblem(width: number, height: number): string | null {
+  if (!(width > 0 && height > 0)) return "The photo does not say how large it is, so it cannot be read as a photo.";
+  if (width > PHOTO_SOURCE_MAX_SIDE || height > PHOTO_SOURCE_MAX_SIDE || width * height > PHOTO_SOURCE_MAX_PIXELS) {
+    return (
+      `The photo is ${width}×${height} pixels; a photo of the drop-off may be at most ` +
+      `${PHOTO_SOURCE_MAX_SIDE.toLocaleString("en-US")} pixels a side and ${PHOTO_SOURCE_MAX_PIXELS / 1_000_000} megapixels.`
+    );
+  }
+  return null;
+}
+
 /** The image types the server keeps, recognised by their first bytes (never by the declared type alone). */
 export const PHOTO_MEDIA_TYPES = ["image/jpeg", "image/webp", "image/png"] as const;
 export type PhotoMediaType = (typeof PHOTO_MEDIA_TYPES)[number];
@@ -30,7 +50,10 @@ export interface DeliveryPhoto {
   bytes: number;
   width: number;
   height: number;
-  /** The EXIF position of the original, used only when the phone itself gave none. */
+  /**
+   * Always null since issue 24 (a position is never taken from a file); kept
+   * so that flows stored on a phone before then still read.
+   */
   latitude: number | null;
   longitude: number | null;
 }
@@ -78,12 +101,7 @@ export function dataUrlBytes(dataUrl: string): Uint8Array {
   return bytes;
 }
 
-/** The delivery's position: the phone's own fix when it has one, else where the photo says it was taken, else none. */
-export function deliveryPosition(
-  phone: { latitude: number; longitude: number } | null,
-  photo: Pick<DeliveryPhoto, "latitude" | "longitude"> | null | undefined,
-): { latitude: number; longitude: number } | null {
-  if (phone) return { latitude: phone.latitude, longitude: phone.longitude };
-  if (photo && photo.latitude != null && photo.longitude != null) return { latitude: photo.latitude, longitude: photo.longitude };
-  return null;
+/** The delivery's position: the phone's own geolocation fix, or none — never a file's EXIF (issue 24). */
+export function deliveryPosition(phone: { latitude: number; longitude: number } | null): { latitude: number; longitude: number } | null {
+  return phone ? { latitude: phone.latitude, longitude: phone.longitude } : null;
 }

@@ -30,6 +30,7 @@ import type { Resolver } from "./services/webhooks/url-policy.ts";
 import { ensureEnvironmentKey } from "./ops/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
+import { RenderPool, type RenderPoolOptions } from "./services/proof/render-pool.ts";
 
 export interface AppOptions {
   config: Config;
@@ -43,6 +44,8 @@ export interface AppOptions {
   webhookPollMs?: number;
   /** The webhooks' host name lookup and connection (tests: a name that answers differently each time, a watched connect). */
   webhookNetwork?: { resolve?: Resolver; connect?: PinnedConnect };
+  /** The PDF render pool's size, queue and time bound (tests give a worker that waits on a latch). */
+  renderPool?: RenderPoolOptions;
 }
 
 /** JSON bodies are small: a signature SVG travels as multipart with its own limit. */
@@ -146,7 +149,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     paymentRecovery = startPaymentRecovery({ db: database.db, gateway: paymentGateway, log: app.log });
   });
   app.addHook("onClose", async () => void (await paymentRecovery?.stop()));
+  // PDFs are drawn in worker threads, never on the event loop (docs/security.md "Images and PDFs").
+  const renderPool = new RenderPool({ ...options.renderPool, onFailure: (reason) => app.log.error({ reason }, "PDF render failed") });
+  app.addHook("onClose", async () => renderPool.close());
   await registerOpsRoutes(app, {
+    renderPool,
     db: database.db,
     today,
     gateway: paymentGateway,

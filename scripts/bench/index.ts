@@ -4,7 +4,7 @@
  * figures into docs/benchmarks/latest.json. Not part of npm test.
  *
  *   npm run bench                          # everything but the soak (~15 min; routing alone takes 5)
- *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, shedding, import, webhooks, offline, routing
+ *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, shedding, import, webhooks, offline, routing, proof-render
  *   npm run bench -- --soak                # the 60 s soak (issue 10 "load held")
  *   npm run bench -- --quick --only=load   # short runs for a look; writes nothing
  *   npm run bench -- --only=first-screen --lighthouse-reports=/tmp/lh   # also keeps each Lighthouse report
@@ -21,10 +21,11 @@ import { FULL_WEBHOOKS, runWebhookBench, webhookMarkdown } from "./ops/webhooks.
 import { FIRST_SCREEN_NOTES, IMPORT_NOTES, LOAD_NOTES, SHEDDING_NOTES, WEBHOOK_NOTES } from "./notes.ts";
 import { offlineMarkdown, runOfflineDrain } from "./offline.ts";
 import { planningMarkdown, runPlanningBench } from "./planning.ts";
+import { proofRenderMarkdown, runProofRender } from "./proof-render.ts";
 import { runSoak, soakMarkdown } from "./soak.ts";
 import { runWizard, wizardMarkdown } from "./wizard.ts";
 
-const BENCHMARKS = ["first-screen", "wizard", "load", "shedding", "import", "webhooks", "offline", "routing", "planning"] as const;
+const BENCHMARKS = ["first-screen", "wizard", "load", "shedding", "import", "webhooks", "offline", "routing", "planning", "proof-render"] as const;
 type Benchmark = (typeof BENCHMARKS)[number] | "soak";
 
 const args = process.argv.slice(2);
@@ -66,6 +67,8 @@ if (args.includes("--rewrite")) {
   if (soak) writeSection("Soak", soakMarkdown(soak));
   const planning = previousResult("planning") as Stored<typeof planningMarkdown> | undefined;
   if (planning) writeSection("Planning", planningMarkdown(planning));
+  const proofRender = previousResult("proofRender") as Stored<typeof proofRenderMarkdown> | undefined;
+  if (proofRender) writeSection("PDF rendering", proofRenderMarkdown(proofRender));
   console.log("Rewrote docs/benchmarks.md from docs/benchmarks/latest.json.");
   process.exit(0);
 }
@@ -89,6 +92,11 @@ for (const name of selected) {
       case "offline": {
         const result = await runOfflineDrain();
         publish("Offline drain", "offlineDrain", result, offlineMarkdown(result));
+        break;
+      }
+      case "proof-render": {
+        const result = await runProofRender({ proofs: 10 });
+        publish("PDF rendering", "proofRender", result, proofRenderMarkdown(result));
         break;
       }
       case "soak": {

@@ -7,7 +7,7 @@ import {
   FORM_MAX_PARTS,
   SIGNATURE_MAX_BYTES,
 } from "../../domain/contract/deliveries.ts";
-import { PHOTO_FIELD, PHOTO_MAX_BYTES } from "../../domain/delivery-photo.ts";
+import { PHOTO_FIELD, PHOTO_MAX_BYTES, PHOTO_SOURCE_MAX_PIXELS, PHOTO_SOURCE_MAX_SIDE } from "../../domain/delivery-photo.ts";
 import { currentSession } from "../auth/plugin.ts";
 import type { Db } from "../db/client.ts";
 import { installMultipartForm } from "../http/multipart-form.ts";
@@ -41,7 +41,8 @@ export const deliveryRoutes =
             "A multipart form with bracketed names (delivery[order_ids][], delivery[relationship_id], " +
             "delivery[signature][attachment][file] as image/svg+xml, …; _csrf_token as a field) delivers them. " +
             "Where nobody signs (No Recipient, contactless, a refusal reason), delivery[photo][attachment][file] may carry a photo of the drop-off: " +
-            `JPEG, WebP or PNG (checked by its bytes), at most ${PHOTO_MAX_BYTES / 1024} KB. ` +
+            `JPEG, WebP or PNG (checked by its bytes), at most ${PHOTO_MAX_BYTES / 1024} KB and ` +
+            `${PHOTO_SOURCE_MAX_PIXELS / 1_000_000} megapixels, ${PHOTO_SOURCE_MAX_SIDE} px a side (read from its header); stored re-encoded as the server's own JPEG, no metadata. ` +
             `Limits: signature ${SIGNATURE_MAX_BYTES / 1024} KB, fields ${FORM_FIELDS_MAX_BYTES / 1024} KB, ${FORM_MAX_PARTS} parts.`,
           tags: ["deliveries"],
           consumes: ["application/json", "multipart/form-data"],

@@ -35,11 +35,12 @@ import { FAILURE_REASONS, type PaymentType } from "../../domain/vocabulary.ts";
 import { nextOrderStatus } from "../../machines/order-status.ts";
 import type { Db } from "../db/client.ts";
 import { deliveries, deliveryOrders, deliveryPhotos, pharmacies } from "../db/schema.ts";
-import { photoAllowed, photoProblem, sniffPhotoType } from "../../domain/delivery-photo.ts";
+import { photoAllowed } from "../../domain/delivery-photo.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
 import { applyMoves, lockOwnOrders, planTransition, type OrderChanges, type OrderRow, type Tx } from "./order-transitions.ts";
 import { settleCardsAfterDelivery } from "./card-settlement.ts";
 import { holdingPayment, type PaymentServiceDeps } from "./payments.ts";
+import { reencodePhoto, type StoredPhoto } from "./photo.ts";
 import { checkSignatureSvg } from "./signature-svg.ts";
 import { orderView, pharmacyView } from "./views.ts";
 
@@ -89,16 +90,12 @@ function kindOf(fields: DeliveryFields): Kind {
   return !signing && recipientSkipped({ relationship_id: fields.relationship_id }) ? "recipient" : "completion";
 }
 
-interface CheckedPhoto {
-  mediaType: NonNullable<ReturnType<typeof sniffPhotoType>>;
-  bytes: Buffer;
-}
-
 /**
- * Issue 19: a photo goes only where nobody signs, and is kept only if its bytes
- * are a JPEG, WebP or PNG within the limit (the declared type is not trusted).
+ * Issue 19: a photo goes only where nobody signs. Issue 24: it is kept only
+ * as the server's own JPEG, re-encoded from bytes that are a bounded JPEG,
+ * WebP or PNG (server/services/photo.ts; the declared type is not trusted).
  */
-function checkPhoto(fields: DeliveryFields, kind: Kind): CheckedPhoto | null {
+async function checkPhoto(fields: DeliveryFields, kind: Kind): Promise<StoredPhoto | null> {
   const file = fields.photo?.attachment.file;
   if (!file) return null;
   const nobodySigned = photoAllowed({
@@ -109,10 +106,7 @@ function checkPhoto(fields: DeliveryFields, kind: Kind): CheckedPhoto | null {
   if (!nobodySigned) {
     throw badRequest("A photo of the drop-off goes only with a delivery nobody signed for: No Recipient, contactless, or a reason for not signing.");
   }
-  const bytes = Buffer.from(file.content, "base64");
-  const problem = photoProblem(bytes);
-  if (problem) throw badRequest(problem);
-  return { mediaType: sniffPhotoType(bytes)!, bytes };
+  return reencodePhoto(Buffer.from(file.content, "base64"));
 }
 
 async function orderViews(tx: Tx, rows: OrderRow[]): Promise<Map<number, Order>> {
@@ -393,7 +387,7 @@ export async function recordDelivery(
 ): Promise<RecordedDelivery> {
   const idempotencyKey = options.idempotencyKey ?? null;
   const kind = kindOf(fields);
-  const photo = checkPhoto(fields, kind);
+  const photo = await checkPhoto(fields, kind);
   const event = kind === "failed" ? "ATTEMPT_DELIVERY" : "DELIVER";
   return db.transaction(async (tx) => {
     const rows = await lockOwnOrders(tx, courierId, fields.order_ids);

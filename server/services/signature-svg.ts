@@ -1,5 +1,6 @@
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { hasControlCharacters } from "../../domain/contract/scalars.ts";
+import { signatureBoundsProblem, type SvgElement } from "./signature-bounds.ts";
 
 /**
  * A recipient's signature arrives as signature.svg (spec §9). It is stored
@@ -10,6 +11,7 @@ import { hasControlCharacters } from "../../domain/contract/scalars.ts";
  * holding path, polyline, line, circle, g and rect elements with presentation
  * attributes. No script, no event handlers, no foreignObject, no links, no
  * entities or DOCTYPE, no text. Anything else is refused, never "cleaned".
+ * Every number must fit the drawing area (server/services/signature-bounds.ts).
  */
 
 export type SvgVerdict = { ok: true } | { ok: false; reason: string };
@@ -66,6 +68,7 @@ export function checkSignatureSvg(text: string): SvgVerdict {
   if (RAW_CONTROL.test(source)) return refuse("The signature is not well-formed SVG (it holds control characters).");
 
   const open: string[] = [];
+  const drawn: SvgElement[] = [];
   let roots = 0;
   let elements = 0;
   let strokes = 0;
@@ -96,6 +99,7 @@ export function checkSignatureSvg(text: string): SvgVerdict {
     if (!verdict.ok) stop(verdict.reason);
     if (++elements > MAX_ELEMENTS) stop("The signature has too many elements.");
     if (STROKES.has(name)) strokes++;
+    drawn.push({ name, attributes: tag.attributes });
     open.push(name);
     if (open.length > MAX_DEPTH) stop("The signature nests too deeply.");
   });
@@ -109,5 +113,7 @@ export function checkSignatureSvg(text: string): SvgVerdict {
   }
   if (roots === 0) return refuse("The signature must be an <svg> element.");
   if (strokes === 0) return refuse("The signature is empty.");
+  const outOfBounds = signatureBoundsProblem(drawn);
+  if (outOfBounds) return refuse(outOfBounds);
   return { ok: true };
 }

@@ -7,6 +7,7 @@ import {
   baselineValue,
   fieldPaths,
   HOSTILE_FORM_VALUES,
+  HOSTILE_SIGNATURES,
   HOSTILE_URL_VALUES,
   HOSTILE_VALUES,
   HOSTILE_WEBHOOK_HOSTS,
@@ -80,6 +81,17 @@ describeApi(
               const value = withField(formBaseline, path, hostile.value) as Record<string, unknown>;
               record(`form ${path.join(".")}`, hostile, await sendForm(api(), operation.method, url, headers, value));
             }
+          }
+        }
+        // Issue 24: every signature a PDF cannot draw, wherever an operation takes a file.
+        for (const signature of HOSTILE_SIGNATURES) {
+          const hostile = { name: `signature ${signature.name}`, value: signature.svg, invalid: signature.refused };
+          if (jsonSchema && JSON.stringify(jsonBaseline).includes(SVG)) {
+            record("body signature", hostile, await send(api(), operation.method, url, headers, baselineValue(jsonSchema, { svg: signature.svg })));
+          }
+          if (formSchema) {
+            const value = baselineValue(formSchema, { svg: signature.svg }) as Record<string, unknown>;
+            if (JSON.stringify(value).includes("image/svg+xml")) record("form signature", hostile, await sendForm(api(), operation.method, url, headers, value));
           }
         }
       }

@@ -27,7 +27,7 @@ import {
  * EXIF position, made here), sees it back shrunk, goes offline, submits,
  * reloads offline, comes back online — and the server has exactly one
  * delivery with exactly one photo: a JPEG ≤ 1280 px, under 300 KB, no EXIF,
- * the EXIF position kept as the delivery's own.
+ * and (issue 24) no position taken from the file.
  */
 
 const DISPATCH_KEY = "e2e-photo-dispatch-key-0123456789abcdefghij";
@@ -163,9 +163,9 @@ it("takes a required photo on the contactless path, keeps it through an offline 
   const proof = Proof.parse(await (await ops("GET", `orders/${haddad.id}/proof`)).json());
   expect(proof.outcome).toBe("delivered");
   expect(proof.photo_url).toBe(`/api/ops/v1/orders/${haddad.id}/proof/photo`);
-  // The EXIF position, the phone having given none (local host), is the delivery's own.
-  expect(proof.latitude).toBeCloseTo(LATITUDE, 3);
-  expect(proof.longitude).toBeCloseTo(LONGITUDE, 3);
+  // Issue 24: the phone gave no fix (local host), and a position is never taken from the file.
+  expect(proof.latitude).toBeNull();
+  expect(proof.longitude).toBeNull();
   const photo = await fetch(`${server.url}${proof.photo_url}`, { headers: { Authorization: `Bearer ${DISPATCH_KEY}` } });
   expect(photo.headers.get("content-type")).toBe("image/jpeg");
   const bytes = Buffer.from(await photo.arrayBuffer());

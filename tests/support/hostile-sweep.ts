@@ -5,6 +5,8 @@
  * document. Authentication is chosen by path prefix (sweepAuthFor).
  */
 
+import { jpegDeclaring, pngBomb } from "./test-images.ts";
+
 export type JsonSchema = {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
@@ -76,6 +78,46 @@ export const HOSTILE_VALUES: Hostile[] = [
   { name: "array", value: ["a"], invalid: false },
   { name: "boolean", value: true, invalid: false },
   { name: "null", value: null, invalid: false },
+];
+
+const svgOf = (attributes: string, inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" ${attributes}>${inner}</svg>`;
+const PAD = 'viewBox="0 0 354 200" width="354" height="200"';
+const STROKE = '<path d="M 20,150 C 60,40 90,40 110,120" stroke-width="3" stroke="black" fill="none"/>';
+
+/**
+ * Issue 24 §2: signatures whose numbers a PDF cannot write (pdfkit's
+ * `unsupported number`) or a viewer cannot draw. `refused`: a 400 at upload;
+ * the others are accepted and drawn. Every one must be answered without a 5xx
+ * wherever a signature goes, and none may ever make a later proof fail.
+ */
+export const HOSTILE_SIGNATURES: { name: string; svg: string; refused: boolean }[] = [
+  { name: "coordinate 1e21", svg: svgOf(PAD, '<path d="M0 0 L1e21 0" stroke="black"/>'), refused: true },
+  { name: "coordinate -1e21", svg: svgOf(PAD, '<path d="M0 0 L-1e21 0" stroke="black"/>'), refused: true },
+  { name: "coordinate 1e999 (Infinity)", svg: svgOf(PAD, '<line x1="0" y1="0" x2="1e999" y2="0" stroke="black"/>'), refused: true },
+  { name: "polyline point 1e21", svg: svgOf(PAD, '<polyline points="0,0 1e21,5" stroke="black"/>'), refused: true },
+  { name: "viewBox of 1e-300", svg: svgOf('viewBox="0 0 1e-300 1e-300"', STROKE), refused: true },
+  { name: "viewBox of -1e-300", svg: svgOf('viewBox="0 0 -1e-300 -1e-300"', STROKE), refused: true },
+  { name: "viewBox at 1e21", svg: svgOf('viewBox="1e21 1e21 354 200"', STROKE), refused: true },
+  { name: "viewBox of 1e21", svg: svgOf('viewBox="0 0 1e21 1e21"', STROKE), refused: true },
+  { name: "width of 1e-300 (no viewBox)", svg: svgOf('width="1e-300" height="1e-300"', STROKE), refused: true },
+  { name: "stroke-width 1e30", svg: svgOf(PAD, '<path d="M0 0 L5 5" stroke="black" stroke-width="1e30"/>'), refused: true },
+  { name: "stroke-width -1e30", svg: svgOf(PAD, '<path d="M0 0 L5 5" stroke="black" stroke-width="-1e30"/>'), refused: true },
+  { name: "r 1e300", svg: svgOf(PAD, '<circle cx="5" cy="5" r="1e300" fill="black"/>'), refused: true },
+  { name: "r -1e300", svg: svgOf(PAD, '<circle cx="5" cy="5" r="-1e300" fill="black"/>'), refused: true },
+  { name: "cx 1e300", svg: svgOf(PAD, '<circle cx="1e300" cy="5" r="3" fill="black"/>'), refused: true },
+  { name: "a coordinate of 1e-300 (rounds to 0)", svg: svgOf(PAD, `<path d="M0 0 L1e-300 150" stroke="black"/>${STROKE}`), refused: false },
+  { name: "a stroke just outside the pad", svg: svgOf(PAD, '<path d="M-20 -10 L370 210" stroke="black" stroke-width="4"/>'), refused: false },
+];
+
+/**
+ * Issue 24 §1: photos whose header declares more than the server decodes
+ * (40 megapixels, 12,000 px a side). `words`: what the 400 names.
+ */
+export const HOSTILE_PHOTOS: { name: string; bytes: () => Buffer; words: string }[] = [
+  { name: "a tiny PNG declaring 30000×30000 RGBA", bytes: () => pngBomb(30_000, 30_000), words: "30000×30000 pixels" },
+  { name: "a JPEG declaring 30000×30000", bytes: () => jpegDeclaring(30_000, 30_000), words: "30000×30000 pixels" },
+  { name: "a JPEG 12,001 px wide", bytes: () => jpegDeclaring(12_001, 10), words: "12001×10 pixels" },
+  { name: "a PNG of 7000×7000 (49 megapixels)", bytes: () => pngBomb(7_000, 7_000), words: "7000×7000 pixels" },
 ];
 
 /** What multipart can carry: text only (a lone surrogate becomes U+FFFD on the way, so it is not a refusal there). */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe } from "vitest";
-import { buildApp } from "../../server/app.ts";
+import { buildApp, type AppOptions } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
 import { apiKeys } from "../../server/db/schema.ts";
@@ -27,10 +27,10 @@ export interface OpsContext {
   loginCourier(email: string, password?: string): Promise<{ cookie: string; csrf: string; courierId: number }>;
 }
 
-export async function startOps(database: Database, env: Record<string, string> = {}): Promise<OpsContext> {
+export async function startOps(database: Database, env: Record<string, string> = {}, appOptions: Partial<AppOptions> = {}): Promise<OpsContext> {
   await seedDemo(database.db, TEST_DAY);
   const config = { ...loadConfig({ OPS_API_KEY: TEST_OPS_KEY, ...env }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
-  const app = await buildApp({ config, database, today: () => TEST_DAY, logger: false });
+  const app = await buildApp({ config, database, today: () => TEST_DAY, logger: false, ...appOptions });
   await app.ready();
   const [dispatchKey] = await database.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.source, "environment"));
   const raw: OpsContext["raw"] = (method, url, body, headers = {}) =>

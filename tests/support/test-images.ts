@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from "node:zlib";
 import jpeg from "jpeg-js";
 
 /**
@@ -75,3 +76,51 @@ export function withExifGps(jpegBytes: Buffer, latitude: number, longitude: numb
 
 /** Whether a JPEG carries an EXIF segment (APP1 "Exif"). */
 export const hasExif = (bytes: Buffer) => bytes.includes(Buffer.from("Exif\0\0", "latin1"));
+
+/** A PNG chunk: length, type, data, CRC-32 of type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * Issue 24's decompression bomb: a tiny PNG whose header declares
+ * width×height 8-bit RGBA (30000×30000 is 3.6 GB of pixels) over a few bytes
+ * of deflate — what a decoder that trusts the header would try to inflate.
+ */
+export function pngBomb(width = 30_000, height = 30_000): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, no filter, not interlaced
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(Buffer.alloc(64))), pngChunk("IEND", Buffer.alloc(0))]);
+}
+
+/** The JPEG with its frame header (SOF0) rewritten to declare width×height: the pixels stay 64×48, the header lies. */
+export function jpegDeclaring(width: number, height: number, source = gradientJpeg(64, 48)): Buffer {
+  const bytes = Buffer.from(source);
+  for (let at = 2; at + 9 < bytes.length; ) {
+    if (bytes[at] !== 0xff) throw new Error("not a JPEG marker");
+    const marker = bytes[at + 1]!;
+    if (marker === 0xc0 || marker === 0xc2) {
+      bytes.writeUInt16BE(height, at + 5);
+      bytes.writeUInt16BE(width, at + 7);
+      return bytes;
+    }
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  throw new Error("no frame header");
+}
+
+/** A JPEG+HTML polyglot: markup in a comment segment and after the end-of-image marker. */
+export function jpegHtmlPolyglot(source = gradientJpeg(64, 48)): Buffer {
+  const html = Buffer.from("<html><body><script>alert(document.cookie)</script></body></html>", "latin1");
+  const comment = Buffer.from([0xff, 0xfe, 0, 0]);
+  comment.writeUInt16BE(html.length + 2, 2);
+  return Buffer.concat([source.subarray(0, 2), comment, html, source.subarray(2), html]);
+}

@@ -102,7 +102,7 @@ describe("the label scanner (issue 19): its code loads when the courier taps Sca
 });
 
 describe("the photo of the drop-off's image code (issue 19)", () => {
-  it("is a chunk of its own (the shrinker and exifr), loaded on demand: not in the first screen, not preloaded with the delivery screens", () => {
+  it("is a chunk of its own (the shrinker; no EXIF reader since issue 24), loaded on demand: not in the first screen, not preloaded with the delivery screens", () => {
     const initial = new Set(bundle.chunks.map((chunk) => chunk.file.replace(/^\//, "")));
     const preloaded = new Set(
       (JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { files: string[] }[]).flatMap((route) =>
@@ -113,8 +113,9 @@ describe("the photo of the drop-off's image code (issue 19)", () => {
     const shrinker = chunks.filter(([file]) => /^assets\/shrink-photo-[\w-]+\.js$/.test(file)).map(([file]) => file);
     const exifr = chunks.filter(([, packages]) => packages.includes("exifr")).map(([file]) => file);
     expect(shrinker).toHaveLength(1);
-    expect(exifr.length).toBeGreaterThan(0);
-    for (const file of [...shrinker, ...exifr]) {
+    // The phone reads no position from a file (the delivery's position is its geolocation only).
+    expect(exifr).toEqual([]);
+    for (const file of shrinker) {
       expect(initial.has(file), `${file} is in the first screen`).toBe(false);
       expect(preloaded.has(`${file}`), `${file} is preloaded with a screen`).toBe(false);
     }

@@ -68,14 +68,9 @@ describe("shrunkSize: longest side at most 1280 px, proportions kept, never enla
   ])("%i×%i → %i×%i", (width, height, w, h) => expect(shrunkSize(width, height)).toEqual({ width: w, height: h }));
 });
 
-describe("deliveryPosition: the phone's fix first, the photo's EXIF position only when the phone had none", () => {
-  const photo = { latitude: 39.95, longitude: -75.16 };
-  it("prefers the phone", () => expect(deliveryPosition({ latitude: 40, longitude: -75 }, photo)).toEqual({ latitude: 40, longitude: -75 }));
-  it("falls back to the photo", () => expect(deliveryPosition(null, photo)).toEqual(photo));
-  it("is none without either", () => {
-    expect(deliveryPosition(null, { latitude: null, longitude: null })).toBeNull();
-    expect(deliveryPosition(null, null)).toBeNull();
-  });
+describe("deliveryPosition: the phone's fix only, never a file's (issue 24)", () => {
+  it("is the phone's", () => expect(deliveryPosition({ latitude: 40, longitude: -75 })).toEqual({ latitude: 40, longitude: -75 }));
+  it("is none without one", () => expect(deliveryPosition(null)).toBeNull());
 });
 
 describe("the photo in the delivery form", () => {

@@ -15,7 +15,7 @@ import { gzipSync } from "node:zlib";
 export const INITIAL_JS_BUDGET_KIB = 130;
 
 /** Libraries only some screens need: never in the first download. */
-export const ON_DEMAND_LIBRARIES = ["braintree-web", "signature_pad", "imask", "zxing-wasm", "exifr"] as const;
+export const ON_DEMAND_LIBRARIES = ["braintree-web", "signature_pad", "imask", "zxing-wasm"] as const;
 
 export interface Chunk {
   file: string;

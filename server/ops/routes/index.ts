@@ -8,6 +8,7 @@ import { opsOrderRoutes } from "./orders.ts";
 import { opsPharmacyRoutes } from "./pharmacies.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { opsProofRoutes } from "./proof.ts";
+import type { RenderPool } from "../../services/proof/render-pool.ts";
 import { opsWebhookRoutes } from "./webhooks.ts";
 
 export interface OpsRouteDeps {
@@ -21,6 +22,8 @@ export interface OpsRouteDeps {
   webhookAllowPrivate: boolean;
   /** The host name lookup of the webhook URL check (tests); the system's otherwise. */
   webhookResolve?: Resolver;
+  /** The PDF render pool (server/services/proof/render-pool.ts). */
+  renderPool: RenderPool;
 }
 
 /** Every route of /api/ops/v1, registered in one place. */
@@ -30,6 +33,6 @@ export async function registerOpsRoutes(app: FastifyInstance, deps: OpsRouteDeps
   await app.register(opsCourierRoutes({ db: deps.db }));
   await app.register(opsOrderRoutes({ db: deps.db, today: deps.today }));
   await app.register(opsAssignmentRoutes({ db: deps.db }));
-  await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone }));
-  await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate, resolve: deps.webhookResolve }));
+    await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone, renderPool: deps.renderPool }));
+    await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate, resolve: deps.webhookResolve }));
 }

@@ -7,8 +7,8 @@ import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { orderCustody } from "../../services/proof/custody.ts";
-import { proofPdf, returnManifestPdf } from "../../services/proof/pdf.ts";
 import { filedProof } from "../../services/proof/filed-proof.ts";
+import type { RenderPool } from "../../services/proof/render-pool.ts";
 import { proofPhoto, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
 import { dayReturns, oneReturn } from "../../services/proof/returns.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
@@ -19,6 +19,8 @@ export interface ProofRouteDeps {
   gateway: PaymentGateway;
   /** The service's zone: the PDFs show times as the pharmacy reads a clock. */
   timeZone: string;
+  /** Draws the PDFs off the event loop, each within a time bound (server/services/proof/render-pool.ts). */
+  renderPool: RenderPool;
 }
 
 /**
@@ -99,7 +101,11 @@ export const opsProofRoutes =
         const signatureSvg = proof.signature_url ? await proofSignatureSvg(deps.db, scope, proof.order.id) : null;
         const returned = proof.returned ? await returnOf(deps.db, proof.order.id) : null;
         const photo = proof.photo_url ? await proofPhoto(deps.db, scope, proof.order.id) : null;
-        const pdf = await proofPdf(proof, { timeZone: deps.timeZone, signatureSvg, returnSignatureSvg: returned?.signatureSvg ?? null, photo });
+        const pdf = await deps.renderPool.render({
+          kind: "proof",
+          proof,
+          options: { timeZone: deps.timeZone, signatureSvg, returnSignatureSvg: returned?.signatureSvg ?? null, photo },
+        });
         return sendPdf(reply, pdf, `proof-of-delivery-${proof.order.id}.pdf`);
       },
     );
@@ -184,7 +190,8 @@ export const opsProofRoutes =
       },
       async (request, reply) => {
         const { manifest, signatureSvg } = await oneReturn(deps.db, scopeOf(request), request.params.id, deps.timeZone);
-        return sendPdf(reply, await returnManifestPdf(manifest, { timeZone: deps.timeZone, signatureSvg }), `return-${manifest.id}.pdf`);
+        const pdf = await deps.renderPool.render({ kind: "manifest", manifest, options: { timeZone: deps.timeZone, signatureSvg } });
+        return sendPdf(reply, pdf, `return-${manifest.id}.pdf`);
       },
     );
 

@@ -2,8 +2,8 @@ import PDFDocument from "pdfkit";
 import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
 import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
 import { PdfText, type TextStyle } from "./pdf-text.ts";
-import { drawSignature } from "./svg-to-pdf.ts";
 import { cleanText } from "./text-layout.ts";
+import { drawablePhoto, drawStoredSignature, PHOTO_UNDRAWABLE, SIGNATURE_UNDRAWABLE } from "./drawable.ts";
 
 /**
  * The PDFs a pharmacy files: the proof of delivery (always one page, the
@@ -175,8 +175,11 @@ function signatureBox(doc: PDFKit.PDFDocument, text: PdfText, label: string, svg
   const y = text.write(label, MARGIN, top + 4, CONTENT_WIDTH, LABEL);
   const area = { x: MARGIN, y: y + 2, ...SIGNATURE_BOX };
   box(doc, area.x, area.y, area.width, area.height);
-  if (svg) drawSignature(doc, svg, { x: area.x + 6, y: area.y + 6, width: area.width - 12, height: area.height - 12 });
-  else text.write(missing, area.x + 10, area.y + area.height / 2 - 7, area.width - 20, { style: "italic", size: 10, color: "#666" });
+  // Issue 24: a stored signature the PDF cannot hold is named, never a broken proof.
+  const drawn = svg ? drawStoredSignature(doc, svg, { x: area.x + 6, y: area.y + 6, width: area.width - 12, height: area.height - 12 }) : false;
+  if (!drawn) {
+    text.write(svg ? SIGNATURE_UNDRAWABLE : missing, area.x + 10, area.y + area.height / 2 - 7, area.width - 20, { style: "italic", size: 10, color: "#666" });
+  }
   return area.y + area.height + 6;
 }
 const SIGNATURE_HEIGHT = 4 + 9 * 1.32 + 2 + SIGNATURE_BOX.height + 6;
@@ -189,11 +192,15 @@ const SIGNATURE_HEIGHT = 4 + 9 * 1.32 + 2 + SIGNATURE_BOX.height + 6;
 function photoBox(doc: PDFKit.PDFDocument, text: PdfText, photo: { mediaType: string; bytes: Buffer }, link: string | null, top: number): number {
   const y = text.write("Photo of the drop-off", MARGIN, top + 4, CONTENT_WIDTH, LABEL);
   const area = { x: MARGIN, y: y + 2, width: 300, height: Math.max(80, Math.min(200, BOTTOM - y - 2)) };
-  if (photo.mediaType === "image/jpeg" || photo.mediaType === "image/png") {
-    doc.image(photo.bytes, area.x, area.y, { fit: [area.width, area.height] });
+  // Issue 24: only a photo whose header says it is small enough is decoded (server/services/proof/drawable.ts).
+  const drawable = photo.mediaType === "image/jpeg" || photo.mediaType === "image/png";
+  const image = drawable ? drawablePhoto(doc, photo.bytes) : null;
+  if (image) {
+    doc.image(image as unknown as Buffer, area.x, area.y, { fit: [area.width, area.height] });
   } else {
     box(doc, area.x, area.y, area.width, area.height);
-    text.write(`The photo (${photo.mediaType}) is on file${link ? `: ${link}` : ""}.`, area.x + 10, area.y + area.height / 2 - 7, area.width - 20, {
+    const words = drawable ? `${PHOTO_UNDRAWABLE}; it is on file` : `The photo (${photo.mediaType}) is on file`;
+    text.write(`${words}${link ? `: ${link}` : ""}.`, area.x + 10, area.y + area.height / 2 - 7, area.width - 20, {
       style: "italic",
       size: 10,
       color: "#666",

@@ -44,16 +44,15 @@ export function provideDeliveryFlow({ memo, storedOn, cards }: FlowAdapters) {
       submitFailure: fromPromise<SubmissionResult, FailureSubmission>(({ input }) =>
         submitFailure(input, context(`failure:${input.client_occurred_at}`)),
       ),
-      submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(({ input }) => {
-        // Spec §7 sends no position with a recipient submission; a photo's EXIF position is the drop-off's, so it goes (issue 19).
-        const position = deliveryPosition(null, input.photo);
-        return submitRecipient({ ...input, ...(position ?? {}) }, context(`recipient:${input.client_occurred_at}`));
-      }),
+      // Spec §7 sends no position with a recipient submission (and none is read from a photo: issue 24).
+      submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(({ input }) =>
+        submitRecipient(input, context(`recipient:${input.client_occurred_at}`)),
+      ),
       submitDelivery: fromPromise<SubmissionResult, DeliveryCompletion>(({ input }) => {
         const action = `delivery:${input.client_occurred_at}`;
         const location = memo.once(`location:${action}`, knownLocation);
-        // The phone's fix first; the photo's EXIF position only when the phone had none (issue 19).
-        return submitDelivery({ ...input, ...(deliveryPosition(location, input.photo) ?? {}) }, context(action));
+        // The phone's fix only (issue 24: never a photo's EXIF).
+        return submitDelivery({ ...input, ...(deliveryPosition(location) ?? {}) }, context(action));
       }),
       payment,
     },

@@ -3,25 +3,14 @@ import { PHOTO_MAX_BYTES, shrunkSize, type DeliveryPhoto } from "../../../../dom
 /**
  * Issue 19: the camera's photo made small enough to store on the phone and send
  * from a doorstep. Loaded on demand (the delivery screens' first load does not
- * carry it, nor exifr). Re-encoding through a canvas keeps the pixels only, so
- * EXIF (camera, time, position) never leaves the phone; the EXIF position is
- * read first, for the delivery's own latitude/longitude when the phone gave none.
+ * carry it). Re-encoding through a canvas keeps the pixels only, so EXIF
+ * (camera, time, position) never leaves the phone. Issue 24: nothing is read
+ * from the file either — the delivery's position is the phone's geolocation
+ * only — and the server re-encodes what it receives (server/services/photo.ts).
  */
 
 const QUALITIES = [0.82, 0.72, 0.6, 0.5, 0.4];
 const SHRINK_STEP = 0.8;
-
-async function exifPosition(file: Blob): Promise<{ latitude: number; longitude: number } | null> {
-  try {
-    const exifr = await import("exifr/dist/mini.esm.mjs");
-    const gps = await exifr.gps(file);
-    const ok = (value: unknown, limit: number) => typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= limit;
-    return gps && ok(gps.latitude, 90) && ok(gps.longitude, 180) ? { latitude: gps.latitude, longitude: gps.longitude } : null;
-  } catch {
-    // No EXIF, or none that can be read: the photo is no less a photo.
-    return null;
-  }
-}
 
 /** Decoded pixels, upright as the camera meant them. */
 async function decode(file: Blob): Promise<ImageBitmap> {
@@ -56,7 +45,7 @@ function dataUrlOf(blob: Blob): Promise<string> {
 
 /** The photo as the flow keeps it: JPEG, longest side ≤ 1280 px, under PHOTO_MAX_BYTES, no EXIF. */
 export async function shrinkPhoto(file: Blob): Promise<DeliveryPhoto> {
-  const [position, bitmap] = await Promise.all([exifPosition(file), decode(file)]);
+  const bitmap = await decode(file);
   try {
     let size = shrunkSize(bitmap.width, bitmap.height);
     for (;;) {
@@ -76,8 +65,8 @@ export async function shrinkPhoto(file: Blob): Promise<DeliveryPhoto> {
             bytes: blob.size,
             width: size.width,
             height: size.height,
-            latitude: position?.latitude ?? null,
-            longitude: position?.longitude ?? null,
+            latitude: null,
+            longitude: null,
           };
         }
       }

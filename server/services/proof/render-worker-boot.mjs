@@ -1,0 +1,11 @@
+import { workerData } from "node:worker_threads";
+import { register } from "tsx/esm/api";
+
+/**
+ * A worker thread does not inherit the TypeScript loader the server runs
+ * under (tsx, or Vitest's own), so the render worker starts here, in plain
+ * JavaScript: tsx's loader is registered for this thread, then the worker's
+ * TypeScript entry (workerData.entry, a file: URL) is imported.
+ */
+register();
+await import(workerData.entry);
