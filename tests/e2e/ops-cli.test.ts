@@ -80,8 +80,8 @@ it("sets a company up and imports, re-imports and assigns a day's orders through
     [
       `${file}: 7 rows: 4 created, 0 unchanged (already imported), 3 rejected.`,
       "Rejected rows (nothing of them was imported; fix them and import the file again):",
-      "  line 4 (E-2): copay: must be 0.00 (no copay) or at least 1.00",
-      "  line 6 (E-4): zipcode: must be a ZIP code: 5 digits, or 5+4",
+      "  line 4 (E-2): copay must be 0.00 (no copay) or at least 1.00",
+      "  line 6 (E-4): zipcode must be a ZIP code: 5 digits, or 5+4",
       "  line 7: a quote opened on this line is never closed",
     ].join("\n"),
   );

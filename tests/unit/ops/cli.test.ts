@@ -29,7 +29,7 @@ function answer(method: string, url: string, body: Record<string, unknown>): [nu
     const orders = body.orders as { external_id: string }[];
     return [200, {
       results: orders.map(({ external_id }) => {
-        if (external_id.startsWith("BAD")) return { external_id, status: "rejected", errors: [{ path: "address.zipcode", message: "no such ZIP here" }] };
+        if (external_id.startsWith("BAD")) return { external_id, status: "rejected", errors: [{ path: "address.zipcode", message: "is not a ZIP code we serve" }] };
         if (known.has(external_id)) return { external_id, status: "unchanged", order_id: known.get(external_id) };
         known.set(external_id, 100 + known.size);
         return { external_id, status: "created", order_id: known.get(external_id) };
@@ -102,8 +102,8 @@ describe("npm run ops -- orders import", () => {
       [
         `${file}: 6 rows: 4 created, 0 unchanged (already imported), 2 rejected.`,
         "Rejected rows (nothing of them was imported; fix them and import the file again):",
-        "  line 5 (BAD1): zipcode: no such ZIP here",
-        "  line 6 (A3): copay: must be 0.00 (no copay) or at least 1.00",
+        "  line 5 (BAD1): zipcode is not a ZIP code we serve",
+        "  line 6 (A3): copay must be 0.00 (no copay) or at least 1.00",
       ].join("\n"),
     );
   });
