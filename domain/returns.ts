@@ -1,6 +1,7 @@
 import type { Order } from "./contract/entities.ts";
 import { paymentTotalCents } from "./delivery-rules.ts";
 import { formatUsd, parseDecimalToCents, type Cents } from "./money.ts";
+import { NAME_MAX_LENGTH } from "./recipient.ts";
 
 /**
  * What goes back to a pharmacy at the reconcile signature (spec §2
@@ -169,8 +170,8 @@ const describeType = (type: ReturnLineType) => (type === "item" ? "an undelivere
 
 // ---------------------------------------------------------------- the pharmacy staff signature
 
-/** Spec §9: names default to at most 32 characters. */
-export const STAFF_NAME_MAX_LENGTH = 32;
+/** Spec §9: names default to at most 32 characters; the staff's are names like any other. */
+export const STAFF_NAME_MAX_LENGTH = NAME_MAX_LENGTH;
 
 /** Spec §5 "Pharmacy signature": first name, last name and signature are required. */
 export interface StaffSignatureForm {

@@ -5,7 +5,9 @@ import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { serializerCompiler } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ErrorBody } from "../domain/contract/common.ts";
 import { calendarDate } from "../domain/dates.ts";
 import { purgeLoginAttempts } from "./auth/login-limits.ts";
 import { installAuth } from "./auth/plugin.ts";
@@ -14,6 +16,7 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { installAcceptCheck } from "./http/accept.ts";
 import { installErrorHandling } from "./http/errors.ts";
+import { validatorCompiler } from "./http/validator.ts";
 import { installJsonCompression, preferredEncoding } from "./http/compress-json.ts";
 import { installLoadShedding } from "./http/load-shedding.ts";
 import { installIdempotency } from "./http/idempotency.ts";
@@ -23,6 +26,7 @@ import { installPatientViewAudit } from "./http/patient-view-audit.ts";
 import { pageVariants, routePreloads } from "./http/route-preloads.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { registerRoutes } from "./routes/index.ts";
+import { openApiOptions } from "./routes/openapi.ts";
 import { startPaymentRecovery, type PaymentRecovery } from "./services/payment-recovery.ts";
 import { startWebhookSender, type WebhookSender } from "./services/webhooks/sender.ts";
 import type { PinnedConnect } from "./services/webhooks/pinned-connect.ts";
@@ -48,6 +52,8 @@ export interface AppOptions {
   renderPool?: RenderPoolOptions;
 }
 
+const HealthBody = z.object({ ok: z.literal(true), engine: z.enum(["pglite", "postgres"]) });
+
 /** JSON bodies are small: a signature SVG travels as multipart with its own limit. */
 const JSON_BODY_LIMIT = 256 * 1024;
 
@@ -72,33 +78,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Bodies are JSON or multipart forms: a text/plain body is 415 like any other type the API does not read (issue 25).
+  app.removeContentTypeParser("text/plain");
   installErrorHandling(app);
 
   const page = webAppPage(config.webRoot);
   await installSecurityHeaders(app, { braintree: config.braintree !== null, inlineScripts: page ? inlineScriptHashes(page) : [] });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: {
-        title: "Rx Courier API",
-        version: "1",
-        description:
-          "The courier app's API (session cookie and CSRF token; send Accept: application/vnd.rxcourier.v1+json) " +
-          "and the operations API under /api/ops/v1 (Authorization: Bearer <key>; docs/operations.md).",
-      },
-      components: {
-        securitySchemes: {
-          session: { type: "apiKey", in: "cookie", name: "rxc_session" },
-          csrf: { type: "apiKey", in: "header", name: "X-CSRF-Token" },
-          opsKey: { type: "http", scheme: "bearer", description: "An operations API key: OPS_API_KEY or one made with POST /api/ops/v1/keys." },
-        },
-      },
-      security: [{ session: [], csrf: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, openApiOptions());
 
   // First of the API's request hooks: a call shed for load costs no session lookup.
   installLoadShedding(app, {
@@ -161,7 +149,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     webhookAllowPrivate: config.webhookAllowPrivate,
     webhookResolve: options.webhookNetwork?.resolve,
   });
-  app.get("/api/health", { config: { public: true } }, async () => ({ ok: true, engine: database.engine }));
+  app.get(
+    "/api/health",
+    { config: { public: true }, schema: { response: { 200: HealthBody, 406: ErrorBody } } },
+    async () => ({ ok: true as const, engine: database.engine }),
+  );
 
   if (page) await serveWebApp(app, config.webRoot, page);
   return app;
@@ -183,7 +175,7 @@ async function serveWebApp(app: FastifyInstance, webRoot: string, indexHtml: str
   await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false, preCompressed: true });
   const preloadsFor = routePreloads(webRoot);
   const pageWith = pageVariants(indexHtml);
-  app.get("/*", { config: { public: true } }, (request, reply) => {
+  app.get("/*", { config: { public: true }, schema: { hide: true } }, (request, reply) => {
     const pathname = request.url.split("?")[0]!;
     if (pathname.startsWith("/api/")) {
       return reply.status(404).send({ error: "not_found", message: `No route GET ${pathname}.` });

@@ -175,6 +175,9 @@ var FAILURE_REASONS = [
 ];
 var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 
+// domain/recipient.ts
+var NAME_MAX_LENGTH = 32;
+
 // domain/delivery-rules.ts
 var cents = (value) => parseDecimalToCents(value ?? null) ?? 0;
 function paymentTotalCents(order, newCopayCents = null) {
@@ -240,7 +243,7 @@ var GROUP_OF_TYPE = { item: "items", cash: "cash", check: "check" };
 function linesOfKind(summary, kind) {
   return summary[GROUP_OF_TYPE[LINE_TYPE_OF_KIND[kind]]];
 }
-var STAFF_NAME_MAX_LENGTH = 32;
+var STAFF_NAME_MAX_LENGTH = NAME_MAX_LENGTH;
 function staffSignatureProblems(form) {
   const problems = {};
   if (form.first_name.trim() === "") problems.first_name = "Enter the first name of the pharmacy staff member.";

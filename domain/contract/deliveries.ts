@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FAILURE_REASON_NAMES, ID_TYPES } from "../vocabulary.ts";
 import { PHOTO_MAX_BYTES } from "../delivery-photo.ts";
+import { NAME_MAX_LENGTH, OTHER_DESCRIPTION_MAX_LENGTH } from "../recipient.ts";
 import { RecordId } from "./pickup.ts";
 import { Instant, MoneyAmount, StoredText } from "./scalars.ts";
 import {
@@ -56,9 +57,10 @@ export const DeliveryFields = z.object({
   longitude: Coordinate(180).optional(),
   signed_by: Text(80).optional(),
   dob_verified: Bool.optional(),
-  other_relationship_description: Text(64).optional(),
-  recipient_first_name: Text(64).optional(),
-  recipient_last_name: Text(64).optional(),
+  other_relationship_description: Text(OTHER_DESCRIPTION_MAX_LENGTH).optional(),
+  // Spec §9: the recipient step's own caps, so the document states what the server refuses.
+  recipient_first_name: Text(NAME_MAX_LENGTH).optional(),
+  recipient_last_name: Text(NAME_MAX_LENGTH).optional(),
   survey: z
     .object({
       have_you_left_prescription_at_pharmacy: Bool.nullish(),

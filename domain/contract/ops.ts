@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isValidCopay } from "../copay.ts";
 import { formatPhone } from "../phone.ts";
+import { NAME_MAX_LENGTH } from "../recipient.ts";
 import { ORDER_STATUS_NAMES, PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, US_STATE_ABBREVIATIONS } from "../vocabulary.ts";
 import { Order, Pharmacy } from "./entities.ts";
 import { MoneyAmount, StoredText } from "./scalars.ts";
@@ -94,6 +95,20 @@ export const KeyCreateResponse = z.object({
 });
 export type KeyCreateResponse = z.infer<typeof KeyCreateResponse>;
 
+/** GET /api/ops/v1/keys (dispatch only): every key, revoked ones with their revoked_at; never the key nor its hash. */
+export const ApiKeyView = z.object({
+  id: z.number().int(),
+  role: z.enum(KEY_ROLES),
+  pharmacy_id: z.number().int().nullable(),
+  name: z.string(),
+  created_at: z.string().meta({ description: "ISO 8601 time." }),
+  last_used_at: z.string().nullable().meta({ description: "The last call made with the key, to the minute; null if never used." }),
+  revoked_at: z.string().nullable().meta({ description: "When the key was revoked; null while it works." }),
+});
+export type ApiKeyView = z.infer<typeof ApiKeyView>;
+export const KeyListResponse = z.object({ keys: z.array(ApiKeyView) });
+export type KeyListResponse = z.infer<typeof KeyListResponse>;
+
 // ---------------------------------------------------------------- pharmacies
 
 const pharmacyFields = {
@@ -139,8 +154,8 @@ export const PharmacyListResponse = z.object({ pharmacies: z.array(OpsPharmacy) 
 /** POST /api/ops/v1/couriers (dispatch only) → 201 {courier, invite_token, invite_expires_at}. */
 export const CourierInviteRequest = z
   .object({
-    first_name: Name(100),
-    last_name: Name(100),
+    first_name: Name(NAME_MAX_LENGTH),
+    last_name: Name(NAME_MAX_LENGTH),
     email: z.string().trim().max(254, "must be at most 254 characters").email("must be an email address"),
     phone_number: PhoneNumber.nullish(),
   })
@@ -184,8 +199,9 @@ export const CopayAmount = MoneyAmount.refine((value) => value === "0.00" || isV
 });
 
 const orderFields = {
-  patient_first_name: Name(100),
-  patient_last_name: Name(100),
+  // Spec §9: names are capped at 32; a longer patient name could never be signed for as 'Patient'.
+  patient_first_name: Name(NAME_MAX_LENGTH),
+  patient_last_name: Name(NAME_MAX_LENGTH),
   patient_date_of_birth: CalendarDay.nullish(),
   phone_number: PhoneNumber,
   address: OpsOrderAddressInput,

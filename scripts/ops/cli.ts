@@ -7,6 +7,7 @@ import type {
   CourierInviteResponse,
   KeyCreateRequest,
   KeyCreateResponse,
+  KeyListResponse,
   PharmacyCreateRequest,
 } from "../../domain/contract/ops.ts";
 import { KEY_ROLES, MAX_BATCH_ORDERS } from "../../domain/contract/ops.ts";
@@ -54,6 +55,32 @@ function describeInvite(invite: CourierInviteResponse, baseUrl: string): string 
     `Send them this link to set their password (it works once, until ${invite.invite_expires_at}):`,
     `  ${inviteLink(baseUrl, invite.invite_token)}`,
   ].join("\n");
+}
+
+/** A visit's state in words: the courier confirms each pharmacy visit in the app. */
+const visitState = (confirmed: boolean | null) => (confirmed === null ? "waiting for the courier to confirm" : confirmed ? "confirmed" : "declined by the courier");
+
+function describeAssignment(answer: AssignmentResponse, options: { courier: number; date: string }): string {
+  // Say what changed: a move from another day, and what was already so (a resent assignment changes nothing).
+  const moved = answer.rescheduled.map((row) => `order ${row.order_id} moved from ${row.from}`);
+  const notes = [...moved, ...(answer.unchanged.length ? [`${answer.unchanged.length} already there, unchanged`] : [])];
+  const orders = `Assigned ${answer.orders.length} order${answer.orders.length === 1 ? "" : "s"} to courier ${options.courier} on ${options.date}${notes.length ? ` (${notes.join("; ")})` : ""}.`;
+  if (answer.pharmacy_visits.length === 0) return `${orders} No pharmacy visit.`;
+  const visits = answer.pharmacy_visits.map((visit) => `visit ${visit.id} at pharmacy ${visit.pharmacy_id} (${visitState(visit.confirmed)})`);
+  return `${orders} Pharmacy visits: ${visits.join(", ")}.`;
+}
+
+/** "2026-11-25T14:05:09.120Z" → "2026-11-25 14:05 UTC"; null → "-". */
+const minute = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : "-");
+
+/** GET /keys as a table a person reads: one key a line, revoked ones with their time. */
+export function formatKeys(answer: KeyListResponse): string {
+  const rows = [
+    ["ID", "ROLE", "PHARMACY", "NAME", "CREATED", "LAST USED", "REVOKED"],
+    ...answer.keys.map((key) => [String(key.id), key.role, key.pharmacy_id === null ? "-" : String(key.pharmacy_id), key.name, minute(key.created_at), minute(key.last_used_at), minute(key.revoked_at)]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n");
 }
 
 /**
@@ -205,16 +232,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     .action(async (options: { courier: number; date: string; orders: number[] }) => {
       const body: AssignmentRequest = { courier_id: options.courier, service_date: options.date, order_ids: options.orders };
       const answer = await call<AssignmentResponse>("POST", "assignments", body);
-      const visits = answer.pharmacy_visits.map((visit) => visit.pharmacy_id).join(", ");
-      // Say what changed: a move from another day, and what was already so (a resent assignment changes nothing).
-      const moved = answer.rescheduled.map((row) => `order ${row.order_id} moved from ${row.from}`);
-      const notes = [...moved, ...(answer.unchanged.length ? [`${answer.unchanged.length} already there, unchanged`] : [])];
-      print(
-        json(),
-        answer,
-        `Assigned ${answer.orders.length} order${answer.orders.length === 1 ? "" : "s"} to courier ${options.courier} on ${options.date}` +
-          `${notes.length ? ` (${notes.join("; ")})` : ""}; pharmacy visits to confirm: ${visits || "none"}.`,
-      );
+      print(json(), answer, describeAssignment(answer, options));
     });
 
   // ------------------------------------------------------------ keys
@@ -233,6 +251,13 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         answer,
         `Key ${answer.id} (${answer.role}${answer.pharmacy_id ? ` for pharmacy ${answer.pharmacy_id}` : ""}): ${answer.name}\n  ${answer.key}\nStore it now: it is not shown again.`,
       );
+    });
+  keys
+    .command("list")
+    .description("every key: id, role, pharmacy, name, when it was made, last used and revoked (never the key itself)")
+    .action(async () => {
+      const answer = await call<KeyListResponse>("GET", "keys");
+      print(json(), answer, formatKeys(answer));
     });
   keys
     .command("revoke")

@@ -1,3 +1,4 @@
+import { issueWords } from "../../domain/contract/issue-words.ts";
 import { OrderCreateRequest } from "../../domain/contract/ops.ts";
 import { readCsv, type CsvRecord } from "./csv-records.ts";
 
@@ -132,9 +133,10 @@ export function columnOf(path: readonly PropertyKey[] | string): string | null {
   return segments.at(-1) === "address" ? "street_address" : null;
 }
 
+/** A refusal as a sentence naming the CSV column: "phone_number is required" (the API's words, domain/contract/issue-words.ts). */
 export const describeError = (path: readonly PropertyKey[] | string, message: string) => {
   const name = columnOf(path);
-  return name ? `${name}: ${message}` : message;
+  return name ? `${name} ${message}` : message;
 };
 
 /** The header's cells checked against the columns: every required one there, none unknown, none twice. */
@@ -165,7 +167,7 @@ function mapRecord(record: CsvRecord, columns: (Column | null)[], pharmacyId: nu
     if (!col || cell === "") continue;
     const converted = convert(col.kind, cell);
     if ("problem" in converted) {
-      reasons.push(`${col.name}: ${converted.problem}`);
+      reasons.push(`${col.name} ${converted.problem}`);
       continue;
     }
     if (col.path[0] === "address") address[col.path[1]!] = converted.value;
@@ -174,7 +176,7 @@ function mapRecord(record: CsvRecord, columns: (Column | null)[], pharmacyId: nu
   body.address = address;
   const externalId = typeof body.external_id === "string" ? body.external_id : null;
   if (reasons.length === 0) {
-    const checked = OrderCreateRequest.safeParse(body);
+    const checked = OrderCreateRequest.safeParse(body, { error: issueWords });
     if (!checked.success) {
       // The first reason per field: a cell that is not money at all need not also hear it is not a valid copay.
       const seen = new Set<string>();

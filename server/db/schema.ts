@@ -152,6 +152,8 @@ export const apiKeys = pgTable("api_keys", {
   createdByKeyId: integer("created_by_key_id"),
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
   createdAt: createdAt(),
+  /** The last call made with the key, to the minute (written at most once a minute per key): a key nobody uses any more shows. */
+  lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
 });
 
 export const pharmacyVisits = pgTable(

@@ -13,8 +13,8 @@ import { CLIENT_ERROR_LIMITS, ClientErrorReport, clientErrorLogRecord } from "..
  *
  * Public, and without the CSRF token: a render failure may happen before
  * login or while the session is being restored. A cross-site page cannot
- * send it: the body must be a JSON object (a text/plain body fails
- * validation, a form is 415; application/json needs a CORS preflight, and
+ * send it: the body must be a JSON object (a text/plain body or a form
+ * is 415; application/json needs a CORS preflight, and
  * CORS is closed), and it is rate-limited per address.
  */
 

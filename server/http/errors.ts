@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import type { ErrorBody } from "../../domain/contract/common.ts";
+import { fieldSentence } from "../../domain/contract/issue-words.ts";
+import type { FieldIssue } from "./validator.ts";
 
 /** A refusal the product means to give: status, stable code, and words for a person. */
 export class HttpError extends Error {
@@ -34,6 +35,9 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: "unsupported_media_type", message: "Send the form as multipart/form-data." },
 };
 
+/** The part of a request a refused value came from, in the message; the body's fields are named alone. */
+const WHERE: Record<string, string | undefined> = { querystring: "query parameter", params: "path parameter", headers: "header" };
+
 /** One place turns every failure into a clear JSON body; nothing leaks a stack trace. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -41,15 +45,17 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (error.headers) void reply.headers(error.headers);
       return reply.status(error.statusCode).send({ error: error.code, message: error.message, details: error.details });
     }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const details = error.validation.map((issue) => ({
-        path: [error.validationContext, ...String(issue.instancePath).split("/").filter(Boolean)].join("."),
+    if (error.code === "FST_ERR_VALIDATION" && Array.isArray(error.validation)) {
+      const context = error.validationContext ?? "body";
+      const issues = error.validation as unknown as FieldIssue[];
+      const details = issues.map((issue) => ({
+        path: [context, ...issue.path.map(String)].join("."),
         message: issue.message ?? "is invalid",
       }));
-      const first = details[0];
+      const first = issues[0];
       return reply.status(400).send({
         error: "invalid_request",
-        message: first ? `Invalid ${first.path}: ${first.message}` : "The request is invalid.",
+        message: first ? `${fieldSentence(first.path, first.message, WHERE[context])}.` : "The request is invalid.",
         details,
       });
     }

@@ -1,4 +1,5 @@
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import type { ApiKeyView } from "../../domain/contract/ops.ts";
 import type { KeyRole } from "../../domain/contract/ops.ts";
 import { hashToken, newToken } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
@@ -66,5 +67,52 @@ export function createKeyLookup(db: Db) {
   return async (key: string): Promise<OpsCaller | null> => {
     const [row] = await find.execute({ keyHash: hashToken(key) });
     return row ? { keyId: row.id, role: row.role, pharmacyId: row.pharmacyId, name: row.name } : null;
+  };
+}
+
+/** Every key, oldest first, as GET /keys lists it: never the key nor its hash. */
+export async function listApiKeys(db: Db): Promise<ApiKeyView[]> {
+  const rows = await db
+    .select({
+      id: apiKeys.id,
+      role: apiKeys.role,
+      pharmacyId: apiKeys.pharmacyId,
+      name: apiKeys.name,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .orderBy(asc(apiKeys.id));
+  return rows.map((row) => ({
+    id: row.id,
+    role: row.role,
+    pharmacy_id: row.pharmacyId,
+    name: row.name,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+  }));
+}
+
+const USE_RESOLUTION_MS = 60_000;
+
+/**
+ * Records that a key was used, at most once a minute per key: this process
+ * remembers when it last wrote, and the statement itself skips a row another
+ * process wrote less than a minute ago. A failed write never fails the call.
+ */
+export function createUseRecorder(db: Db, now: () => number = Date.now) {
+  const written = new Map<number, number>();
+  return async (keyId: number): Promise<void> => {
+    const time = now();
+    if (time - (written.get(keyId) ?? -Infinity) < USE_RESOLUTION_MS) return;
+    written.set(keyId, time);
+    if (written.size > 10_000) written.clear(); // bounded: at worst one more write per key
+    const at = new Date(time);
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: at })
+      .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(time - USE_RESOLUTION_MS)))));
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OPS_API_PREFIX } from "../../domain/contract/ops.ts";
 import type { Db } from "../db/client.ts";
 import { HttpError, notFound } from "../http/errors.ts";
-import { createKeyLookup, type OpsCaller } from "./api-keys.ts";
+import { createKeyLookup, createUseRecorder, type OpsCaller } from "./api-keys.ts";
 
 export type { OpsCaller } from "./api-keys.ts";
 
@@ -41,6 +41,7 @@ function unauthorized(reply: FastifyReply, message: string): HttpError {
  */
 export function installOpsAuth(app: FastifyInstance, options: OpsAuthOptions): void {
   const lookup = createKeyLookup(options.db);
+  const recordUse = createUseRecorder(options.db, options.now);
   const now = options.now ?? Date.now;
   const windows = new Map<number, { start: number; count: number }>();
   app.decorateRequest("opsCaller", null);
@@ -56,6 +57,8 @@ export function installOpsAuth(app: FastifyInstance, options: OpsAuthOptions): v
     const caller = await lookup(match[1]!);
     if (!caller) throw unauthorized(reply, "The API key is unknown or has been revoked.");
     request.opsCaller = caller;
+    // GET /keys shows when each key was last used, so a forgotten key can be found and revoked.
+    await recordUse(caller.keyId).catch((error: unknown) => request.log.warn({ err: error }, "could not record the key's use"));
 
     const time = now();
     const window = windows.get(caller.keyId);

@@ -162,7 +162,7 @@ for (const target of databaseTargets()) {
         [{ ...REPORT, patient: { name: "Eleanor Abernathy" } }, 400],
         [{ kind: "render", url: "/" }, 400],
         [{ ...REPORT, message: "m".repeat(1999), stack: "s".repeat(7999), url: "u".repeat(2047), padding: "p".repeat(10_000) }, 413],
-        [undefined, 400, { raw: { contentType: "text/plain", body: "Eleanor Abernathy" } }],
+        [undefined, 415, { raw: { contentType: "text/plain", body: "Eleanor Abernathy" } }],
         [undefined, 415, { raw: { contentType: "application/x-www-form-urlencoded", body: "kind=render&message=x&url=%2F" } }],
       ];
       let address = 10;

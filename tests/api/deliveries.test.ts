@@ -392,7 +392,7 @@ describeApi("POST /api/courier/deliveries", (api) => {
       () => submit(client, completion([id!], { relationship_id: OTHER, recipient_first_name: "Bo", recipient_last_name: "Lee", other_relationship_description: "x".repeat(33), dob_verified: true })),
       400,
     );
-    expect(longDescription.message).toBe("Relationship: at most 32 characters.");
+    expect(longDescription.message).toBe("delivery.other_relationship_description must be at most 32 characters.");
     // Diaz: copay 0.00, no signature required, no pharmacy config: No Recipient is not offered.
     const noRecipient = await expectRefusedUnchanged(
       () => submit(client, { order_ids: [id!], relationship: "No Recipient", relationship_id: NO_RECIPIENT, recipient_called_at: null, client_occurred_at: OCCURRED, body: "Not home" }),
@@ -501,9 +501,9 @@ describeApi("POST /api/courier/deliveries", (api) => {
     expect(truncated.error).toBe("invalid_request");
     const text = await expectRefusedUnchanged(
       () => postRaw(client, "text/plain", "hello", { "x-csrf-token": client.csrfToken }),
-      400,
+      415,
     );
-    expect(text.error).toBe("invalid_request");
+    expect(text.error).toBe("unsupported_media_type");
   });
 
   it("refuses grouped orders that may not go together, writing nothing", async () => {

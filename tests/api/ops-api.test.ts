@@ -408,6 +408,7 @@ describeOps("ops API: the OpenAPI document", (ctx) => {
       "DELETE /api/ops/v1/keys/{id}",
       "DELETE /api/ops/v1/webhooks/{id}",
       "GET /api/ops/v1/couriers",
+      "GET /api/ops/v1/keys",
       "GET /api/ops/v1/orders",
       "GET /api/ops/v1/orders/{id}",
       "GET /api/ops/v1/orders/{id}/custody",

@@ -22,6 +22,8 @@ import { dataUrlOf, gradientJpeg } from "../support/test-images.ts";
 const MATRIX = `
 endpoint                                        | none | revoked | dispatch | own | other | cookie
 POST   /api/ops/v1/keys                         | 401  | 401     | 201      | 403 | 403   | 401
+GET    /api/ops/v1/keys                         | 401  | 401     | 200      | 403 | 403   | 401
+HEAD   /api/ops/v1/keys                         | 401  | 401     | 200      | 403 | 403   | 401
 DELETE /api/ops/v1/keys/:id                     | 401  | 401     | 204      | 403 | 403   | 401
 POST   /api/ops/v1/pharmacies                   | 401  | 401     | 201      | 403 | 403   | 401
 PATCH  /api/ops/v1/pharmacies/:id               | 401  | 401     | 200      | 403 | 403   | 401
@@ -158,6 +160,7 @@ const freshCourier = async (ctx: OpsContext) =>
 /** A valid request per endpoint on data of its own. */
 const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>> = {
   "POST /api/ops/v1/keys": async () => ({ url: "/api/ops/v1/keys", body: { role: "dispatch", name: "another" } }),
+  "GET /api/ops/v1/keys": async () => ({ url: "/api/ops/v1/keys" }),
   "DELETE /api/ops/v1/keys/:id": async (ctx) => ({ url: `/api/ops/v1/keys/${(await dispatch(ctx, "POST", "/api/ops/v1/keys", { role: "dispatch", name: "doomed" })).id}` }),
   "POST /api/ops/v1/pharmacies": async () => ({ url: "/api/ops/v1/pharmacies", body: pharmacyBody() }),
   "PATCH /api/ops/v1/pharmacies/:id": async (_ctx, f) => ({ url: `/api/ops/v1/pharmacies/${f.ownPharmacy}`, body: { routing_enabled: true } }),

@@ -72,6 +72,41 @@ describeOps("ops API keys", (ctx) => {
   it("never accepts a pharmacy key for key management", async () => {
     const key = (await ctx().ops("POST", "/api/ops/v1/keys", { role: "pharmacy", pharmacy_id: 1, name: "Riverside" })).json().key;
     expect((await ctx().ops("POST", "/api/ops/v1/keys", { role: "dispatch", name: "escalate" }, key)).statusCode).toBe(403);
+    expect((await ctx().ops("GET", "/api/ops/v1/keys", undefined, key)).statusCode).toBe(403);
+  });
+
+  it("lists every key with when it was made, last used and revoked, never the key nor its hash (issue 25)", async () => {
+    const made = (await ctx().ops("POST", "/api/ops/v1/keys", { role: "pharmacy", pharmacy_id: 1, name: "Leaver's laptop" })).json();
+    const unused = (await ctx().ops("POST", "/api/ops/v1/keys", { role: "dispatch", name: "Spare" })).json();
+    expect((await ctx().ops("GET", "/api/ops/v1/orders?limit=1", undefined, made.key)).statusCode).toBe(200);
+    expect((await ctx().ops("DELETE", `/api/ops/v1/keys/${made.id}`)).statusCode).toBe(204);
+
+    const response = await ctx().ops("GET", "/api/ops/v1/keys");
+    expect(response.statusCode).toBe(200);
+    const { keys } = response.json() as { keys: Record<string, unknown>[] };
+    const listed = keys.find((key) => key.id === made.id)!;
+    expect(Object.keys(listed).sort()).toEqual(["created_at", "id", "last_used_at", "name", "pharmacy_id", "revoked_at", "role"]);
+    expect(listed).toMatchObject({ role: "pharmacy", pharmacy_id: 1, name: "Leaver's laptop" });
+    expect(Date.parse(listed.revoked_at as string)).toBeGreaterThanOrEqual(Date.parse(listed.created_at as string));
+    expect(Date.parse(listed.last_used_at as string)).toBeGreaterThanOrEqual(Date.parse(listed.created_at as string));
+    expect(keys.find((key) => key.id === unused.id)).toMatchObject({ role: "dispatch", pharmacy_id: null, last_used_at: null, revoked_at: null });
+    expect(keys.find((key) => key.id === ctx().dispatchKeyId)).toMatchObject({ name: "OPS_API_KEY", revoked_at: null });
+    expect(keys.map((key) => key.id)).toEqual([...keys.map((key) => key.id as number)].sort((a, b) => a - b));
+    const hashes = await ctx().database.db.select({ keyHash: apiKeys.keyHash }).from(apiKeys);
+    for (const secret of [made.key, unused.key, TEST_OPS_KEY, ...hashes.map((row) => row.keyHash)]) expect(response.body).not.toContain(secret);
+  });
+
+  it("writes a key's last use at most once a minute", async () => {
+    const { id, key } = (await ctx().ops("POST", "/api/ops/v1/keys", { role: "dispatch", name: "Busy" })).json();
+    expect((await ctx().ops("GET", "/api/ops/v1/pharmacies", undefined, key)).statusCode).toBe(200);
+    const [first] = await ctx().database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id));
+    expect(first!.at).not.toBeNull();
+    // Were each call written, the next one would overwrite this.
+    const old = new Date("2026-01-01T00:00:00Z");
+    await ctx().database.db.update(apiKeys).set({ lastUsedAt: old }).where(eq(apiKeys.id, id));
+    expect((await ctx().ops("GET", "/api/ops/v1/pharmacies", undefined, key)).statusCode).toBe(200);
+    const [second] = await ctx().database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id));
+    expect(second!.at).toEqual(old);
   });
 });
 

@@ -128,6 +128,8 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
     expect(csp).toContain("sandbox");
     expect(csp).not.toMatch(/script-src(?! 'none')/);
     expect(response.body).toBe(SIGNATURE_SVG);
+    // As docs/operations.md says: every /api/ answer is no-store (server/http/security-headers.ts has the last word).
+    expect(response.headers["cache-control"]).toBe("no-store");
     // No signature (a failed attempt) is "not found".
     expect((await ctx().ops("GET", `/api/ops/v1/orders/${ids.failed}/proof/signature.svg`)).statusCode).toBe(404);
   });

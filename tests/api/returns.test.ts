@@ -248,14 +248,14 @@ describeApi("POST /api/courier/pharmacies/:id/returns", (api) => {
     const client = await api().login();
     const submission = await submissionFor(client, setup.northside);
     const first = await expectRefusedUnchanged(() => postReturn(client, setup.northside, { ...submission, recipient_first_name: "  " }), 400);
-    expect(first.message).toBe("Invalid body.recipient_first_name: is required");
+    expect(first.message).toBe("recipient_first_name is required.");
     const last = await expectRefusedUnchanged(() => postReturn(client, setup.northside, { ...submission, recipient_last_name: "" }), 400);
-    expect(last.message).toBe("Invalid body.recipient_last_name: is required");
+    expect(last.message).toBe("recipient_last_name is required.");
     const entries = returnFormEntries(submission).filter(([name]) => name !== "signature[attachment][file]");
     const unsigned = await expectRefusedUnchanged(() => postForm(client, `/api/courier/pharmacies/${setup.northside}/returns`, entries), 400);
-    expect(unsigned.message).toBe("Invalid body.signature: is required: the pharmacy staff member signs for the items");
+    expect(unsigned.message).toBe("signature is required: the pharmacy staff member signs for the items.");
     const long = await expectRefusedUnchanged(() => postReturn(client, setup.northside, { ...submission, recipient_last_name: "x".repeat(33) }), 400);
-    expect(long.message).toBe("Invalid body.recipient_last_name: must be at most 32 characters");
+    expect(long.message).toBe("recipient_last_name must be at most 32 characters.");
   });
 
   it("refuses a signature with a script, or one that is not SVG (400)", async () => {
@@ -277,7 +277,7 @@ describeApi("POST /api/courier/pharmacies/:id/returns", (api) => {
     const replaced = (field: string, value: string) =>
       returnFormEntries(submission).map(([name, v]): [string, FormValue] => (name === field ? [name, value] : [name, v]));
     const notJson = await expectRefusedUnchanged(() => postForm(client, url, replaced("returns", "[{type:")), 400);
-    expect(notJson.message).toBe("Invalid body.returns: must be a JSON list of return lines");
+    expect(notJson.message).toBe("returns must be a JSON list of return lines.");
     await expectRefusedUnchanged(() => postForm(client, url, replaced("returns", JSON.stringify([{ type: "coupon", amount: "1.00", order_id: 1 }]))), 400);
     await expectRefusedUnchanged(() => postForm(client, url, replaced("returns", JSON.stringify([{ type: "item", amount: 650, order_id: setup.evans }]))), 400);
     await expectRefusedUnchanged(() => postForm(client, url, replaced("cash_collected", "12.5")), 400);

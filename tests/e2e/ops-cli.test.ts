@@ -80,8 +80,8 @@ it("sets a company up and imports, re-imports and assigns a day's orders through
     [
       `${file}: 7 rows: 4 created, 0 unchanged (already imported), 3 rejected.`,
       "Rejected rows (nothing of them was imported; fix them and import the file again):",
-      "  line 4 (E-2): copay: must be 0.00 (no copay) or at least 1.00",
-      "  line 6 (E-4): zipcode: must be a ZIP code: 5 digits, or 5+4",
+      "  line 4 (E-2): copay must be 0.00 (no copay) or at least 1.00",
+      "  line 6 (E-4): zipcode must be a ZIP code: 5 digits, or 5+4",
       "  line 7: a quote opened on this line is never closed",
     ].join("\n"),
   );
@@ -100,7 +100,7 @@ it("sets a company up and imports, re-imports and assigns a day's orders through
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
   const assigned = await ops(["assign", "--courier", String(courierId), "--date", today, "--orders", orderIds.join(",")]);
   expect(assigned.status, assigned.err).toBe(0);
-  expect(assigned.out).toBe(`Assigned 4 orders to courier ${courierId} on ${today}; pharmacy visits to confirm: ${pharmacyId}.`);
+  expect(assigned.out).toMatch(new RegExp(`^Assigned 4 orders to courier ${courierId} on ${today}\\. Pharmacy visits: visit \\d+ at pharmacy ${pharmacyId} \\(waiting for the courier to confirm\\)\\.$`));
 
   // A pharmacy's own key imports its orders, and no other pharmacy's.
   const key = await ops(["--json", "keys", "create", "--role", "pharmacy", "--pharmacy", String(pharmacyId), "--name", "Riverside PMS"]);
@@ -119,4 +119,19 @@ it("sets a company up and imports, re-imports and assigns a day's orders through
   const keyId = (JSON.parse(key.out) as { id: number }).id;
   expect((await ops(["keys", "revoke", String(keyId)])).out).toBe(`Key ${keyId} revoked.`);
   expect((await ops(["orders", "import", single, "--pharmacy", String(pharmacyId)], pharmacyKey)).err).toMatch(/^401 unauthenticated: /m);
+
+  // Issue 25: the keys are listed, the revoked one with its time, and never the key itself.
+  const listed = await ops(["keys", "list"]);
+  expect(listed.status, listed.err).toBe(0);
+  const lines = listed.out.split("\n");
+  expect(lines[0]).toMatch(/^ID\s+ROLE\s+PHARMACY\s+NAME\s+CREATED\s+LAST USED\s+REVOKED$/);
+  expect(lines.find((line) => line.startsWith(`${keyId} `))).toMatch(
+    new RegExp(`^${keyId}\\s+pharmacy\\s+${pharmacyId}\\s+Riverside PMS\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`),
+  );
+  expect(lines.find((line) => line.includes("OPS_API_KEY"))).toMatch(/\s+-$/);
+  expect(listed.out).not.toContain(pharmacyKey);
+  expect(listed.out).not.toContain(DISPATCH_KEY);
+  const asJson = JSON.parse((await ops(["--json", "keys", "list"])).out) as { keys: { id: number; revoked_at: string | null }[] };
+  expect(asJson.keys.find((k) => k.id === keyId)!.revoked_at).not.toBeNull();
+  expect((await ops(["keys", "revoke", String(keyId)])).err).toBe(`404 not_found: Key ${keyId} was not found.`);
 });

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { KeyCreateRequest, KeyCreateResponse, OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
+import { KeyCreateRequest, KeyCreateResponse, KeyListResponse, OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
-import { createApiKey, revokeApiKey } from "../api-keys.ts";
+import { createApiKey, listApiKeys, revokeApiKey } from "../api-keys.ts";
 import { auditActor, requireDispatch } from "../auth.ts";
 import { assertPharmacyExists } from "../services/pharmacies.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
-/** Keys: dispatch makes and revokes them (issue 15). */
+/** Keys: dispatch makes, lists and revokes them (issues 15 and 25). */
 export const opsKeyRoutes =
   (deps: { db: Db }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -35,6 +35,23 @@ export const opsKeyRoutes =
           return key;
         });
         return reply.status(201).send({ id: created.id, key: created.key, role, pharmacy_id: pharmacyId, name });
+      },
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/keys`,
+      {
+        schema: {
+          summary:
+            "Every key, oldest first, revoked ones with their revoked_at, each with when it was last used (to the minute); never the key itself nor its hash. Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          response: { 200: KeyListResponse, ...opsRefusals },
+        },
+      },
+      async (request) => {
+        requireDispatch(request);
+        return { keys: await listApiKeys(deps.db) };
       },
     );
 

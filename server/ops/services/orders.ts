@@ -12,6 +12,7 @@ import { parseDecimalToCents } from "../../../domain/money.ts";
 import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
 import type { Db } from "../../db/client.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
+import { issueWords } from "../../../domain/contract/issue-words.ts";
 import { badRequest, conflict, HttpError, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
@@ -150,7 +151,7 @@ export async function createOrderBatch(
     const results: OrderBatchResult[] = [];
     for (const raw of rows) {
       const externalId = typeof raw.external_id === "string" ? raw.external_id : raw.external_id == null ? null : String(raw.external_id);
-      const parsed = OrderCreateRequest.safeParse(raw);
+      const parsed = OrderCreateRequest.safeParse(raw, { error: issueWords });
       if (!parsed.success) {
         results.push({ external_id: externalId, status: "rejected", errors: rowErrors(parsed.error.issues) });
         continue;

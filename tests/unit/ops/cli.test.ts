@@ -29,7 +29,7 @@ function answer(method: string, url: string, body: Record<string, unknown>): [nu
     const orders = body.orders as { external_id: string }[];
     return [200, {
       results: orders.map(({ external_id }) => {
-        if (external_id.startsWith("BAD")) return { external_id, status: "rejected", errors: [{ path: "address.zipcode", message: "no such ZIP here" }] };
+        if (external_id.startsWith("BAD")) return { external_id, status: "rejected", errors: [{ path: "address.zipcode", message: "is not a ZIP code we serve" }] };
         if (known.has(external_id)) return { external_id, status: "unchanged", order_id: known.get(external_id) };
         known.set(external_id, 100 + known.size);
         return { external_id, status: "created", order_id: known.get(external_id) };
@@ -41,6 +41,13 @@ function answer(method: string, url: string, body: Record<string, unknown>): [nu
   }
   if (method === "POST" && url === "/api/ops/v1/pharmacies") return [201, { pharmacy: { id: 3, ...body } }];
   if (method === "POST" && url === "/api/ops/v1/keys") return [201, { id: 5, key: "rxc_secret", role: body.role, pharmacy_id: body.pharmacy_id ?? null, name: body.name }];
+  if (method === "GET" && url === "/api/ops/v1/keys") {
+    return [200, { keys: [
+      { id: 1, role: "dispatch", pharmacy_id: null, name: "OPS_API_KEY", created_at: "2026-11-20T08:00:00.000Z", last_used_at: "2026-11-25T14:05:09.120Z", revoked_at: null },
+      { id: 5, role: "pharmacy", pharmacy_id: 3, name: "Leaver's laptop", created_at: "2026-11-21T09:30:00.000Z", last_used_at: null, revoked_at: "2026-11-24T17:45:00.000Z" },
+    ] }];
+  }
+  if (method === "DELETE" && url === "/api/ops/v1/keys/5") return [204, null];
   if (method === "POST" && url === "/api/ops/v1/assignments") {
     if ((body.order_ids as number[]).includes(13)) return [409, { error: "conflict", message: "Order 13 is already picked up." }];
     const ids = body.order_ids as number[];
@@ -106,8 +113,8 @@ describe("npm run ops -- orders import", () => {
       [
         `${file}: 6 rows: 4 created, 0 unchanged (already imported), 2 rejected.`,
         "Rejected rows (nothing of them was imported; fix them and import the file again):",
-        "  line 5 (BAD1): zipcode: no such ZIP here",
-        "  line 6 (A3): copay: must be 0.00 (no copay) or at least 1.00",
+        "  line 5 (BAD1): zipcode is not a ZIP code we serve",
+        "  line 6 (A3): copay must be 0.00 (no copay) or at least 1.00",
       ].join("\n"),
     );
   });
@@ -184,10 +191,10 @@ describe("npm run ops -- the other commands", () => {
     const ok = await ops(["assign", "--courier", "9", "--date", "2026-11-25", "--orders", "11, 12"]);
     expect(ok.status).toBe(0);
     expect(seen[0]!.body).toEqual({ courier_id: 9, service_date: "2026-11-25", order_ids: [11, 12] });
-    expect(ok.out).toBe("Assigned 2 orders to courier 9 on 2026-11-25; pharmacy visits to confirm: 3.");
+    expect(ok.out).toBe("Assigned 2 orders to courier 9 on 2026-11-25. Pharmacy visits: visit 1 at pharmacy 3 (waiting for the courier to confirm).");
     const told = await ops(["assign", "--courier", "9", "--date", "2026-11-25", "--orders", "14,15"]);
     expect(told.out).toBe(
-      "Assigned 2 orders to courier 9 on 2026-11-25 (order 15 moved from 2026-11-24; 1 already there, unchanged); pharmacy visits to confirm: 3.",
+      "Assigned 2 orders to courier 9 on 2026-11-25 (order 15 moved from 2026-11-24; 1 already there, unchanged). Pharmacy visits: visit 1 at pharmacy 3 (waiting for the courier to confirm).",
     );
     const refused = await ops(["assign", "--courier", "9", "--date", "2026-11-25", "--orders", "13"]);
     expect(refused.status).toBe(1);
@@ -202,5 +209,22 @@ describe("npm run ops -- the other commands", () => {
     const badRole = await ops(["keys", "create", "--role", "owner", "--name", "x"]);
     expect(badRole.status).toBe(2);
     expect(badRole.err).toContain("Allowed choices are dispatch, pharmacy");
+  });
+
+  it("keys list prints one key a line with when it was made, last used and revoked; keys revoke ID revokes it (issue 25)", async () => {
+    const listed = await ops(["keys", "list"]);
+    expect(listed.status).toBe(0);
+    expect(seen[0]).toMatchObject({ method: "GET", url: "/api/ops/v1/keys" });
+    expect(listed.out).toBe(
+      [
+        "ID  ROLE      PHARMACY  NAME             CREATED               LAST USED             REVOKED",
+        "1   dispatch  -         OPS_API_KEY      2026-11-20 08:00 UTC  2026-11-25 14:05 UTC  -",
+        "5   pharmacy  3         Leaver's laptop  2026-11-21 09:30 UTC  -                     2026-11-24 17:45 UTC",
+      ].join("\n"),
+    );
+    const revoked = await ops(["keys", "revoke", "5"]);
+    expect(revoked.status).toBe(0);
+    expect(seen[1]).toMatchObject({ method: "DELETE", url: "/api/ops/v1/keys/5" });
+    expect(revoked.out).toBe("Key 5 revoked.");
   });
 });
