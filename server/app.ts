@@ -146,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     gateway: paymentGateway,
     timeZone: config.serviceTimeZone,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    routing: config.routing,
   });
   app.get("/api/health", { config: { public: true } }, async () => ({ ok: true, engine: database.engine }));
 

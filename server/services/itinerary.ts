@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../domain/vocabulary.ts";
 import type { Db } from "../db/client.ts";
-import { couriers, orders, pharmacies, pharmacyVisits } from "../db/schema.ts";
+import { couriers, orders, pharmacies, pharmacyVisits, plannedStops } from "../db/schema.ts";
 import { orderView, pharmacyView } from "./views.ts";
 
 /**
@@ -50,6 +50,14 @@ export async function loadItinerary(
   const pharmacyIds = [...new Set([...visitRows.map((v) => v.pharmacyId), ...orderRows.map((o) => o.pharmacyId)])];
   const pharmacyRows = pharmacyIds.length ? await db.select().from(pharmacies).where(inArray(pharmacies.id, pharmacyIds)) : [];
   const pharmacyById = new Map(pharmacyRows.map((row) => [row.id, pharmacyView(row)]));
+  // Issue 28: the order's place in this courier's applied plan; a plan of another courier's (the order moved since) does not count.
+  const planned = orderRows.length
+    ? await db
+        .select()
+        .from(plannedStops)
+        .where(and(eq(plannedStops.courierId, courierId), inArray(plannedStops.orderId, orderRows.map((row) => row.id))))
+    : [];
+  const placeOf = new Map(planned.map((row) => [row.orderId, row]));
 
   return {
     courier: { id: courier.id, first_name: courier.firstName, last_name: courier.lastName },
@@ -62,7 +70,11 @@ export async function loadItinerary(
       confirmed: visit.confirmed,
       arrived_at: visit.arrivedAt ? visit.arrivedAt.toISOString() : null,
     })),
-    orders: orderRows.map((row) => orderView(row, pharmacyById.get(row.pharmacyId)!)),
+    orders: orderRows.map((row) => ({
+      ...orderView(row, pharmacyById.get(row.pharmacyId)!),
+      planned_position: placeOf.get(row.id)?.deliveryPosition ?? null,
+      planned_pickup_position: placeOf.get(row.id)?.pickupPosition ?? null,
+    })),
     statuses: ORDER_STATUSES.map((s) => ({ ...s })),
     relationships: RELATIONSHIPS.map((r) => ({ ...r })),
     failure_reasons: FAILURE_REASONS.map((r) => ({ ...r })),
