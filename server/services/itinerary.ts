@@ -4,6 +4,8 @@ import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../domain/voc
 import type { Db } from "../db/client.ts";
 import { couriers, orders, pharmacies, pharmacyVisits, plannedStops } from "../db/schema.ts";
 import { orderView, pharmacyView } from "./views.ts";
+import { AWAITING_VERIFICATION } from "../../domain/pharmacy-progress.ts";
+import { statusById } from "../../domain/vocabulary.ts";
 
 /**
  * The day's three fixed queries, built once per database and prepared: every
@@ -58,13 +60,14 @@ export async function loadItinerary(
         .where(and(eq(plannedStops.courierId, courierId), inArray(plannedStops.orderId, orderRows.map((row) => row.id))))
     : [];
   const placeOf = new Map(planned.map((row) => [row.orderId, row]));
+  const visitsInOrder = placeOf.size ? visitsInPlanOrder(visitRows, orderRows, placeOf) : visitRows;
 
   return {
     courier: { id: courier.id, first_name: courier.firstName, last_name: courier.lastName },
     service_date: serviceDate,
     support_phone: supportPhone,
     feature_flags: { self_service_addons_enabled: courier.selfServiceAddonsEnabled },
-    pharmacy_visits: visitRows.map((visit) => ({
+    pharmacy_visits: visitsInOrder.map((visit) => ({
       id: visit.id,
       pharmacy: pharmacyById.get(visit.pharmacyId)!,
       confirmed: visit.confirmed,
@@ -79,4 +82,28 @@ export async function loadItinerary(
     relationships: RELATIONSHIPS.map((r) => ({ ...r })),
     failure_reasons: FAILURE_REASONS.map((r) => ({ ...r })),
   };
+}
+
+/**
+ * Issue 28: the courier's pharmacies in the order of dispatch's plan, which
+ * the app lists them in: each pharmacy at its next planned pickup (the
+ * earliest planned pickup of an order still to be verified there), so a
+ * pharmacy the plan returns to later moves to that later place once its
+ * first pickup is done, as the plan says. Visits the plan does not name keep
+ * their order, after the planned ones.
+ */
+function visitsInPlanOrder<Visit extends { pharmacyId: number }>(
+  visits: Visit[],
+  orderRows: { id: number; pharmacyId: number; statusId: number }[],
+  placeOf: Map<number, { pickupPosition: number }>,
+): Visit[] {
+  const next = new Map<number, number>();
+  for (const row of orderRows) {
+    const place = placeOf.get(row.id)?.pickupPosition;
+    const status = statusById(row.statusId)?.name;
+    if (place === undefined || !status || !AWAITING_VERIFICATION.includes(status)) continue;
+    next.set(row.pharmacyId, Math.min(next.get(row.pharmacyId) ?? Infinity, place));
+  }
+  // A stable sort: the same place (or none) keeps the visits' own order.
+  return [...visits].sort((a, b) => (next.get(a.pharmacyId) ?? Infinity) - (next.get(b.pharmacyId) ?? Infinity));
 }

@@ -202,7 +202,7 @@ describeOps("ops API: plans", (ctx) => {
     expect(events.filter((event) => event.action === "order_assigned")).toHaveLength(3);
     expect(events.filter((event) => event.toStatus === "submitted_to_courier")).toHaveLength(3);
     const custody = (await ctx().ops("GET", `${V1}/orders/${ids[0]}/custody`)).json();
-    expect(JSON.stringify(custody)).toContain("submitted_to_courier");
+    expect(custody.custody.map((entry: { event: string }) => entry.event)).toContain("assigned");
 
     // The courier's phone follows the plan: deliveries in the plan's order.
     const day = (await ctx().raw("GET", "/api/courier/itinerary", undefined, { cookie: courier.cookie })).json();
@@ -216,6 +216,30 @@ describeOps("ops API: plans", (ctx) => {
     const twice = await ctx().ops("POST", `${V1}/plans/${plan.id}/application`, {});
     expect(twice.statusCode).toBe(409);
     expect(twice.json()).toMatchObject({ error: "plan_already_applied" });
+  });
+
+  it("returns to a pharmacy when capacity says so: two pickup stops, not merged, and the courier's pharmacies in plan order", async () => {
+    const first = await pharmacy(ctx(), { name: "First Stop Pharmacy" });
+    const second = await pharmacy(ctx(), { name: "Second Stop Pharmacy", address: { ...pharmacyBody().address, latitude: 39.99, longitude: -75.2 } });
+    const ids = [await order(ctx(), first, "R-1", 1), await order(ctx(), first, "R-2", 2), await order(ctx(), second, "R-3", 3)];
+    const courier = await ctx().loginCourier("courier2@example.com");
+    await ctx().ops("PATCH", `${V1}/couriers/${courier.courierId}`, { capacity: 1, start_location: null, end_location: null, shift_start: null, shift_end: null });
+    const plan = (await created(await ctx().ops("POST", `${V1}/plans`, { service_date: TEST_DAY, courier_ids: [courier.courierId], order_ids: ids, time_limit_seconds: 1, seed: 1 }))).plan as unknown as Plan;
+    const stops = stopsOf(plan);
+    // One order at a time: pickup, delivery, pickup, delivery, ...
+    expect(stops.map((stop) => stop.kind)).toEqual(["pickup", "delivery", "pickup", "delivery", "pickup", "delivery"]);
+    expect(stops.filter((stop) => stop.pharmacy_id === first)).toHaveLength(2);
+    await created(await ctx().ops("POST", `${V1}/plans/${plan.id}/application`, {}), 200);
+
+    const day = (await ctx().raw("GET", "/api/courier/itinerary", undefined, { cookie: courier.cookie })).json();
+    const planned = (day.orders as { id: number; planned_pickup_position: number | null; planned_position: number | null }[]).filter((o) => ids.includes(o.id));
+    for (const o of planned) {
+      const pickup = stops.findIndex((stop) => stop.kind === "pickup" && stop.order_ids.includes(o.id)) + 1;
+      expect(o).toMatchObject({ planned_pickup_position: pickup, planned_position: pickup + 1 });
+    }
+    const pickupOrder = [...new Set(stops.filter((stop) => stop.kind === "pickup").map((stop) => stop.pharmacy_id))];
+    const visits = (day.pharmacy_visits as { pharmacy: { id: number } }[]).map((visit) => visit.pharmacy.id).filter((id) => id === first || id === second);
+    expect(visits).toEqual(pickupOrder);
   });
 
   it("refuses to apply a plan whose order changed since, naming the change, and assigns nothing", async () => {
