@@ -59,7 +59,7 @@ export function pickupInstructions(orders: readonly Order[], pharmacyId: number)
 }
 
 /** Orders still to be checked in: not yet picked up, not cancelled. */
-const AWAITING_VERIFICATION: readonly OrderStatusName[] = ["new", "submitted_to_courier", "verified"];
+export const AWAITING_VERIFICATION: readonly OrderStatusName[] = ["new", "submitted_to_courier", "verified"];
 
 /** Spec §2: the count shown beside a pharmacy in 'Select pharmacy to pickup orders'. */
 export function awaitingVerificationCount(orders: readonly Order[], pharmacyId: number): number {

@@ -148,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timeZone: config.serviceTimeZone,
     webhookAllowPrivate: config.webhookAllowPrivate,
     webhookResolve: options.webhookNetwork?.resolve,
+    routing: config.routing,
   });
   app.get(
     "/api/health",

@@ -49,6 +49,21 @@ export interface Config {
   opsApiKey: string | null;
   /** Operations API calls accepted per key and minute before 429 (OPS_REQUESTS_PER_MINUTE). */
   opsRequestsPerMinute: number;
+  /** The day planner's travel and stop times (issue 28, docs/operations.md "Planning a day"). */
+  routing: RoutingConfig;
+}
+
+export interface RoutingConfig {
+  /** Straight-line distance × this = the road distance (ROUTING_DETOUR_FACTOR, default 1.3). */
+  detourFactor: number;
+  /** Average driving speed, km/h (ROUTING_SPEED_KMH, default 30). */
+  speedKmh: number;
+  /** Minutes spent at a pharmacy per pickup stop (ROUTING_PICKUP_MINUTES, default 5). */
+  pickupMinutes: number;
+  /** Minutes spent at a patient's door (ROUTING_DELIVERY_MINUTES, default 3). */
+  deliveryMinutes: number;
+  /** An OSRM server whose /table service gives road durations and distances (OSRM_URL); null: straight lines. */
+  osrmUrl: string | null;
 }
 
 /** A shorter OPS_API_KEY could be guessed; the server refuses to start with one. */
@@ -90,6 +105,38 @@ export function trustProxyFrom(value: string | undefined): false | number | stri
   return addresses;
 }
 
+/** A positive number from the environment (decimals allowed); unset or blank is the default, anything else refuses to start. */
+function positiveFrom(name: string, value: string | undefined, fallback: number, { min = 0, allowZero = false } = {}): number {
+  if (value == null || value.trim() === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < min || (!allowZero && parsed === 0)) {
+    throw new ConfigError(`${name} must be a number${min > 0 ? ` of at least ${min}` : allowZero ? " of 0 or more" : " above 0"} (it is "${value}").`);
+  }
+  return parsed;
+}
+
+function osrmUrlFrom(value: string | undefined): string | null {
+  if (value == null || value.trim() === "") return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`OSRM_URL must be an http(s) URL such as http://osrm.internal:5000 (it is "${value}").`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`OSRM_URL must be an http(s) URL (it is "${value}").`);
+  return url.toString().replace(/\/+$/, "");
+}
+
+export function routingConfigFrom(env: NodeJS.ProcessEnv): RoutingConfig {
+  return {
+    detourFactor: positiveFrom("ROUTING_DETOUR_FACTOR", env.ROUTING_DETOUR_FACTOR, 1.3, { min: 1 }),
+    speedKmh: positiveFrom("ROUTING_SPEED_KMH", env.ROUTING_SPEED_KMH, 30),
+    pickupMinutes: positiveFrom("ROUTING_PICKUP_MINUTES", env.ROUTING_PICKUP_MINUTES, 5, { allowZero: true }),
+    deliveryMinutes: positiveFrom("ROUTING_DELIVERY_MINUTES", env.ROUTING_DELIVERY_MINUTES, 3, { allowZero: true }),
+    osrmUrl: osrmUrlFrom(env.OSRM_URL),
+  };
+}
+
 function scaleFrom(value: string | undefined): number {
   const parsed = value == null || value === "" ? NaN : Number(value);
   return Number.isFinite(parsed) && parsed > 0 && parsed <= 1 ? parsed : 1;
@@ -122,5 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScale: scaleFrom(env.WEBHOOK_RETRY_SCALE),
     opsApiKey: opsApiKeyFrom(env.OPS_API_KEY),
     opsRequestsPerMinute: intFrom(env.OPS_REQUESTS_PER_MINUTE, 600),
+    routing: routingConfigFrom(env),
   };
 }

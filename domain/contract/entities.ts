@@ -91,6 +91,16 @@ export const Order = z.object({
   identification_type: z.string().nullable(),
   identification_number: z.string().nullable(),
   identification_expiration: z.string().nullable(),
+  /** Issue 28: the window promised to the patient, "HH:MM" in the service's zone; null without one. */
+  delivery_window_start: z.string().nullable().optional(),
+  delivery_window_end: z.string().nullable().optional(),
+  /**
+   * Issue 28, the itinerary only: the place of the order's delivery in the
+   * courier's applied plan (1 = the route's first stop; pickups count too),
+   * and of its pickup; null without a plan.
+   */
+  planned_position: z.number().int().nullable().optional(),
+  planned_pickup_position: z.number().int().nullable().optional(),
 });
 export type Order = z.infer<typeof Order>;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isValidCopay } from "../copay.ts";
 import { formatPhone } from "../phone.ts";
 import { NAME_MAX_LENGTH } from "../recipient.ts";
+import { CLOCK_MESSAGE, CLOCK_PATTERN, clockWindowProblem, type ClockWindowNames } from "../time-of-day.ts";
 import { ORDER_STATUS_NAMES, PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, US_STATE_ABBREVIATIONS } from "../vocabulary.ts";
 import { Order, Pharmacy } from "./entities.ts";
 import { MoneyAmount, StoredText } from "./scalars.ts";
@@ -56,6 +57,20 @@ export const OpsOrderAddressInput = OpsAddressInput.extend({
   latitude: OpsAddressInput.shape.latitude.nullish(),
   longitude: OpsAddressInput.shape.longitude.nullish(),
 });
+
+/** A time of day, "HH:MM" (24-hour) in the service's time zone (issue 28). */
+export const ClockTime = z.string().regex(CLOCK_PATTERN, CLOCK_MESSAGE).meta({ description: "Time of day, HH:MM (24-hour), in the service's time zone." });
+
+/** A zod check of a window's two ends in a body (both or neither, start before end), by domain/time-of-day.ts. */
+export function checkClockWindow<Body extends Record<string, unknown>>(names: ClockWindowNames) {
+  return (body: Body, ctx: z.RefinementCtx) => {
+    const problem = clockWindowProblem(body[names.start] as string | null | undefined, body[names.end] as string | null | undefined, names);
+    if (problem) ctx.addIssue({ code: "custom", path: [problem.field === "start" ? names.start : names.end], message: problem.message });
+  };
+}
+export const DELIVERY_WINDOW: ClockWindowNames = { start: "delivery_window_start", end: "delivery_window_end" };
+export const OPENING_HOURS: ClockWindowNames = { start: "opening_time", end: "closing_time" };
+export const SHIFT: ClockWindowNames = { start: "shift_start", end: "shift_end" };
 
 export const PaymentMethodInput = z.object({
   type: z.enum(PAYMENT_TYPES, { error: "must be cash, check or card" }),
@@ -130,10 +145,13 @@ const pharmacyFields = {
   pod_photo_required: z.boolean().optional(),
   /** Shown to the courier at check-in for this pharmacy's orders that bring no note of their own. */
   pickup_note: Note.nullish(),
+  /** Issue 28: opening hours, the planner's pickup window; both or neither (open all day). */
+  opening_time: ClockTime.nullish(),
+  closing_time: ClockTime.nullish(),
 };
 
 /** POST /api/ops/v1/pharmacies (dispatch only) → 201 {pharmacy}. */
-export const PharmacyCreateRequest = z.object(pharmacyFields).strict();
+export const PharmacyCreateRequest = z.object(pharmacyFields).strict().superRefine(checkClockWindow(OPENING_HOURS));
 export type PharmacyCreateRequest = z.infer<typeof PharmacyCreateRequest>;
 
 /** PATCH /api/ops/v1/pharmacies/{id}: any of the fields, at least one. */
@@ -141,10 +159,18 @@ export const PharmacyUpdateRequest = z
   .object(pharmacyFields)
   .partial()
   .strict()
-  .refine((body) => Object.keys(body).length > 0, "send at least one field to change");
+  .refine((body) => Object.keys(body).length > 0, "send at least one field to change")
+  // One end alone is checked against the pharmacy's other end by the service.
+  .superRefine((body, ctx) => {
+    if (body.opening_time !== undefined && body.closing_time !== undefined) checkClockWindow(OPENING_HOURS)(body, ctx);
+  });
 export type PharmacyUpdateRequest = z.infer<typeof PharmacyUpdateRequest>;
 
-export const OpsPharmacy = Pharmacy.extend({ pickup_note: z.string().nullable() });
+export const OpsPharmacy = Pharmacy.extend({
+  pickup_note: z.string().nullable(),
+  opening_time: z.string().nullable(),
+  closing_time: z.string().nullable(),
+});
 export type OpsPharmacy = z.infer<typeof OpsPharmacy>;
 export const PharmacyResponse = z.object({ pharmacy: OpsPharmacy });
 export const PharmacyListResponse = z.object({ pharmacies: z.array(OpsPharmacy) });
@@ -172,9 +198,50 @@ export const OpsCourier = z.object({
   active: z.boolean(),
   /** True once the courier set a password from an invitation. */
   password_set: z.boolean(),
+  /** Issue 28, what the planner plans with: null where dispatch set nothing. */
+  start_location: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  end_location: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  shift_start: z.string().nullable(),
+  shift_end: z.string().nullable(),
+  capacity: z.number().int().nullable(),
   created_at: z.string(),
 });
 export type OpsCourier = z.infer<typeof OpsCourier>;
+
+export const LocationInput = z
+  .object({
+    latitude: z.number().min(-90, "must be from -90 to 90").max(90, "must be from -90 to 90"),
+    longitude: z.number().min(-180, "must be from -180 to 180").max(180, "must be from -180 to 180"),
+  })
+  .strict();
+
+/** The most orders a courier may be said to carry at once. */
+export const MAX_COURIER_CAPACITY = 1000;
+
+/**
+ * PATCH /api/ops/v1/couriers/{id} (dispatch only): what the planner plans the
+ * courier's day with. null clears a field; shift_start and shift_end go together.
+ */
+export const CourierUpdateRequest = z
+  .object({
+    start_location: LocationInput.nullable(),
+    end_location: LocationInput.nullable(),
+    shift_start: ClockTime.nullable(),
+    shift_end: ClockTime.nullable(),
+    capacity: z.number().int("must be a whole number").min(1, "must be at least 1").max(MAX_COURIER_CAPACITY, `must be at most ${MAX_COURIER_CAPACITY}`).nullable(),
+  })
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, "send at least one field to change")
+  .superRefine((body, ctx) => {
+    if ((body.shift_start === undefined) !== (body.shift_end === undefined)) {
+      const missing = body.shift_start === undefined ? "shift_start" : "shift_end";
+      ctx.addIssue({ code: "custom", path: [missing], message: `is required with ${missing === "shift_start" ? "shift_end" : "shift_start"}` });
+      return;
+    }
+    checkClockWindow<Record<string, unknown>>(SHIFT)(body, ctx);
+  });
+export type CourierUpdateRequest = z.infer<typeof CourierUpdateRequest>;
 
 /** An invitation lives 7 days and opens /set-password?token=… once. */
 export const INVITE_LIFETIME_DAYS = 7;
@@ -218,6 +285,9 @@ const orderFields = {
   pickup_note: Note.nullish(),
   /** The day the order is for; today in the service's time zone when left out. */
   service_date: CalendarDay.optional(),
+  /** Issue 28: the window promised to the patient, HH:MM in the service's zone; both or neither. */
+  delivery_window_start: ClockTime.nullish(),
+  delivery_window_end: ClockTime.nullish(),
 };
 
 /**
@@ -230,7 +300,8 @@ export const OrderCreateRequest = z
     external_id: Name(100),
     ...orderFields,
   })
-  .strict();
+  .strict()
+  .superRefine(checkClockWindow(DELIVERY_WINDOW));
 export type OrderCreateRequest = z.infer<typeof OrderCreateRequest>;
 
 /** PATCH /api/ops/v1/orders/{id}: until the order is picked up (409 after). */
@@ -238,7 +309,11 @@ export const OrderUpdateOpsRequest = z
   .object(orderFields)
   .partial()
   .strict()
-  .refine((body) => Object.keys(body).length > 0, "send at least one field to change");
+  .refine((body) => Object.keys(body).length > 0, "send at least one field to change")
+  // One end alone is checked against the order's other end by the service.
+  .superRefine((body, ctx) => {
+    if (body.delivery_window_start !== undefined && body.delivery_window_end !== undefined) checkClockWindow(DELIVERY_WINDOW)(body, ctx);
+  });
 export type OrderUpdateOpsRequest = z.infer<typeof OrderUpdateOpsRequest>;
 
 export const MAX_BATCH_ORDERS = 1000;

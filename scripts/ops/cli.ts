@@ -5,7 +5,9 @@ import type {
   AssignmentResponse,
   CourierInviteRequest,
   CourierInviteResponse,
+  CourierUpdateRequest,
   KeyCreateRequest,
+  OpsCourier,
   KeyCreateResponse,
   KeyListResponse,
   PharmacyCreateRequest,
@@ -43,6 +45,34 @@ function paymentTypes(value: string): PaymentType[] {
   const wrong = types.filter((type) => !(PAYMENT_TYPES as readonly string[]).includes(type));
   if (wrong.length) throw new InvalidArgumentError(`${wrong.join(", ")}: each must be one of ${PAYMENT_TYPES.join(", ")}.`);
   return types as PaymentType[];
+}
+
+/** "08:00-16:00" → the shift's two ends (the API checks each is HH:MM and the end after the start). */
+function shift(value: string): { shift_start: string; shift_end: string } {
+  const match = /^\s*([^-\s]+)\s*[-–]\s*([^-\s]+)\s*$/.exec(value);
+  if (!match) throw new InvalidArgumentError("must be two times of day as HH:MM-HH:MM, e.g. 08:00-16:00.");
+  return { shift_start: match[1]!, shift_end: match[2]! };
+}
+
+/** "39.95,-75.16" → a location. */
+function location(value: string): { latitude: number; longitude: number } {
+  const parts = value.split(",").map((part) => part.trim());
+  const [latitude, longitude] = parts.map(Number);
+  if (parts.length !== 2 || parts.some((part) => part === "") || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
+    throw new InvalidArgumentError("must be a latitude and a longitude as LAT,LNG, e.g. 39.9526,-75.1652.");
+  }
+  return { latitude: latitude!, longitude: longitude! };
+}
+
+function describeCourierPlanning(courier: OpsCourier): string {
+  const place = (where: OpsCourier["start_location"]) => (where ? `${where.latitude},${where.longitude}` : "their first stop");
+  const end = courier.end_location ? `${courier.end_location.latitude},${courier.end_location.longitude}` : "their last stop";
+  return [
+    `Courier ${courier.id}: ${courier.first_name} ${courier.last_name}`,
+    `  shift: ${courier.shift_start && courier.shift_end ? `${courier.shift_start}–${courier.shift_end}` : "all day"}`,
+    `  capacity: ${courier.capacity ?? "no limit"} order${courier.capacity === 1 ? "" : "s"} at once`,
+    `  starts at ${place(courier.start_location)}, ends at ${end}`,
+  ].join("\n");
 }
 
 /** The invite link dispatch sends the courier (the app's /set-password screen). */
@@ -183,6 +213,25 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     .action(async (id: number) => {
       const answer = await call<CourierInviteResponse>("POST", `couriers/${id}/invitation`, {});
       print(json(), answer, describeInvite(answer, baseUrl()));
+    });
+  couriers
+    .command("update")
+    .description("set what the day planner plans a courier with: capacity, shift, start and end (PATCH couriers/{id})")
+    .argument("<courier-id>", "the courier's id", positiveId("courier-id"))
+    .option("--capacity <n>", "orders carried at once", positiveId("--capacity"))
+    .option("--shift <HH:MM-HH:MM>", "working hours in the service's time zone, e.g. 08:00-16:00", shift)
+    .option("--start <LAT,LNG>", "where the day starts (home or depot)", location)
+    .option("--end <LAT,LNG>", "where the day ends", location)
+    .action(async (id: number, options: { capacity?: number; shift?: ReturnType<typeof shift>; start?: ReturnType<typeof location>; end?: ReturnType<typeof location> }) => {
+      const body: CourierUpdateRequest = {
+        ...(options.capacity !== undefined ? { capacity: options.capacity } : {}),
+        ...(options.shift ?? {}),
+        ...(options.start ? { start_location: options.start } : {}),
+        ...(options.end ? { end_location: options.end } : {}),
+      };
+      if (Object.keys(body).length === 0) throw new UsageError("Name at least one of --capacity, --shift, --start, --end.");
+      const answer = await call<{ courier: OpsCourier }>("PATCH", `couriers/${id}`, body);
+      print(json(), answer, describeCourierPlanning(answer.courier));
     });
   couriers
     .command("list")

@@ -54,6 +54,8 @@ export const ORDER_COLUMNS: readonly Column[] = [
   column("superuser_note", "text", false, "Note from dispatch."),
   column("pickup_note", "text", false, "Shown to the courier at pickup."),
   column("service_date", "date", false, "YYYY-MM-DD: the day it is delivered; blank is today."),
+  column("delivery_window_start", "text", false, "HH:MM (24-hour, service time zone): delivery promised from; with delivery_window_end."),
+  column("delivery_window_end", "text", false, "HH:MM: delivery promised by; after delivery_window_start."),
 ];
 
 const BY_NAME = new Map(ORDER_COLUMNS.map((c) => [c.name, c]));

@@ -30,6 +30,16 @@ export const couriers = pgTable("couriers", {
   selfServiceAddonsEnabled: boolean("self_service_addons_enabled").notNull().default(false),
   /** Set by dispatch: the courier can no longer log in and every session has ended. */
   deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+  /** Issue 28, the planner's vehicle: where the day starts and ends (null: at the first / last stop). */
+  startLatitude: doublePrecision("start_latitude"),
+  startLongitude: doublePrecision("start_longitude"),
+  endLatitude: doublePrecision("end_latitude"),
+  endLongitude: doublePrecision("end_longitude"),
+  /** "HH:MM" in the service's zone; null: the whole day. */
+  shiftStart: text("shift_start"),
+  shiftEnd: text("shift_end"),
+  /** Orders carried at once; null: no limit. */
+  capacity: integer("capacity"),
   createdAt: createdAt(),
 });
 
@@ -135,6 +145,9 @@ export const pharmacies = pgTable("pharmacies", {
   podPhotoRequired: boolean("pod_photo_required").notNull().default(false),
   /** Shown at check-in for this pharmacy's orders that bring no pickup note of their own. */
   pickupNote: text("pickup_note"),
+  /** Issue 28: "HH:MM" in the service's zone, the planner's pickup window; null: open all day. */
+  openingTime: text("opening_time"),
+  closingTime: text("closing_time"),
 });
 
 /**
@@ -233,6 +246,9 @@ export const orders = pgTable(
     identificationExpiration: date("identification_expiration"),
     copayAssertedAt: timestamp("copay_asserted_at", { withTimezone: true }),
     pickedUpAt: timestamp("picked_up_at", { withTimezone: true }),
+    /** Issue 28: the delivery window promised to the patient, "HH:MM" in the service's zone (both or neither). */
+    deliveryWindowStart: text("delivery_window_start"),
+    deliveryWindowEnd: text("delivery_window_end"),
     /** The pharmacy system's own id for the order; unique per pharmacy (issue 15). */
     externalId: text("external_id"),
     /** sha256 of the creating request as sent: the same body again is the same order, another is 409. */
@@ -488,4 +504,46 @@ export const webhookAttempts = pgTable(
     durationMs: integer("duration_ms").notNull(),
   },
   (t) => [index("webhook_attempts_message_idx").on(t.messageId)],
+);
+
+/**
+ * Issue 28: a plan of a service day across couriers, a proposal until it is
+ * applied. `result` is the API's plan as answered; `snapshot` what each
+ * planned order looked like when planned, so that applying a plan whose
+ * orders changed since is refused with the reason.
+ */
+export const plans = pgTable(
+  "plans",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    serviceDate: date("service_date").notNull(),
+    courierIds: integer("courier_ids").array().notNull(),
+    result: jsonb("result").$type<Record<string, unknown>>().notNull(),
+    snapshot: jsonb("snapshot").$type<Record<string, Record<string, string>>>().notNull(),
+    apiKeyId: integer("api_key_id").references(() => apiKeys.id),
+    appliedAt: timestamp("applied_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("plans_day_idx").on(t.serviceDate)],
+);
+
+/** Issue 28: an order's place in its courier's applied plan (the itinerary's planned_position). */
+export const plannedStops = pgTable(
+  "planned_stops",
+  {
+    orderId: integer("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    planId: integer("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "cascade" }),
+    courierId: integer("courier_id")
+      .notNull()
+      .references(() => couriers.id),
+    /** 1-based place of the order's delivery stop in the courier's route. */
+    deliveryPosition: integer("delivery_position").notNull(),
+    /** 1-based place of the order's pickup stop in the courier's route. */
+    pickupPosition: integer("pickup_position").notNull(),
+  },
+  (t) => [index("planned_stops_plan_idx").on(t.planId)],
 );

@@ -84,5 +84,7 @@ export function orderView(row: OrderRow, pharmacy: Pharmacy): Order {
     identification_type: row.identificationType,
     identification_number: row.identificationNumber,
     identification_expiration: row.identificationExpiration,
+    delivery_window_start: row.deliveryWindowStart,
+    delivery_window_end: row.deliveryWindowEnd,
   };
 }

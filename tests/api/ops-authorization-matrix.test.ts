@@ -34,6 +34,11 @@ GET    /api/ops/v1/couriers                     | 401  | 401     | 200      | 40
 HEAD   /api/ops/v1/couriers                     | 401  | 401     | 200      | 403 | 403   | 401
 POST   /api/ops/v1/couriers/:id/invitation      | 401  | 401     | 201      | 403 | 403   | 401
 POST   /api/ops/v1/couriers/:id/deactivation    | 401  | 401     | 200      | 403 | 403   | 401
+PATCH  /api/ops/v1/couriers/:id                 | 401  | 401     | 200      | 403 | 403   | 401
+POST   /api/ops/v1/plans                        | 401  | 401     | 201      | 403 | 403   | 401
+GET    /api/ops/v1/plans/:id                    | 401  | 401     | 200      | 403 | 403   | 401
+HEAD   /api/ops/v1/plans/:id                    | 401  | 401     | 200      | 403 | 403   | 401
+POST   /api/ops/v1/plans/:id/application        | 401  | 401     | 200      | 403 | 403   | 401
 POST   /api/ops/v1/orders                       | 401  | 401     | 201      | 201 | 404   | 401
 POST   /api/ops/v1/orders/batch                 | 401  | 401     | 200      | 200 | 200   | 401
 GET    /api/ops/v1/orders                       | 401  | 401     | 200      | 200 | 404   | 401
@@ -157,6 +162,10 @@ function atTheDoor(ctx: OpsContext, f: Fixture) {
 const freshCourier = async (ctx: OpsContext) =>
   (await dispatch(ctx, "POST", "/api/ops/v1/couriers", { first_name: "M", last_name: "X", email: `${unique()}@example.com` })).courier.id as number;
 
+/** A plan (issue 28) of a fresh order for a fresh courier. */
+const freshPlan = async (ctx: OpsContext, f: Fixture) =>
+  (await dispatch(ctx, "POST", "/api/ops/v1/plans", { service_date: TEST_DAY, courier_ids: [await freshCourier(ctx)], order_ids: [await freshOrder(ctx, f)], time_limit_seconds: 1 })).plan.id as number;
+
 /** A valid request per endpoint on data of its own. */
 const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>> = {
   "POST /api/ops/v1/keys": async () => ({ url: "/api/ops/v1/keys", body: { role: "dispatch", name: "another" } }),
@@ -169,6 +178,13 @@ const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>
   "GET /api/ops/v1/couriers": async () => ({ url: "/api/ops/v1/couriers" }),
   "POST /api/ops/v1/couriers/:id/invitation": async (ctx) => ({ url: `/api/ops/v1/couriers/${await freshCourier(ctx)}/invitation` }),
   "POST /api/ops/v1/couriers/:id/deactivation": async (ctx) => ({ url: `/api/ops/v1/couriers/${await freshCourier(ctx)}/deactivation` }),
+  "PATCH /api/ops/v1/couriers/:id": async (ctx) => ({ url: `/api/ops/v1/couriers/${await freshCourier(ctx)}`, body: { capacity: 4, shift_start: "08:00", shift_end: "16:00" } }),
+  "POST /api/ops/v1/plans": async (ctx, f) => ({
+    url: "/api/ops/v1/plans",
+    body: { service_date: TEST_DAY, courier_ids: [await freshCourier(ctx)], order_ids: [await freshOrder(ctx, f)], time_limit_seconds: 1 },
+  }),
+  "GET /api/ops/v1/plans/:id": async (ctx, f) => ({ url: `/api/ops/v1/plans/${await freshPlan(ctx, f)}` }),
+  "POST /api/ops/v1/plans/:id/application": async (ctx, f) => ({ url: `/api/ops/v1/plans/${await freshPlan(ctx, f)}/application`, body: {} }),
   "POST /api/ops/v1/orders": async (_ctx, f) => ({ url: "/api/ops/v1/orders", body: orderBody(f.ownPharmacy, unique()) }),
   "POST /api/ops/v1/orders/batch": async (_ctx, f) => ({ url: "/api/ops/v1/orders/batch", body: { orders: [orderBody(f.ownPharmacy, unique())] } }),
   "GET /api/ops/v1/orders": async (_ctx, f) => ({ url: `/api/ops/v1/orders?pharmacy_id=${f.ownPharmacy}&limit=5` }),

@@ -4,6 +4,7 @@ import {
   CourierInviteResponse,
   CourierListResponse,
   CourierResponse,
+  CourierUpdateRequest,
   EmptyRequest,
   OPS_API_PREFIX,
   OpsIdParams,
@@ -11,7 +12,7 @@ import {
 import type { Db } from "../../db/client.ts";
 import { conflict } from "../../http/errors.ts";
 import { requireDispatch } from "../auth.ts";
-import { deactivateCourier, inviteCourier, isUniqueViolation, listCouriers, reinviteCourier } from "../services/couriers.ts";
+import { deactivateCourier, inviteCourier, isUniqueViolation, listCouriers, reinviteCourier, updateCourier } from "../services/couriers.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 /** Couriers: dispatch invites, re-invites and deactivates them (issue 15). */
@@ -76,6 +77,24 @@ export const opsCourierRoutes =
       async (request) => {
         const caller = requireDispatch(request);
         return { courier: await deps.db.transaction((tx) => deactivateCourier(tx, { apiKeyId: caller.keyId }, request.params.id)) };
+      },
+    );
+
+    app.patch(
+      `${OPS_API_PREFIX}/couriers/:id`,
+      {
+        schema: {
+          summary: "Set what the planner plans a courier's day with: start and end location, shift, capacity (null clears). Dispatch only.",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          body: CourierUpdateRequest,
+          response: { 200: CourierResponse, ...opsRefusals },
+        },
+      },
+      async (request) => {
+        const caller = requireDispatch(request);
+        return { courier: await deps.db.transaction((tx) => updateCourier(tx, { apiKeyId: caller.keyId }, request.params.id, request.body)) };
       },
     );
 

@@ -6,6 +6,9 @@ import { opsCourierRoutes } from "./couriers.ts";
 import { opsKeyRoutes } from "./keys.ts";
 import { opsOrderRoutes } from "./orders.ts";
 import { opsPharmacyRoutes } from "./pharmacies.ts";
+import { opsPlanRoutes } from "./plans.ts";
+import type { RoutingConfig } from "../../config.ts";
+import { travelProviderFrom } from "../../services/routing/travel-matrix.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { opsProofRoutes } from "./proof.ts";
 import type { RenderPool } from "../../services/proof/render-pool.ts";
@@ -24,6 +27,8 @@ export interface OpsRouteDeps {
   webhookResolve?: Resolver;
   /** The PDF render pool (server/services/proof/render-pool.ts). */
   renderPool: RenderPool;
+  /** The day planner's travel and stop times (issue 28). */
+  routing: RoutingConfig;
 }
 
 /** Every route of /api/ops/v1, registered in one place. */
@@ -33,6 +38,7 @@ export async function registerOpsRoutes(app: FastifyInstance, deps: OpsRouteDeps
   await app.register(opsCourierRoutes({ db: deps.db }));
   await app.register(opsOrderRoutes({ db: deps.db, today: deps.today }));
   await app.register(opsAssignmentRoutes({ db: deps.db }));
-    await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone, renderPool: deps.renderPool }));
-    await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate, resolve: deps.webhookResolve }));
+  await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone, renderPool: deps.renderPool }));
+  await app.register(opsPlanRoutes({ db: deps.db, routing: deps.routing, travel: travelProviderFrom(deps.routing), timeZone: deps.timeZone }));
+  await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate, resolve: deps.webhookResolve }));
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { INVITE_LIFETIME_DAYS, type CourierInviteRequest, type CourierInviteResponse, type OpsCourier } from "../../../domain/contract/ops.ts";
+import { INVITE_LIFETIME_DAYS, type CourierInviteRequest, type CourierUpdateRequest, type CourierInviteResponse, type OpsCourier } from "../../../domain/contract/ops.ts";
 import { hashToken, newToken } from "../../auth/tokens.ts";
 import { courierInvitations, couriers, sessions } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
@@ -18,6 +18,11 @@ export function opsCourierView(row: CourierRow): OpsCourier {
     phone_number: row.phoneNumber,
     active: row.deactivatedAt === null,
     password_set: row.passwordHash !== null,
+    start_location: row.startLatitude !== null && row.startLongitude !== null ? { latitude: row.startLatitude, longitude: row.startLongitude } : null,
+    end_location: row.endLatitude !== null && row.endLongitude !== null ? { latitude: row.endLatitude, longitude: row.endLongitude } : null,
+    shift_start: row.shiftStart,
+    shift_end: row.shiftEnd,
+    capacity: row.capacity,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -84,6 +89,26 @@ export async function deactivateCourier(tx: Tx, actor: Actor, id: number): Promi
     .set({ expiresAt: now })
     .where(and(eq(courierInvitations.courierId, id), isNull(courierInvitations.usedAt)));
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_deactivated", subject: `courier:${id}` }]);
+  return opsCourierView(updated!);
+}
+
+/** PATCH couriers/{id} (issue 28): what the planner plans the courier's day with. */
+export async function updateCourier(tx: Tx, actor: Actor, id: number, body: CourierUpdateRequest): Promise<OpsCourier> {
+  await findCourier(tx, id);
+  const changes: Partial<typeof couriers.$inferInsert> = {};
+  if (body.start_location !== undefined) {
+    changes.startLatitude = body.start_location?.latitude ?? null;
+    changes.startLongitude = body.start_location?.longitude ?? null;
+  }
+  if (body.end_location !== undefined) {
+    changes.endLatitude = body.end_location?.latitude ?? null;
+    changes.endLongitude = body.end_location?.longitude ?? null;
+  }
+  if (body.shift_start !== undefined) changes.shiftStart = body.shift_start;
+  if (body.shift_end !== undefined) changes.shiftEnd = body.shift_end;
+  if (body.capacity !== undefined) changes.capacity = body.capacity;
+  const [updated] = await tx.update(couriers).set(changes).where(eq(couriers.id, id)).returning();
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_updated", subject: `courier:${id}` }]);
   return opsCourierView(updated!);
 }
 

@@ -18,6 +18,8 @@ import { audit } from "../../services/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
 import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
 import { addressColumns } from "./address-columns.ts";
+import { DELIVERY_WINDOW } from "../../../domain/contract/ops.ts";
+import { refuseBadWindow } from "./clock-windows.ts";
 import { opsOrdersView, opsOrderView, statusHistory } from "./order-views.ts";
 import type { Actor } from "./pharmacies.ts";
 
@@ -109,6 +111,8 @@ export async function createOrder(
       controlledSubstance: body.controlled_substance ?? false,
       signatureRequired: body.signature_required ?? false,
       deliveryNotes: notesOf(body.delivery_instruction, body.superuser_note),
+      deliveryWindowStart: body.delivery_window_start ?? null,
+      deliveryWindowEnd: body.delivery_window_end ?? null,
     })
     .onConflictDoNothing({ target: [orders.pharmacyId, orders.externalId] })
     .returning();
@@ -218,9 +222,20 @@ export async function updateOrder(tx: Tx, actor: Actor, id: number, body: OrderU
     );
     changes.deliveryNotes = [...kept, ...notesOf(body.delivery_instruction, body.superuser_note)];
   }
+  applyDeliveryWindow(row, body, changes);
   const [updated] = await tx.update(orders).set(changes).where(eq(orders.id, id)).returning();
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_updated", orderId: id }]);
   return opsOrderView(tx, updated!);
+}
+
+/** Issue 28: a window end sent alone is checked with the order's other end (null clears it). */
+function applyDeliveryWindow(row: OrderRow, body: OrderUpdateOpsRequest, changes: Partial<typeof orders.$inferInsert>): void {
+  if (body.delivery_window_start === undefined && body.delivery_window_end === undefined) return;
+  const start = body.delivery_window_start !== undefined ? body.delivery_window_start : row.deliveryWindowStart;
+  const end = body.delivery_window_end !== undefined ? body.delivery_window_end : row.deliveryWindowEnd;
+  refuseBadWindow(start ?? null, end ?? null, DELIVERY_WINDOW);
+  changes.deliveryWindowStart = start ?? null;
+  changes.deliveryWindowEnd = end ?? null;
 }
 
 /** POST orders/{id}/cancellation: through the lifecycle machine (409 once picked up). */

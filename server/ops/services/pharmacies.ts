@@ -6,6 +6,8 @@ import { audit } from "../../services/audit.ts";
 import type { Tx } from "../../services/order-transitions.ts";
 import { pharmacyView } from "../../services/views.ts";
 import { addressColumns } from "./address-columns.ts";
+import { OPENING_HOURS } from "../../../domain/contract/ops.ts";
+import { refuseBadWindow } from "./clock-windows.ts";
 
 type PharmacyRow = typeof pharmacies.$inferSelect;
 /** Who acts: an API key, or nobody when the demo day is loaded at start. */
@@ -14,7 +16,7 @@ export interface Actor {
 }
 
 export function opsPharmacyView(row: PharmacyRow): OpsPharmacy {
-  return { ...pharmacyView(row), pickup_note: row.pickupNote };
+  return { ...pharmacyView(row), pickup_note: row.pickupNote, opening_time: row.openingTime, closing_time: row.closingTime };
 }
 
 function columnsOf(body: PharmacyUpdateRequest): Partial<typeof pharmacies.$inferInsert> {
@@ -31,6 +33,8 @@ function columnsOf(body: PharmacyUpdateRequest): Partial<typeof pharmacies.$infe
   if (body.can_skip_signature !== undefined) columns.canSkipSignature = body.can_skip_signature;
   if (body.pod_photo_required !== undefined) columns.podPhotoRequired = body.pod_photo_required;
   if (body.pickup_note !== undefined) columns.pickupNote = body.pickup_note || null;
+  if (body.opening_time !== undefined) columns.openingTime = body.opening_time ?? null;
+  if (body.closing_time !== undefined) columns.closingTime = body.closing_time ?? null;
   return columns;
 }
 
@@ -52,6 +56,8 @@ export async function createPharmacy(tx: Tx, actor: Actor, body: PharmacyCreateR
 export async function updatePharmacy(tx: Tx, actor: Actor, id: number, body: PharmacyUpdateRequest): Promise<OpsPharmacy> {
   const [row] = await tx.update(pharmacies).set(columnsOf(body)).where(eq(pharmacies.id, id)).returning();
   if (!row) throw notFound(`Pharmacy ${id}`);
+  // One end of the hours changed alone is checked against the other end as stored.
+  refuseBadWindow(row.openingTime, row.closingTime, OPENING_HOURS);
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "pharmacy_updated", subject: `pharmacy:${id}` }]);
   return opsPharmacyView(row);
 }

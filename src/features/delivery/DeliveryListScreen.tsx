@@ -4,6 +4,8 @@ import { formatAddress } from "../../../domain/address.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { formatUsd, parseDecimalToCents } from "../../../domain/money.ts";
 import { pharmaciesOfDay, rowIndicator } from "../../../domain/pharmacy-progress.ts";
+import { followsPlan } from "../../../domain/planned-deliveries.ts";
+import { deliveryWindowText } from "../../../domain/time-of-day.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { useHasIncompleteOrders } from "../../app/offline-queue.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
@@ -35,7 +37,9 @@ export function DeliveryListScreen() {
 
   const pharmacy = pharmaciesOfDay(day.pharmacy_visits, day.orders).find((candidate) => String(candidate.id) === pharmacyId) ?? null;
   const unrouted = pharmacy ? deliveryLists(day.orders, pharmacy.id) : null;
-  const routing = useRoutedOrders(pharmacy, unrouted?.all ?? []);
+  // A day that follows dispatch's plan keeps the plan's order: the single-route optimiser is not asked.
+  const planned = unrouted ? followsPlan(unrouted.toDeliver) : false;
+  const routing = useRoutedOrders(planned ? null : pharmacy, unrouted?.all ?? []);
   if (!pharmacy || !unrouted) return <NotFoundScreen what="pharmacy" />;
   const lists = deliveryLists(day.orders, pharmacy.id, routing.order);
   const finished = allDeliveriesAttempted(lists);
@@ -64,7 +68,7 @@ export function DeliveryListScreen() {
             {lists.toDeliver.map((order) => (
               <li key={order.id}>
                 <Link className="row-link delivery-row" to={String(order.id)}>
-                  <OrderLines order={order} />
+                  <OrderLines order={order} window />
                   <span className="delivery-row__side">
                     <RowIndicatorBadge indicator={rowIndicator(order, offlineIds)} only={LIST_WORDS} />
                     <span className="row-link__action">Deliver</span>
@@ -137,13 +141,15 @@ function returnLine(order: Order): string {
   return amount > 0 ? `${what} collected: ${formatUsd(amount)}` : `${what} collected`;
 }
 
-function OrderLines({ order, returning = false }: { order: Order; returning?: boolean }) {
+function OrderLines({ order, returning = false, window = false }: { order: Order; returning?: boolean; window?: boolean }) {
+  const promised = window ? deliveryWindowText(order.delivery_window_start, order.delivery_window_end) : null;
   return (
     <span className="delivery-row__main">
       <span className="row-link__name">
         {order.patient_first_name} {order.patient_last_name}
       </span>
       <span className="delivery-row__address">{formatAddress(order.address)}</span>
+      {promised && <span className="delivery-row__window">{promised}</span>}
       <span className="muted delivery-row__rx">{order.rx_numbers.join(", ")}</span>
       {returning && <span className="delivery-row__return">{returnLine(order)}</span>}
     </span>

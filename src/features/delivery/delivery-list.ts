@@ -1,5 +1,6 @@
 import type { Order } from "../../../domain/contract/entities.ts";
 import { byPatientName, isOrderHandled } from "../../../domain/pharmacy-progress.ts";
+import { byPlannedPosition, followsPlan } from "../../../domain/planned-deliveries.ts";
 import type { OrderStatusName } from "../../../domain/vocabulary.ts";
 
 /** The statuses a pharmacy's delivery list shows: out for delivery, and what became of them. */
@@ -16,11 +17,17 @@ export interface DeliveryLists {
   toReturn: Order[];
 }
 
-/** The delivery list of one pharmacy (spec §2); `routedOrder` puts the deliveries in driving order. */
+/**
+ * The delivery list of one pharmacy (spec §2): deliveries in the order of
+ * dispatch's plan when the day follows one (issue 28), else `routedOrder`
+ * (the single-route optimiser's driving order) when given.
+ */
 export function deliveryLists(orders: readonly Order[], pharmacyId: number, routedOrder: readonly number[] | null = null): DeliveryLists {
   const all = orders.filter((order) => order.pharmacy.id === pharmacyId && LISTED.includes(order.status.name)).sort(byPatientName);
   let toDeliver = all.filter((order) => order.status.name === "picked_up");
-  if (routedOrder) {
+  if (followsPlan(toDeliver)) {
+    toDeliver = byPlannedPosition(toDeliver);
+  } else if (routedOrder) {
     const rank = (order: Order) => {
       const index = routedOrder.indexOf(order.id);
       return index === -1 ? routedOrder.length : index;

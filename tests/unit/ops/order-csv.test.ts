@@ -44,7 +44,7 @@ describe("ordersFromCsv: the CSV columns as order bodies", () => {
     const cells = [
       "A-1", "Ana", "Lopez", "03/07/1951", "(215) 555-0100", "1 Main St", "Apt 2", "Philadelphia", "pa", "19103",
       "39.95", "-75.16", "RX1; RX2 | RX3", "$12.5", "5", "0.75", "yes", "no", "TRUE", "0",
-      '"Ring twice, then knock"', "VIP", "Fridge", "2026-11-25",
+      '"Ring twice, then knock"', "VIP", "Fridge", "2026-11-25", "14:00", "16:00",
     ];
     const { orders, rejected } = ordersFromCsv(`${header}\n${cells.join(",")}\n`, 4);
     expect(rejected).toEqual([]);
@@ -70,6 +70,8 @@ describe("ordersFromCsv: the CSV columns as order bodies", () => {
       superuser_note: "VIP",
       pickup_note: "Fridge",
       service_date: "2026-11-25",
+      delivery_window_start: "14:00",
+      delivery_window_end: "16:00",
     });
   });
 
@@ -135,5 +137,17 @@ describe("ordersFromCsv: the CSV columns as order bodies", () => {
     expect(columnOf(["rx_numbers", 2])).toBe("rx_numbers");
     expect(columnOf("copay")).toBe("copay");
     expect(columnOf("pharmacy_id")).toBeNull();
+  });
+});
+
+describe("ordersFromCsv: delivery windows (issue 28)", () => {
+  it("maps delivery_window_start and delivery_window_end, and rejects a window that ends before it starts", () => {
+    const header = `${HEADER},delivery_window_start,delivery_window_end`;
+    const { orders, rejected } = ordersFromCsv(csv(header, `${row("W1")},14:00,16:00`, `${row("W2")},16:00,14:00`, `${row("W3")},,`), 3);
+    expect(orders.map((o) => [o.externalId, o.body.delivery_window_start, o.body.delivery_window_end])).toEqual([
+      ["W1", "14:00", "16:00"],
+      ["W3", undefined, undefined],
+    ]);
+    expect(rejected).toEqual([{ line: 3, endLine: 3, externalId: "W2", reasons: ["delivery_window_end: must be after delivery_window_start (16:00)"] }]);
   });
 });
