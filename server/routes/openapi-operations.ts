@@ -27,6 +27,7 @@ export const OPERATION_TAGS = {
   couriers: "Operations API: couriers, invitations and deactivation (dispatch only).",
   orders: "Operations API: orders, one at a time or in batches.",
   assignments: "Operations API: orders on a courier's day (dispatch only).",
+  plans: "Operations API: plan a day across couriers, then apply the plan (dispatch only).",
   proof: "Operations API: proof of delivery, custody and return manifests.",
   webhooks: "Operations API: webhook subscriptions and their deliveries.",
 } as const;
@@ -67,6 +68,10 @@ export const OPERATIONS: Record<string, OperationName> = {
   "GET /api/ops/v1/couriers": op("listCouriers", "couriers", "List the couriers"),
   "POST /api/ops/v1/couriers/{id}/invitation": op("reinviteCourier", "couriers", "Invite a courier again"),
   "POST /api/ops/v1/couriers/{id}/deactivation": op("deactivateCourier", "couriers", "Deactivate a courier"),
+  "PATCH /api/ops/v1/couriers/{id}": op("updateCourier", "couriers", "Set a courier's shift, capacity and start and end"),
+  "POST /api/ops/v1/plans": op("createPlan", "plans", "Propose a plan for a day"),
+  "GET /api/ops/v1/plans/{id}": op("getPlan", "plans", "Read a plan"),
+  "POST /api/ops/v1/plans/{id}/application": op("applyPlan", "plans", "Apply a plan: assign its orders"),
   "POST /api/ops/v1/orders": op("createOrder", "orders", "Create an order"),
   "GET /api/ops/v1/orders": op("listOrders", "orders", "List orders, a page at a time"),
   "POST /api/ops/v1/orders/batch": op("createOrderBatch", "orders", "Create up to 1000 orders"),
