@@ -2,7 +2,7 @@ import type { WebhookEventType } from "../../../domain/webhook-events.ts";
 import { statusById } from "../../../domain/vocabulary.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
-import { enqueueEvent } from "./outbox.ts";
+import { enqueueEvent, enqueueEvents } from "./outbox.ts";
 import type { Tx } from "../order-transitions.ts";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -36,4 +36,12 @@ export function webhookOrder(row: OrderRow): Record<string, unknown> {
 /** One line for any service that changed an order: the event, in the same transaction. */
 export async function enqueueOrderEvent(tx: Tx, type: WebhookEventType, row: OrderRow): Promise<void> {
   await enqueueEvent(tx, { type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt });
+}
+
+/** The same event for many orders in one statement (an orders batch). */
+export async function enqueueOrderEvents(tx: Tx, type: WebhookEventType, rows: readonly OrderRow[]): Promise<void> {
+  await enqueueEvents(
+    tx,
+    rows.map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt })),
+  );
 }
