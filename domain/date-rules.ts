@@ -17,8 +17,9 @@ const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function isCalendarDay(value: string): boolean {
   const match = ISO_DAY.exec(value);
   if (!match) return false;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  // Date.UTC maps years 0-99 to 1900-1999: compare the year too.
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   return date.getUTCFullYear() === Number(match[1]) && date.getUTCMonth() === Number(match[2]) - 1 && date.getUTCDate() === Number(match[3]);
 }
 
