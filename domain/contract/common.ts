@@ -35,6 +35,16 @@ export const BigPathId = z
   .transform(Number)
   .meta({ description: `Record id: decimal digits, 1 to ${Number.MAX_SAFE_INTEGER}.`, pattern: "^[0-9]{1,16}$" });
 
+/** A count in a query string (limit=50): decimal digits only, like ids, from 1 to `max`. */
+export const QueryCount = (max: number, fallback: number) =>
+  z
+    .string()
+    .refine((value) => /^\d{1,6}$/.test(value) && Number(value) >= 1 && Number(value) <= max, { message: `must be a whole number from 1 to ${max}, in decimal digits` })
+    .transform(Number)
+    .optional()
+    .transform((value) => value ?? fallback)
+    .meta({ description: `A whole number from 1 to ${max}; ${fallback} when left out.` });
+
 /** An id in a path of a courier route (/api/orders/{id}). */
 export const Id = PathId;
 export const IdParams = z.object({ id: PathId });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../webhook-events.ts";
-import { BigPathId, PathId } from "./common.ts";
+import { BigPathId, PathId, QueryCount } from "./common.ts";
 import { StoredText } from "./scalars.ts";
 
 /**
@@ -55,6 +55,6 @@ export const WebhookRedeliverResponse = z.object({ delivery: WebhookDelivery });
 
 export const WebhookDeliveryParams = z.object({ id: PathId, deliveryId: BigPathId });
 export const WebhookDeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: QueryCount(200, 50),
   before: BigPathId.optional(),
 });

@@ -4,7 +4,7 @@ import { EARLIEST_DATE, isCalendarDay, LATEST_DATE, SERVICE_DATE_HORIZON_DAYS, s
 import { parseDecimalToCents, totalDueProblem } from "../money.ts";
 import { formatPhone } from "../phone.ts";
 import { ORDER_STATUS_NAMES, PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, US_STATE_ABBREVIATIONS } from "../vocabulary.ts";
-import { MAX_ID, PathId } from "./common.ts";
+import { MAX_ID, PathId, QueryCount } from "./common.ts";
 import { Order, Pharmacy } from "./entities.ts";
 import { MoneyAmount, StoredText } from "./scalars.ts";
 
@@ -309,7 +309,7 @@ export const OrderListQuery = z.object({
   pharmacy_id: PathId.optional(),
   courier_id: PathId.optional(),
   cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]+$/, "must be a next_cursor from an earlier page").optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: QueryCount(200, 50),
 });
 export type OrderListQuery = z.infer<typeof OrderListQuery>;
 export const OrderListResponse = z.object({ orders: z.array(OpsOrder), next_cursor: z.string().nullable() });
