@@ -18,6 +18,8 @@ interface Candidate {
   dateProblems: FieldError[];
 }
 
+const YIELD_EVERY = 50;
+
 const keyOf = (pharmacyId: number, externalId: string) => `${pharmacyId}\u0000${externalId}`;
 
 /** Zod issues of one batch row → paths inside the row ("address.zipcode"). */
@@ -50,22 +52,24 @@ export async function createOrderBatch(
 ): Promise<OrderBatchResult[]> {
   const results: (OrderBatchResult | undefined)[] = new Array(rows.length);
   const candidates: Candidate[] = [];
-  rows.forEach((raw, index) => {
+  for (const [index, raw] of rows.entries()) {
+    // Checking 1000 rows is ~100 ms of this thread's CPU: a turn of the event loop every 50 rows lets couriers' calls in between.
+    if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const externalId = typeof raw.external_id === "string" ? raw.external_id : raw.external_id == null ? null : String(raw.external_id);
     const parsed = OrderCreateRequest.safeParse(raw);
     if (!parsed.success) {
       results[index] = rejected(externalId, rowErrors(parsed.error.issues));
-      return;
+      continue;
     }
     const body = parsed.data;
     // Another pharmacy's id is answered like a missing one: a pharmacy key learns nothing of the others.
     if (options.scope !== null && options.scope !== body.pharmacy_id) {
       results[index] = rejected(body.external_id, [{ path: "pharmacy_id", message: `Pharmacy ${body.pharmacy_id} was not found.` }]);
-      return;
+      continue;
     }
     const key = keyOf(body.pharmacy_id, body.external_id);
     candidates.push({ index, body, hash: requestHashOf(body), key, dateProblems: orderDateProblems(body, options.today) });
-  });
+  }
   if (candidates.length === 0) return results as OrderBatchResult[];
 
   return db.transaction(async (tx) => {
