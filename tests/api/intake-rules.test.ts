@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
-import { auditEvents, orders } from "../../server/db/schema.ts";
+import { auditEvents, orders, webhookMessages, webhookSubscriptions } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { describeOps, orderBody, pharmacyBody, TEST_OPS_KEY, type OpsContext } from "../support/ops-harness.ts";
 
@@ -151,6 +151,54 @@ describeOps("intake: the date rule", (ctx) => {
     }
     const stored = await ctx().database.db.select({ externalId: orders.externalId }).from(orders).where(eq(orders.pharmacyId, pharmacyId));
     expect(stored.map((row) => row.externalId).sort()).toEqual(["R-1", "R-2", "R-4"]);
+  });
+});
+
+describeOps("intake: orders/batch written in multi-row statements", (ctx) => {
+  it("makes each external_id once when two batches race on the same ids in opposite orders, with one audit row and one event each", async () => {
+    const pharmacyId = await newPharmacy(ctx());
+    // A pharmacy's own subscription, written as the API would (its address never answers: only the outbox is read here).
+    const [subscription] = await ctx()
+      .database.db.insert(webhookSubscriptions)
+      .values({ url: "http://127.0.0.1:9/never", events: ["order.created"], secret: "whsec_dGVzdA==", pharmacyId })
+      .returning();
+    const bodies = Array.from({ length: 300 }, (_, i) => orderBody(pharmacyId, `RACE-${i}`, { rx_numbers: [`RX-${i}`, "RX-B"], delivery_instruction: `Door ${i}` }));
+    const [first, second] = await Promise.all([
+      ctx().ops("POST", `${V1}/orders/batch`, { orders: bodies }),
+      ctx().ops("POST", `${V1}/orders/batch`, { orders: [...bodies].reverse() }),
+    ]);
+    expect([first!.statusCode, second!.statusCode]).toEqual([200, 200]);
+    const byId = new Map<string, string[]>();
+    for (const result of [...first!.json().results, ...second!.json().results] as { external_id: string; status: string; order_id: number }[]) {
+      byId.set(result.external_id, [...(byId.get(result.external_id) ?? []), `${result.status}:${result.order_id}`]);
+    }
+    for (const [, statuses] of byId) {
+      expect(statuses.map((s) => s.split(":")[0]).sort()).toEqual(["created", "unchanged"]);
+      expect(new Set(statuses.map((s) => s.split(":")[1])).size).toBe(1);
+    }
+    const stored = await ctx().database.db.select().from(orders).where(eq(orders.pharmacyId, pharmacyId));
+    expect(stored).toHaveLength(300);
+    const sample = stored.find((row) => row.externalId === "RACE-7")!;
+    expect(sample).toMatchObject({ rxNumbers: ["RX-7", "RX-B"], serviceDate: TEST_DAY, copayCents: 1250, otherItemsAmountDueCents: 0, courierId: null });
+    expect(sample.deliveryNotes).toEqual([{ courier_note: false, delivery_instruction: "Door 7", superuser_note: false }]);
+    const audits = await ctx().database.db.select().from(auditEvents).where(eq(auditEvents.action, "order_created"));
+    expect(audits.filter((entry) => stored.some((row) => row.id === entry.orderId))).toHaveLength(300);
+    const messages = await ctx().database.db.select().from(webhookMessages).where(eq(webhookMessages.subscriptionId, subscription!.id));
+    expect(messages).toHaveLength(300);
+    const events = messages.map((message) => JSON.parse(message.body) as { type: string; data: { order: { id: number; external_id: string; status: string; service_date: string } } });
+    expect(new Set(events.map((event) => event.data.order.id))).toEqual(new Set(stored.map((row) => row.id)));
+    expect(events.find((event) => event.data.order.external_id === "RACE-7")!).toMatchObject({
+      type: "order.created",
+      data: { order: { id: sample.id, status: "new", service_date: TEST_DAY } },
+    });
+    // The same order through the single create reads the same as through the batch.
+    const single = (await ctx().ops("POST", `${V1}/orders`, orderBody(pharmacyId, "RACE-single", { rx_numbers: ["RX-7", "RX-B"], delivery_instruction: "Door 7" }))).json().order;
+    const batched = (await ctx().ops("GET", `${V1}/orders/${sample.id}`)).json().order;
+    const comparable = (order: Record<string, unknown>) => {
+      const { id: _id, external_id: _external, created_at: _created, updated_at: _updated, status_history: _history, ...rest } = order;
+      return rest;
+    };
+    expect(comparable(batched)).toEqual(comparable(single));
   });
 });
 
