@@ -42,3 +42,26 @@ export function isZeroOrAbsent(value: string | null | undefined): boolean {
   const cents = parseDecimalToCents(value ?? null);
   return cents == null || cents === 0;
 }
+
+/**
+ * The largest amount one payment or one return line can carry: $99,999.99.
+ * Every amount a request names is at most this (contract/scalars.ts), and so
+ * is an order's total due: an order the courier could never be paid for, or
+ * whose return line could never be handed back, is refused when it is made.
+ */
+export const AMOUNT_CEILING_CENTS: Cents = 9_999_999;
+
+/** What an order asks at the door and what its return line carries: copay + delivery fee + other items. */
+export function orderTotalDueCents(parts: { copay: Cents | null; deliveryFee: Cents | null; otherItems: Cents | null }): Cents {
+  return (parts.copay ?? 0) + (parts.deliveryFee ?? 0) + (parts.otherItems ?? 0);
+}
+
+/** The money rule over an order: null when its total due fits one payment, else the reason in words. */
+export function totalDueProblem(parts: { copay: Cents | null; deliveryFee: Cents | null; otherItems: Cents | null }): string | null {
+  const total = orderTotalDueCents(parts);
+  if (total <= AMOUNT_CEILING_CENTS) return null;
+  return (
+    `the total due (copay + delivery fee + other items) is ${centsToDecimal(total)}, ` +
+    `more than ${centsToDecimal(AMOUNT_CEILING_CENTS)}, the largest amount one payment or one return line can carry`
+  );
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PathId } from "./common.ts";
 import { CalendarDay } from "./ops.ts";
 import { FAILURE_REASON_NAMES, ORDER_STATUS_NAMES } from "../vocabulary.ts";
 
@@ -173,6 +174,6 @@ export const ReturnsResponse = z.object({ returns: z.array(ReturnManifest) });
 
 /** GET /api/ops/v1/returns?pharmacy_id=&service_date= */
 export const ReturnsQuery = z.object({
-  pharmacy_id: z.coerce.number().int().positive().max(2_147_483_647),
+  pharmacy_id: PathId,
   service_date: CalendarDay,
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../webhook-events.ts";
+import { BigPathId, PathId, QueryCount } from "./common.ts";
 import { StoredText } from "./scalars.ts";
 
 /**
@@ -52,10 +53,8 @@ export const WebhookDelivery = z.object({
 export const WebhookDeliveriesResponse = z.object({ deliveries: z.array(WebhookDelivery) });
 export const WebhookRedeliverResponse = z.object({ delivery: WebhookDelivery });
 
-const MAX_ID = 2_147_483_647;
-const PathId = z.coerce.number().int().positive().max(MAX_ID);
-export const WebhookDeliveryParams = z.object({ id: PathId, deliveryId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const WebhookDeliveryParams = z.object({ id: PathId, deliveryId: BigPathId });
 export const WebhookDeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  limit: QueryCount(200, 50),
+  before: BigPathId.optional(),
 });

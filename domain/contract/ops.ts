@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { isValidCopay } from "../copay.ts";
+import { EARLIEST_DATE, isCalendarDay, LATEST_DATE, SERVICE_DATE_HORIZON_DAYS, storableDateProblem } from "../date-rules.ts";
+import { parseDecimalToCents, totalDueProblem } from "../money.ts";
 import { formatPhone } from "../phone.ts";
 import { NAME_MAX_LENGTH } from "../recipient.ts";
 import { CLOCK_MESSAGE, CLOCK_PATTERN, clockWindowProblem, type ClockWindowNames } from "../time-of-day.ts";
 import { ORDER_STATUS_NAMES, PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, US_STATE_ABBREVIATIONS } from "../vocabulary.ts";
+import { MAX_ID, PathId, QueryCount } from "./common.ts";
 import { Order, Pharmacy } from "./entities.ts";
 import { MoneyAmount, StoredText } from "./scalars.ts";
 
@@ -18,21 +21,29 @@ import { MoneyAmount, StoredText } from "./scalars.ts";
 export const OPS_API_PREFIX = "/api/ops/v1";
 
 /** Ids in bodies are PostgreSQL integers; in paths and query strings they arrive as text. */
-const MAX_ID = 2_147_483_647;
 export const OpsId = z.number().int().positive().max(MAX_ID);
-const PathId = z.coerce.number().int().positive().max(MAX_ID);
 export const OpsIdParams = z.object({ id: PathId });
 export const OpsOrderIdParams = z.object({ order_id: PathId });
 
-/** A calendar day, "YYYY-MM-DD", that exists. */
+/**
+ * A calendar day, "YYYY-MM-DD", that exists and that both engines store: from
+ * 1900-01-01 to 2100-12-31 (domain/date-rules.ts). A filter takes any such day;
+ * a birth date or a service date written is also held to its own rule against
+ * the service's today (orderDateProblems), which the server checks.
+ */
 export const CalendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, "must be a real calendar date")
-  .meta({ description: "Calendar date, YYYY-MM-DD." });
+  .refine(isCalendarDay, "must be a real calendar date")
+  .refine((value) => !isCalendarDay(value) || storableDateProblem(value) === null, `must be from ${EARLIEST_DATE} to ${LATEST_DATE}`)
+  .meta({ description: `Calendar date, YYYY-MM-DD, from ${EARLIEST_DATE} to ${LATEST_DATE}.` });
+
+/** A date of birth: from 1900-01-01 to the service's today (checked by the server, which knows its day). */
+const BirthDate = CalendarDay.meta({ description: `Date of birth, YYYY-MM-DD: from ${EARLIEST_DATE} to today.` });
+/** A service date written: from the service's today to today + 365 days (checked by the server). */
+const ServiceDate = CalendarDay.meta({
+  description: `Delivery day, YYYY-MM-DD: from today (the service's time zone) to ${SERVICE_DATE_HORIZON_DAYS} days ahead; a day in the past is refused, except in an exact replay of an order already stored.`,
+});
 
 export const PhoneNumber = StoredText(32, { min: 1 }).refine((value) => formatPhone(value) !== null, {
   message: "must be a US phone number: 10 digits, optionally after a leading 1",
@@ -269,7 +280,7 @@ const orderFields = {
   // Spec §9: names are capped at 32; a longer patient name could never be signed for as 'Patient'.
   patient_first_name: Name(NAME_MAX_LENGTH),
   patient_last_name: Name(NAME_MAX_LENGTH),
-  patient_date_of_birth: CalendarDay.nullish(),
+  patient_date_of_birth: BirthDate.nullish(),
   phone_number: PhoneNumber,
   address: OpsOrderAddressInput,
   rx_numbers: z.array(Name(50)).min(1, "name at least one prescription").max(50, "at most 50 prescriptions"),
@@ -284,11 +295,18 @@ const orderFields = {
   superuser_note: Note.nullish(),
   pickup_note: Note.nullish(),
   /** The day the order is for; today in the service's time zone when left out. */
-  service_date: CalendarDay.optional(),
+  service_date: ServiceDate.optional(),
   /** Issue 28: the window promised to the patient, HH:MM in the service's zone; both or neither. */
   delivery_window_start: ClockTime.nullish(),
   delivery_window_end: ClockTime.nullish(),
 };
+
+const centsOf = (value: string | null | undefined) => (value == null ? null : parseDecimalToCents(value));
+
+/** The money rule (domain/money.ts) over a body that names its amounts: the total due fits one payment. */
+export function totalDueIssue(body: { copay?: string | null; delivery_fee?: string | null; other_items_amount_due?: string | null }): string | null {
+  return totalDueProblem({ copay: centsOf(body.copay), deliveryFee: centsOf(body.delivery_fee), otherItems: centsOf(body.other_items_amount_due) });
+}
 
 /**
  * POST /api/ops/v1/orders → 201 {order}; the same body again for the same
@@ -301,7 +319,11 @@ export const OrderCreateRequest = z
     ...orderFields,
   })
   .strict()
-  .superRefine(checkClockWindow(DELIVERY_WINDOW));
+  .superRefine((body, ctx) => {
+    checkClockWindow(DELIVERY_WINDOW)(body, ctx);
+    const problem = totalDueIssue(body);
+    if (problem) ctx.addIssue({ code: "custom", path: [], message: problem });
+  });
 export type OrderCreateRequest = z.infer<typeof OrderCreateRequest>;
 
 /** PATCH /api/ops/v1/orders/{id}: until the order is picked up (409 after). */
@@ -378,7 +400,7 @@ export const OrderListQuery = z.object({
   pharmacy_id: PathId.optional(),
   courier_id: PathId.optional(),
   cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]+$/, "must be a next_cursor from an earlier page").optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: QueryCount(200, 50),
 });
 export type OrderListQuery = z.infer<typeof OrderListQuery>;
 export const OrderListResponse = z.object({ orders: z.array(OpsOrder), next_cursor: z.string().nullable() });
@@ -396,7 +418,7 @@ export const OrderListResponse = z.object({ orders: z.array(OpsOrder), next_curs
 export const AssignmentRequest = z
   .object({
     courier_id: OpsId,
-    service_date: CalendarDay.meta({
+    service_date: ServiceDate.meta({
       description:
         "The courier's day the orders go to. An order whose service_date is another day is moved to this one: it is rescheduled (custody entry `rescheduled` {from, to}, webhook `order.rescheduled`).",
     }),

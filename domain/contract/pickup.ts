@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID, PathId } from "./common.ts";
 import { Order, PharmacyVisit } from "./entities.ts";
 import { Instant, MoneyAmount } from "./scalars.ts";
 
@@ -8,9 +9,7 @@ import { Instant, MoneyAmount } from "./scalars.ts";
  */
 
 /** Ids are PostgreSQL integers: anything larger is refused as input, never passed to the database. */
-const MAX_ID = 2_147_483_647;
 export const RecordId = z.number().int().positive().max(MAX_ID);
-const PathId = z.coerce.number().int().positive().max(MAX_ID);
 
 export const OrderIdParams = z.object({ id: PathId });
 export const PharmacyIdParams = z.object({ id: PathId });

@@ -1,17 +1,14 @@
 import { z } from "zod";
 import { MAX_ROUTED_ORDERS } from "../routing.ts";
+import { isIdText, MAX_ID } from "./common.ts";
 import { Order } from "./entities.ts";
 
-/** Ids are PostgreSQL integers: anything larger could never match, and would make the database complain. */
-const MAX_ID = 2_147_483_647;
-
+/** Ids in the query are the path ids' rule (common.ts): decimal digits only, within PostgreSQL's integer range. */
 const idText = (what: string) =>
   z
     .string()
-    .trim()
-    .regex(/^\d+$/, `must be ${what}: a whole number`)
-    .transform(Number)
-    .refine((id) => id >= 1 && id <= MAX_ID, `must be ${what}: a whole number from 1 to ${MAX_ID}`);
+    .refine(isIdText, `must be ${what}: decimal digits only, from 1 to ${MAX_ID}`)
+    .transform(Number);
 
 /** One value or the same parameter repeated. */
 const OneOrMany = z.union([z.string(), z.array(z.string())]).optional();

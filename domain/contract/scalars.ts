@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseDecimalToCents, type Cents } from "../money.ts";
+import { AMOUNT_CEILING_CENTS, centsToDecimal, parseDecimalToCents, type Cents } from "../money.ts";
 
 /**
  * The scalars every request schema is built from, so that a value the API
@@ -79,11 +79,11 @@ export const Instant = z.iso
 // ---------------------------------------------------------------- money
 
 /**
- * The largest amount any request may carry: $99,999.99. No copay, fee or day's cash
- * comes near it, and sums of many lines stay far inside the integer cents columns
- * (2,147,483,647 cents).
+ * The largest amount any request may carry: $99,999.99 (domain/money.ts, the
+ * one money rule). No copay, fee or day's cash comes near it, and sums of many
+ * lines stay far inside the integer cents columns (2,147,483,647 cents).
  */
-export const MONEY_CEILING_CENTS: Cents = 9_999_999;
+export const MONEY_CEILING_CENTS: Cents = AMOUNT_CEILING_CENTS;
 
 export function isWithinMoneyCeiling(value: string): boolean {
   const cents = parseDecimalToCents(value);
@@ -93,5 +93,5 @@ export function isWithinMoneyCeiling(value: string): boolean {
 export const MoneyAmount = z
   .string()
   .regex(/^\d+\.\d{2}$/, "must be a decimal amount with two places, e.g. 12.50")
-  .refine(isWithinMoneyCeiling, { message: "must be at most 99999.99" })
-  .meta({ description: "Decimal amount with two places, from 0.00 to 99999.99." });
+  .refine(isWithinMoneyCeiling, { message: `must be at most ${centsToDecimal(MONEY_CEILING_CENTS)}` })
+  .meta({ description: `Decimal amount with two places, from 0.00 to ${centsToDecimal(MONEY_CEILING_CENTS)}.` });

@@ -156,8 +156,47 @@ function headerColumns(header: string[]): (Column | null)[] {
   return names.map((name) => BY_NAME.get(name) ?? null);
 }
 
+/** A quoted cell that ran over line ends: its column, the line it opened on and the lines it took in. */
+interface SpanningCell {
+  column: string;
+  fromLine: number;
+  /** The lines after the first, each as written (a row swallowed by an unclosed quote shows here). */
+  absorbed: { line: number; text: string }[];
+}
+
+function spanningCells(record: CsvRecord, columns: (Column | null)[]): SpanningCell[] {
+  const spans: SpanningCell[] = [];
+  let line = record.line;
+  record.cells.forEach((cell, index) => {
+    const [, ...rest] = cell.split("\n");
+    if (rest.length) {
+      spans.push({ column: columns[index]?.name ?? `cell ${index + 1}`, fromLine: line, absorbed: rest.map((text, i) => ({ line: line + i + 1, text })) });
+    }
+    line += rest.length;
+  });
+  return spans;
+}
+
+/** A line inside a cell with as many commas as half a row: it was an order of its own before a quote swallowed it. */
+const looksLikeARow = (text: string, columns: number) => (text.match(/,/g)?.length ?? 0) >= Math.max(3, Math.floor(columns / 2));
+
+const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
+/** The words for a quoted cell that ran over line ends: which line's content it absorbed. */
+function spanReason(span: SpanningCell): string {
+  const lines = span.absorbed.map((absorbed) => `line ${absorbed.line} ("${excerpt(absorbed.text)}")`).join(", ");
+  const many = span.absorbed.length > 1;
+  return (
+    `${span.column}: a quoted cell opened on line ${span.fromLine} runs over ${many ? `${span.absorbed.length} line ends` : "the line end"} ` +
+    `and took in the content of ${lines}; if ${many ? "those lines are orders" : "that line is an order"} of ${many ? "their" : "its"} own, close the quote on line ${span.fromLine}`
+  );
+}
+
 function mapRecord(record: CsvRecord, columns: (Column | null)[], pharmacyId: number): MappedRow | RejectedRow {
   const reasons: string[] = [];
+  // A quote left open swallows the next row into one cell: say so, whatever else is wrong with the record.
+  const spans = spanningCells(record, columns);
+  const swallowed = spans.filter((span) => span.absorbed.some((absorbed) => looksLikeARow(absorbed.text, columns.length)));
   if (record.cells.length !== columns.length) {
     reasons.push(`has ${record.cells.length} cells where the header has ${columns.length} (a comma inside a cell needs the cell in double quotes)`);
   }
@@ -189,6 +228,9 @@ function mapRecord(record: CsvRecord, columns: (Column | null)[], pharmacyId: nu
       }
     }
   }
+  // A cell over several lines is fine (an address, a note) unless the record is refused or the cell holds what reads as a row.
+  const explained = reasons.length ? spans : swallowed;
+  if (explained.length) reasons.unshift(...explained.map(spanReason));
   if (reasons.length) return { line: record.line, endLine: record.endLine, externalId, reasons };
   return { line: record.line, endLine: record.endLine, externalId: externalId!, body };
 }

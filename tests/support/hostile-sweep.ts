@@ -63,6 +63,12 @@ export const HOSTILE_VALUES: Hostile[] = [
   { name: "instant year 0", value: "0000-01-01T00:00:00Z", invalid: false },
   { name: "instant year 1 +14:00", value: "0001-01-01T00:00:00+14:00", invalid: false },
   { name: "instant year 9999 -23:59", value: "9999-12-31T23:59:59-23:59", invalid: false },
+  // Issue 24 §3: dates PostgreSQL cannot store (year 0000: 22008) or that no rule accepts; a 500 anywhere fails the sweep.
+  { name: "date year 0000", value: "0000-01-01", invalid: false },
+  { name: "date before 1900", value: "1899-12-31", invalid: false },
+  { name: "date after 2100", value: "2101-01-01", invalid: false },
+  { name: "date year 9999", value: "9999-12-31", invalid: false },
+  { name: "date year 10000", value: "+010000-01-01", invalid: false },
   { name: "money at the ceiling", value: "99999.99", invalid: false },
   { name: "money past the ceiling", value: "100000.00", invalid: false },
   { name: "money past int4", value: "21474836.48", invalid: false },
@@ -134,7 +140,14 @@ export const HOSTILE_URL_VALUES: Hostile[] = [
   { name: "int4 + 1", value: "2147483648", invalid: true },
   { name: "negative", value: "-1", invalid: true },
   { name: "fraction", value: "1.5", invalid: true },
-  { name: "exponent", value: "1e3", invalid: false },
+  // Issue 24 §9: an id is decimal digits only ("0x10" was read as 16, "1e3" as 1000, " 1" as 1).
+  { name: "exponent", value: "1e3", invalid: true },
+  { name: "hexadecimal", value: "0x10", invalid: true },
+  { name: "leading space", value: "%201", invalid: true },
+  { name: "plus sign", value: "%2B1", invalid: true },
+  { name: "past int4, 11 digits", value: "99999999999", invalid: true },
+  { name: "date year 0000", value: "0000-01-01", invalid: false },
+  { name: "date year 9999", value: "9999-12-31", invalid: false },
   { name: "text", value: "abc", invalid: true },
   { name: "64 KB", value: "9".repeat(65_536), invalid: true },
 ];

@@ -37,7 +37,7 @@ export async function registerOpsRoutes(app: FastifyInstance, deps: OpsRouteDeps
   await app.register(opsPharmacyRoutes({ db: deps.db }));
   await app.register(opsCourierRoutes({ db: deps.db }));
   await app.register(opsOrderRoutes({ db: deps.db, today: deps.today }));
-  await app.register(opsAssignmentRoutes({ db: deps.db }));
+  await app.register(opsAssignmentRoutes({ db: deps.db, today: deps.today }));
   await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone, renderPool: deps.renderPool }));
   await app.register(opsPlanRoutes({ db: deps.db, routing: deps.routing, travel: travelProviderFrom(deps.routing), timeZone: deps.timeZone }));
   await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate, resolve: deps.webhookResolve }));

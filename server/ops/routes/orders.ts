@@ -15,7 +15,8 @@ import {
 import type { Db } from "../../db/client.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
 import { opsOrderView } from "../services/order-views.ts";
-import { cancelOpsOrder, createOrder, createOrderBatch, getOpsOrder, listOpsOrders, updateOrder } from "../services/orders.ts";
+import { createOrderBatch } from "../services/order-batch.ts";
+import { cancelOpsOrder, createOrder, getOpsOrder, listOpsOrders, updateOrder } from "../services/orders.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 /** A batch of 1000 orders is about 1 MB of JSON; the rest of the API keeps its 256 KB limit. */
@@ -82,7 +83,7 @@ export const opsOrderRoutes =
       async (request) => {
         const caller = opsCaller(request);
         const order = await deps.db.transaction((tx) =>
-          updateOrder(tx, { apiKeyId: caller.keyId }, request.params.id, request.body, pharmacyScope(caller)),
+          updateOrder(tx, { apiKeyId: caller.keyId }, request.params.id, request.body, pharmacyScope(caller), deps.today()),
         );
         return { order };
       },

@@ -1,19 +1,17 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import {
-  OrderCreateRequest,
-  type FieldError,
+  type OrderCreateRequest,
   type OpsOrder,
-  type OrderBatchResult,
   type OrderListQuery,
   type OrderUpdateOpsRequest,
 } from "../../../domain/contract/ops.ts";
-import { parseDecimalToCents } from "../../../domain/money.ts";
+import { orderDateProblems } from "../../../domain/date-rules.ts";
+import { parseDecimalToCents, totalDueProblem } from "../../../domain/money.ts";
 import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
 import type { Db } from "../../db/client.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
-import { issueWords } from "../../../domain/contract/issue-words.ts";
-import { badRequest, conflict, HttpError, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, type HttpError, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
 import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
@@ -23,7 +21,6 @@ import { refuseBadWindow } from "./clock-windows.ts";
 import { opsOrdersView, opsOrderView, statusHistory } from "./order-views.ts";
 import type { Actor } from "./pharmacies.ts";
 
-type PharmacyRow = typeof pharmacies.$inferSelect;
 type DeliveryNote = OrderRow["deliveryNotes"][number];
 
 /** The statuses in which the pharmacy may still change an order: it has not left the pharmacy. */
@@ -51,6 +48,8 @@ function notesOf(instruction: string | null | undefined, superuser: string | nul
   return notes;
 }
 
+export type PharmacyRow = typeof pharmacies.$inferSelect;
+
 export interface CreateOptions {
   /** The service's calendar day: an order without service_date is for today. */
   today: string;
@@ -72,11 +71,53 @@ async function pharmacyFor(tx: Tx, id: number, options: CreateOptions): Promise<
   return row;
 }
 
+/** The row an order body makes: one place for the single create and the batch. */
+export function orderValues(body: OrderCreateRequest, pharmacy: PharmacyRow, requestHash: string, today: string): typeof orders.$inferInsert {
+  return {
+    pharmacyId: pharmacy.id,
+    externalId: body.external_id,
+    requestHash,
+    courierId: null,
+    serviceDate: body.service_date ?? today,
+    statusId: statusByName("new").id,
+    patientFirstName: body.patient_first_name,
+    patientLastName: body.patient_last_name,
+    patientDateOfBirth: body.patient_date_of_birth ?? null,
+    recipientDescription: `${body.patient_first_name} ${body.patient_last_name}`,
+    ...addressColumns(body.address),
+    phoneNumber: body.phone_number,
+    rxNumbers: body.rx_numbers,
+    pickupNote: body.pickup_note || pharmacy.pickupNote || null,
+    copayCents: cents(body.copay),
+    deliveryFeeCents: cents(body.delivery_fee),
+    otherItemsAmountDueCents: cents(body.other_items_amount_due) ?? 0,
+    pidOrder: body.pid_order ?? false,
+    collectIdentification: body.collect_identification ?? false,
+    controlledSubstance: body.controlled_substance ?? false,
+    signatureRequired: body.signature_required ?? false,
+    deliveryNotes: notesOf(body.delivery_instruction, body.superuser_note),
+    deliveryWindowStart: body.delivery_window_start ?? null,
+    deliveryWindowEnd: body.delivery_window_end ?? null,
+  };
+}
+
+/** The refusal of another body for an external_id already used: change it with PATCH instead. */
+export const externalIdConflictMessage = (existing: OrderRow, externalId: string) =>
+  `Order ${existing.id} already has external_id ${externalId} at pharmacy ${existing.pharmacyId} with different details; change it with PATCH /api/ops/v1/orders/${existing.id}.`;
+
+/** The date rule's refusal, in the shape of a body validation error. */
+export function dateRefusal(problems: { path: string; message: string }[]): HttpError {
+  const details = problems.map((problem) => ({ path: `body.${problem.path}`, message: problem.message }));
+  return badRequest(`Invalid ${details[0]!.path}: ${details[0]!.message}`, details);
+}
+
 /**
  * Creates an order, or finds the one this (pharmacy_id, external_id) already
  * made: the same body is `unchanged`, a different one 409. Concurrent
  * creations of the same external_id (several API processes) meet at the
- * unique index: one inserts, the others find its order.
+ * unique index: one inserts, the others find its order. A date the rule
+ * refuses (a service date gone by) is 400 — unless the body is an exact replay
+ * of the stored order: a nightly file sent again after midnight stays harmless.
  */
 export async function createOrder(
   tx: Tx,
@@ -86,34 +127,18 @@ export async function createOrder(
 ): Promise<{ order: OrderRow; created: boolean }> {
   const pharmacy = await pharmacyFor(tx, body.pharmacy_id, options);
   const requestHash = requestHashOf(body);
+  const dateProblems = orderDateProblems(body, options.today);
+  if (dateProblems.length) {
+    const [stored] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.pharmacyId, pharmacy.id), eq(orders.externalId, body.external_id)));
+    if (stored && stored.requestHash === requestHash) return { order: stored, created: false };
+    throw dateRefusal(dateProblems);
+  }
   const [inserted] = await tx
     .insert(orders)
-    .values({
-      pharmacyId: pharmacy.id,
-      externalId: body.external_id,
-      requestHash,
-      courierId: null,
-      serviceDate: body.service_date ?? options.today,
-      statusId: statusByName("new").id,
-      patientFirstName: body.patient_first_name,
-      patientLastName: body.patient_last_name,
-      patientDateOfBirth: body.patient_date_of_birth ?? null,
-      recipientDescription: `${body.patient_first_name} ${body.patient_last_name}`,
-      ...addressColumns(body.address),
-      phoneNumber: body.phone_number,
-      rxNumbers: body.rx_numbers,
-      pickupNote: body.pickup_note || pharmacy.pickupNote || null,
-      copayCents: cents(body.copay),
-      deliveryFeeCents: cents(body.delivery_fee),
-      otherItemsAmountDueCents: cents(body.other_items_amount_due) ?? 0,
-      pidOrder: body.pid_order ?? false,
-      collectIdentification: body.collect_identification ?? false,
-      controlledSubstance: body.controlled_substance ?? false,
-      signatureRequired: body.signature_required ?? false,
-      deliveryNotes: notesOf(body.delivery_instruction, body.superuser_note),
-      deliveryWindowStart: body.delivery_window_start ?? null,
-      deliveryWindowEnd: body.delivery_window_end ?? null,
-    })
+    .values(orderValues(body, pharmacy, requestHash, options.today))
     .onConflictDoNothing({ target: [orders.pharmacyId, orders.externalId] })
     .returning();
   if (inserted) {
@@ -126,53 +151,8 @@ export async function createOrder(
     .from(orders)
     .where(and(eq(orders.pharmacyId, pharmacy.id), eq(orders.externalId, body.external_id)));
   if (!existing) throw new Error(`order ${body.external_id} conflicted but cannot be found`);
-  if (existing.requestHash !== requestHash) {
-    throw conflict(
-      `Order ${existing.id} already has external_id ${body.external_id} at pharmacy ${pharmacy.id} with different details; change it with PATCH /api/ops/v1/orders/${existing.id}.`,
-    );
-  }
+  if (existing.requestHash !== requestHash) throw conflict(externalIdConflictMessage(existing, body.external_id));
   return { order: existing, created: false };
-}
-
-/** Zod issues of one batch row → paths inside the row ("address.zipcode"). */
-function rowErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
-  return issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(row)", message: issue.message }));
-}
-
-/**
- * POST orders/batch: each row on its own savepoint inside one transaction, so
- * a refused row leaves nothing behind and never stops the others, and a
- * failure of the database itself leaves nothing of the batch at all.
- */
-export async function createOrderBatch(
-  db: Db,
-  actor: Actor,
-  rows: Record<string, unknown>[],
-  options: Omit<CreateOptions, "pharmacyCache">,
-): Promise<OrderBatchResult[]> {
-  const pharmacyCache = new Map<number, PharmacyRow | null>();
-  return db.transaction(async (tx) => {
-    const results: OrderBatchResult[] = [];
-    for (const raw of rows) {
-      const externalId = typeof raw.external_id === "string" ? raw.external_id : raw.external_id == null ? null : String(raw.external_id);
-      const parsed = OrderCreateRequest.safeParse(raw, { error: issueWords });
-      if (!parsed.success) {
-        results.push({ external_id: externalId, status: "rejected", errors: rowErrors(parsed.error.issues) });
-        continue;
-      }
-      try {
-        const { order, created } = await tx.transaction((savepoint) =>
-          createOrder(savepoint, actor, parsed.data, { ...options, pharmacyCache }),
-        );
-        results.push({ external_id: parsed.data.external_id, status: created ? "created" : "unchanged", order_id: order.id });
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        const path = error.statusCode === 404 ? "pharmacy_id" : "external_id";
-        results.push({ external_id: parsed.data.external_id, status: "rejected", errors: [{ path, message: error.message }] });
-      }
-    }
-    return results;
-  });
 }
 
 /** One order the caller may see, locked for change; another pharmacy's is 404 like a missing one. */
@@ -190,9 +170,19 @@ function refuseUnlessEditable(row: OrderRow, what: string): void {
 }
 
 /** PATCH orders/{id}: the pharmacy corrects an order until it is picked up. */
-export async function updateOrder(tx: Tx, actor: Actor, id: number, body: OrderUpdateOpsRequest, scope: number | null): Promise<OpsOrder> {
+export async function updateOrder(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  body: OrderUpdateOpsRequest,
+  scope: number | null,
+  today: string,
+): Promise<OpsOrder> {
   const row = await lockVisibleOrder(tx, id, scope);
   refuseUnlessEditable(row, "changed");
+  // The date rule holds for the dates this body sends; the stored ones were checked when they came.
+  const dateProblems = orderDateProblems(body, today);
+  if (dateProblems.length) throw dateRefusal(dateProblems);
   const changes: Partial<typeof orders.$inferInsert> = { updatedAt: new Date() };
   if (body.patient_first_name !== undefined) changes.patientFirstName = body.patient_first_name;
   if (body.patient_last_name !== undefined) changes.patientLastName = body.patient_last_name;
@@ -215,6 +205,13 @@ export async function updateOrder(tx: Tx, actor: Actor, id: number, body: OrderU
     if (row.courierId !== null) throw conflict(`Order ${id} is on a courier's day: unassign it before moving it to another day.`);
     changes.serviceDate = body.service_date;
   }
+  // The money rule over the order as it will be: one amount changed can push the total past one payment.
+  const totalProblem = totalDueProblem({
+    copay: changes.copayCents !== undefined ? changes.copayCents : row.copayCents,
+    deliveryFee: changes.deliveryFeeCents !== undefined ? changes.deliveryFeeCents : row.deliveryFeeCents,
+    otherItems: changes.otherItemsAmountDueCents ?? row.otherItemsAmountDueCents,
+  });
+  if (totalProblem) throw badRequest(`Invalid body: ${totalProblem}`, [{ path: "body", message: totalProblem }]);
   if (body.delivery_instruction !== undefined || body.superuser_note !== undefined) {
     // The pharmacy's notes are replaced; a note the courier wrote stays.
     const kept = row.deliveryNotes.filter(

@@ -3,7 +3,7 @@ import type { WebhookEventType, WebhookOrder } from "../../../domain/webhook-eve
 import { statusById } from "../../../domain/vocabulary.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
-import { enqueueEvent } from "./outbox.ts";
+import { enqueueEvent, enqueueEvents } from "./outbox.ts";
 import type { Tx } from "../order-transitions.ts";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -47,4 +47,12 @@ export async function enqueueOrderRescheduled(tx: Tx, row: OrderRow, from: strin
     data: { order: webhookOrder(row), from, to: row.serviceDate },
     at: row.updatedAt,
   });
+}
+
+/** The same event for many orders in one statement (an orders batch). */
+export async function enqueueOrderEvents(tx: Tx, type: WebhookEventType, rows: readonly OrderRow[]): Promise<void> {
+  await enqueueEvents(
+    tx,
+    rows.map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt })),
+  );
 }

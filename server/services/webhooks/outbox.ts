@@ -41,3 +41,27 @@ export async function enqueueEvent(tx: Tx, event: OutboxEvent): Promise<void> {
   // After the caller's commit, most likely; a nudge that comes too early finds nothing and the next poll sends it.
   setTimeout(nudgeSenders, 10).unref();
 }
+
+/**
+ * Many events in one statement (an orders batch's `order.created`s): the same
+ * rows enqueueEvent would write, one message per event and subscription that
+ * hears it, in the events' order. The events travel as one JSON parameter.
+ */
+export async function enqueueEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = JSON.stringify(
+    events.map((event, index) => ({
+      position: index,
+      prefix: `msg_${randomUUID().replace(/-/g, "")}`,
+      type: event.type,
+      pharmacy_id: event.pharmacyId,
+      body: JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: event.data }),
+    })),
+  );
+  await tx.execute(sql`insert into ${webhookMessages} (subscription_id, event_id, event_type, body)
+    select s.id, e.prefix || '_' || s.id, e.type, e.body
+    from json_to_recordset(${rows}::json) as e(position integer, prefix text, type text, pharmacy_id integer, body text)
+    join ${webhookSubscriptions} s on e.type = any(s.events) and (s.pharmacy_id is null or s.pharmacy_id = e.pharmacy_id)
+    order by e.position, s.id`);
+  setTimeout(nudgeSenders, 10).unref();
+}

@@ -124,6 +124,34 @@ describe("ordersFromCsv: the CSV columns as order bodies", () => {
     ]);
   });
 
+  it("says when a quote left open ran over the line end, and which line's order it took in", () => {
+    const text = csv(
+      HEADER,
+      row("A-1"),
+      'A-2,Ana,Lopez,215-555-0100,"1 Main St,Philadelphia,PA,19103,RX1,', // line 3: the quote is closed on line 4
+      'A-3,Ana,Lopez,215-555-0100,2 Oak St,Philadelphia,PA,19103,RX1,"',
+      row("A-4"),
+    );
+    const { orders, rejected } = ordersFromCsv(text, 2);
+    expect(orders.map((o) => [o.line, o.externalId])).toEqual([[2, "A-1"], [5, "A-4"]]);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ line: 3, endLine: 4, externalId: "A-2" });
+    expect(rejected[0]!.reasons[0]).toBe(
+      'street_address: a quoted cell opened on line 3 runs over the line end and took in the content of line 4 ("A-3,Ana,Lopez,215-555-0100,2 Oak St,Philadelphia,PA,19103..."); if that line is an order of its own, close the quote on line 3',
+    );
+  });
+
+  it("refuses a row whose multi-line cell swallowed a whole row, even when its cells add up", () => {
+    const header = `${HEADER},delivery_instruction`;
+    const text = csv(header, `${row("A-1")},"Ring twice`, `${row("A-2")},knock"`);
+    const { orders, rejected } = ordersFromCsv(text, 2);
+    expect(orders).toEqual([]);
+    expect(rejected.map((r) => [r.line, r.endLine, r.externalId])).toEqual([[2, 3, "A-1"]]);
+    expect(rejected[0]!.reasons).toEqual([expect.stringMatching(/^delivery_instruction: a quoted cell opened on line 2 runs over the line end and took in the content of line 3 \("A-2,Ana,Lopez/)]);
+    // A note over two lines without a row in it is a note.
+    expect(ordersFromCsv(csv(header, `${row("A-1")},"Ring twice`, 'then knock"'), 2).orders).toHaveLength(1);
+  });
+
   it("names the column of a missing value, and of a cell that is not a number or a yes/no", () => {
     const text = csv(`${HEADER},latitude,signature_required`, "A-1,Ana,,215-555-0100,1 Main St,Philadelphia,PA,19103,,,north,maybe");
     const { rejected } = ordersFromCsv(text, 2);
