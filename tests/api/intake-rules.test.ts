@@ -123,6 +123,9 @@ describeOps("intake: the date rule", (ctx) => {
     expect(created.statusCode).toBe(201);
     const batched = await ctx().ops("POST", `${V1}/orders/batch`, { orders: [other] });
     expect(batched.json().results[0].status).toBe("created");
+    const courierId = await newCourierId(ctx(), "replay@example.com");
+    const assignment = { courier_id: courierId, service_date: TEST_DAY, order_ids: [created.json().order.id] };
+    expect((await ctx().ops("POST", `${V1}/assignments`, assignment)).statusCode).toBe(200);
 
     // The same database after midnight: the nightly file is sent again.
     const config = { ...loadConfig({ OPS_API_KEY: TEST_OPS_KEY }), webRoot: "/nonexistent" };
@@ -146,6 +149,15 @@ describeOps("intake: the date rule", (ctx) => {
       ]);
       expect(batch.json().results[2].errors).toEqual([{ path: "service_date", message: expect.stringMatching(/in the past/) }]);
       expectRefused(await send("POST", `${V1}/orders`, { ...body, copay: "3.00" }), "service_date", /in the past/);
+      // The same assignment sent again after midnight changes nothing and is no refusal; one that would change something is.
+      const resent = await send("POST", `${V1}/assignments`, assignment);
+      expect(resent.statusCode, resent.body).toBe(200);
+      expect(resent.json().unchanged).toEqual(assignment.order_ids);
+      expectRefused(
+        await send("POST", `${V1}/assignments`, { ...assignment, order_ids: [batched.json().results[0].order_id] }),
+        "service_date",
+        /in the past/,
+      );
     } finally {
       await tomorrow.close();
     }

@@ -2,9 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AssignmentRequest, AssignmentResponse, OPS_API_PREFIX, OpsOrderIdParams, OrderResponse } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
 import { requireDispatch } from "../auth.ts";
-import { orderDateProblems } from "../../../domain/date-rules.ts";
 import { assignOrders, unassignOrder } from "../services/assignments.ts";
-import { dateRefusal } from "../services/orders.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 /** Assignments: dispatch puts orders on a courier's day and takes them off (issue 15). */
@@ -24,10 +22,7 @@ export const opsAssignmentRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        // The date rule (domain/date-rules.ts): an order cannot be put on a day gone by.
-        const problems = orderDateProblems({ service_date: request.body.service_date }, deps.today());
-        if (problems.length) throw dateRefusal(problems);
-        return deps.db.transaction((tx) => assignOrders(tx, { apiKeyId: caller.keyId }, request.body));
+        return deps.db.transaction((tx) => assignOrders(tx, { apiKeyId: caller.keyId }, request.body, { today: deps.today() }));
       },
     );
 

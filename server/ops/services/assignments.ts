@@ -1,12 +1,13 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { AssignmentRequest, AssignmentResponse, OpsOrder } from "../../../domain/contract/ops.ts";
+import { orderDateProblems } from "../../../domain/date-rules.ts";
 import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
 import { enqueueOrderEvent, enqueueOrderRescheduled } from "../../services/webhooks/order-events.ts";
 import { opsOrdersView, opsOrderView } from "./order-views.ts";
-import { lockVisibleOrder } from "./orders.ts";
+import { dateRefusal, lockVisibleOrder } from "./orders.ts";
 import type { Actor } from "./pharmacies.ts";
 
 /**
@@ -47,7 +48,7 @@ function alreadyAssigned(row: OrderRow, courierId: number, serviceDate: string):
  * another day is rescheduled to this one (custody and order.rescheduled);
  * an order already on this courier's day is left as it is (unchanged).
  */
-export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest): Promise<AssignmentResponse> {
+export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest, options: { today?: string } = {}): Promise<AssignmentResponse> {
   // The courier row is the lock: two assignments to one courier make one visit per pharmacy.
   const [courier] = await tx.select().from(couriers).where(eq(couriers.id, body.courier_id)).for("update");
   if (!courier) throw notFound(`Courier ${body.courier_id}`);
@@ -69,6 +70,9 @@ export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest
   // The same assignment sent again (a retry after a lost answer) changes nothing: no custody row, no second event.
   const unchanged = rows.filter((row) => alreadyAssigned(row, courier.id, body.service_date));
   const changing = rows.filter((row) => !alreadyAssigned(row, courier.id, body.service_date));
+  // The date rule (domain/date-rules.ts): nothing is put on a day gone by; an exact replay (all unchanged) stays harmless after midnight.
+  const dateProblems = options.today && changing.length ? orderDateProblems({ service_date: body.service_date }, options.today) : [];
+  if (dateProblems.length) throw dateRefusal(dateProblems);
   const fresh = changing.filter((row) => statusNameOf(row) === "new");
   const moved = changing.filter((row) => statusNameOf(row) !== "new");
   const updated: OrderRow[] = fresh.length ? await applyTransition(tx, actorIds, fresh, "SUBMIT_TO_COURIER", assignment) : [];
