@@ -2,7 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../domain/vocabulary.ts";
 import type { Db } from "../db/client.ts";
-import { couriers, orders, pharmacies, pharmacyVisits, plannedStops } from "../db/schema.ts";
+import { couriers, orders, pharmacies, pharmacyVisits } from "../db/schema.ts";
+import { plannedPlace, plannedStopsOf } from "./planned-places.ts";
 import { orderView, pharmacyView } from "./views.ts";
 import { AWAITING_VERIFICATION } from "../../domain/pharmacy-progress.ts";
 import { statusById } from "../../domain/vocabulary.ts";
@@ -52,14 +53,7 @@ export async function loadItinerary(
   const pharmacyIds = [...new Set([...visitRows.map((v) => v.pharmacyId), ...orderRows.map((o) => o.pharmacyId)])];
   const pharmacyRows = pharmacyIds.length ? await db.select().from(pharmacies).where(inArray(pharmacies.id, pharmacyIds)) : [];
   const pharmacyById = new Map(pharmacyRows.map((row) => [row.id, pharmacyView(row)]));
-  // Issue 28: the order's place in this courier's applied plan; a plan of another courier's (the order moved since) does not count.
-  const planned = orderRows.length
-    ? await db
-        .select()
-        .from(plannedStops)
-        .where(and(eq(plannedStops.courierId, courierId), inArray(plannedStops.orderId, orderRows.map((row) => row.id))))
-    : [];
-  const placeOf = new Map(planned.map((row) => [row.orderId, row]));
+  const placeOf = await plannedStopsOf(db, courierId, orderRows.map((row) => row.id));
   const visitsInOrder = placeOf.size ? visitsInPlanOrder(visitRows, orderRows, placeOf) : visitRows;
 
   return {
@@ -75,8 +69,7 @@ export async function loadItinerary(
     })),
     orders: orderRows.map((row) => ({
       ...orderView(row, pharmacyById.get(row.pharmacyId)!),
-      planned_position: placeOf.get(row.id)?.deliveryPosition ?? null,
-      planned_pickup_position: placeOf.get(row.id)?.pickupPosition ?? null,
+      ...plannedPlace(placeOf, row.id),
     })),
     statuses: ORDER_STATUSES.map((s) => ({ ...s })),
     relationships: RELATIONSHIPS.map((r) => ({ ...r })),

@@ -5,6 +5,7 @@ import { statusByName } from "../../../domain/vocabulary.ts";
 import type { Db } from "../../db/client.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
 import { conflict, HttpError, notFound } from "../../http/errors.ts";
+import { plannedPlace, plannedStopsOf } from "../planned-places.ts";
 import { orderView, pharmacyView } from "../views.ts";
 import { planDrivingOrder } from "./plan-route.ts";
 import type { SearchOptions } from "./iterated-local-search.ts";
@@ -56,5 +57,6 @@ export async function routedOrders(db: Db, request: RoutedOrdersRequest, search:
   const order = planDrivingOrder(origin, remaining, search);
 
   const view = pharmacyView(pharmacy);
-  return { orders: order.map((id) => orderView(byId.get(id)!, view)) };
+  const placeOf = await plannedStopsOf(db, request.courierId, order);
+  return { orders: order.map((id) => ({ ...orderView(byId.get(id)!, view), ...plannedPlace(placeOf, id) })) };
 }

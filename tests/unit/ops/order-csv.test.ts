@@ -176,6 +176,6 @@ describe("ordersFromCsv: delivery windows (issue 28)", () => {
       ["W1", "14:00", "16:00"],
       ["W3", undefined, undefined],
     ]);
-    expect(rejected).toEqual([{ line: 3, endLine: 3, externalId: "W2", reasons: ["delivery_window_end: must be after delivery_window_start (16:00)"] }]);
+    expect(rejected).toEqual([{ line: 3, endLine: 3, externalId: "W2", reasons: ["delivery_window_end must be after delivery_window_start (16:00)"] }]);
   });
 });
