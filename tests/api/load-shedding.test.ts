@@ -17,15 +17,16 @@ describeApi("load shedding", (api) => {
     await Promise.all(apps.map((app) => app.close()));
   });
 
-  it("finding 10: 60 concurrent day loads past two serving slots and a 300 ms line: the rest is a fast 503 with Retry-After", async () => {
-    const config = { ...loadConfig({ MAX_CONCURRENT_REQUESTS: "2", REQUEST_QUEUE_MS: "300" }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
+  it("finding 10: 200 concurrent day loads past two serving slots and a 200 ms line: the rest is a fast 503 with Retry-After", async () => {
+    const config = { ...loadConfig({ MAX_CONCURRENT_REQUESTS: "2", REQUEST_QUEUE_MS: "200" }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
     const app = await buildApp({ config, database: api().database, today: () => TEST_DAY, logger: false });
     apps.push(app);
     await app.ready();
     const client = await api().login();
 
     const answers = await Promise.all(
-      Array.from({ length: 60 }, async () => {
+      // Enough calls that two slots cannot serve them all within the line on a quiet machine (60 sometimes could on PostgreSQL).
+      Array.from({ length: 200 }, async () => {
         const started = performance.now();
         const response = await app.inject({ method: "GET", url: "/api/courier/itinerary", headers: { accept: API_MEDIA_TYPE, cookie: client.cookie } });
         return { status: response.statusCode, ms: performance.now() - started, retryAfter: response.headers["retry-after"], body: response.json() as unknown };
@@ -34,10 +35,10 @@ describeApi("load shedding", (api) => {
     const shed = answers.filter((answer) => answer.status === 503);
     const served = answers.filter((answer) => answer.status === 200);
     console.log(
-      `60 concurrent day loads, 2 slots, 300 ms line: ${served.length} served, ${shed.length} shed; ` +
+      `200 concurrent day loads, 2 slots, 200 ms line: ${served.length} served, ${shed.length} shed; ` +
         `slowest shed ${Math.round(Math.max(...shed.map((a) => a.ms)))} ms, slowest served ${Math.round(Math.max(...served.map((a) => a.ms)))} ms`,
     );
-    expect(served.length + shed.length).toBe(60);
+    expect(served.length + shed.length).toBe(200);
     expect(served.length).toBeGreaterThan(0);
     expect(shed.length).toBeGreaterThan(0);
     for (const answer of shed) {

@@ -21,6 +21,10 @@ const JOB: RenderJob = {
     check_total: "0.00",
     latitude: null,
     longitude: null,
+    orders: [],
+    document_id: "RET-1-000000000000",
+    generated_at: "2026-11-21T15:05:00.000Z",
+    time_zone: "America/New_York",
   } as unknown as Extract<RenderJob, { kind: "manifest" }>["manifest"],
   options: { timeZone: "America/New_York", signatureSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0L5 5"/></svg>' },
 };
