@@ -71,6 +71,15 @@ export async function replayPath<TMachine extends AnyStateMachine>(
 }
 
 /**
+ * path.test's `events` for a path: every event type on it (the first,
+ * xstate.init, included) done by one function, as the model's events are all
+ * sent the same way (a courier's event, or a call settled).
+ */
+export function eachEventOf(path: ModelPath, exec: (step: { event: EventObject; state: AnyMachineSnapshot }) => Promise<void> | void) {
+  return Object.fromEntries(path.steps.map(({ event }) => [event.type, exec]));
+}
+
+/**
  * The traversal's events in a state: only those the machine takes there (an
  * ignored event is no transition), and none once the machine has finished.
  */
