@@ -169,8 +169,14 @@ export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: 
   const paths = model.getShortestPaths({ allowDuplicatePaths: true }) as unknown as TestPath<SnapshotFrom<TMachine>, EventObject>[];
   return paths.map((path) => {
     const reached = withStatesReached(machine, options.input, path);
-    // path.test({ states, events }) then walks the snapshots reached, not the ones the graph kept.
-    return { ...reached, test: (params: Parameters<typeof path.test>[0]) => model.testPath(reached as never, params as never) };
+    // path.test({ states, events }) walks the path it is called on (a copy with more steps
+    // walks those), with the snapshots reached, not the ones the graph kept.
+    return {
+      ...reached,
+      test(this: typeof reached, params: Parameters<typeof path.test>[0]) {
+        return model.testPath(this as never, params as never);
+      },
+    };
   });
 }
 
