@@ -62,7 +62,7 @@ export function dobToCheck(order: Pick<Order, "patient_date_of_birth">): string 
 
 /**
  * A date of birth may be confirmed only when the step shows one to check
- * (docs/decisions.md "A date of birth nobody can see is never confirmed"):
+ * (docs/decisions/0011-a-date-of-birth-nobody-can-see-is-never-confirmed.md):
  * with none on file, 'Did not verify date of birth' is the courier's only
  * way on. The delivery-flow machine's guard and the server's completion
  * check are this one rule.

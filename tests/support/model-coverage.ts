@@ -8,8 +8,9 @@ import {
   type AnyStateNode,
   type AnyTransitionDefinition,
   type EventObject,
+  type SnapshotFrom,
 } from "xstate";
-import { getAdjacencyMap, getShortestPaths, serializeSnapshot } from "xstate/graph";
+import { serializeSnapshot, TestModel, type TestPath, type TraversalOptions as TraversalOptionsOf } from "xstate/graph";
 
 /**
  * Coverage of a machine by a set of paths: which state nodes were entered and
@@ -115,7 +116,7 @@ export function expectFullCoverage(machine: AnyStateMachine, paths: PathLike[], 
   return coverage;
 }
 
-type TraversalOptions = Parameters<typeof getShortestPaths>[1];
+type TraversalOptions = TraversalOptionsOf<AnyMachineSnapshot, EventObject, unknown>;
 
 /** Whether some state invokes an actor under a system id (the application machine does). */
 function hasSystemIds(machine: AnyStateMachine): boolean {
@@ -141,29 +142,55 @@ function traversable<TMachine extends AnyStateMachine>(machine: TMachine): TMach
 
 /**
  * One path per reachable transition: the shortest path to its source state
- * followed by the event. Simple and shortest paths alone never take an edge
- * that loops back to a state already seen; these do.
+ * followed by the event, generated the @xstate/test way by xstate/graph's
+ * TestModel (its getShortestPaths, its paths' test()). Shortest paths to
+ * states alone never take an edge that loops back to a state already seen; so,
+ * like createTestModel's own transition serializer, each vertex of the model is
+ * a state *with the transition that led there* (state, event, state left), and
+ * the shortest path to every such vertex takes every transition once, loops
+ * included, plus the path to the first state.
+ *
+ * createTestModel itself refuses every machine here but the order lifecycle
+ * ("Invocations on test machines are not supported"): it is a TestModel with
+ * that check, createTestModel's event defaults (a bare `{ type }` for each event
+ * a state names) and its serializers; the model is built from the class instead
+ * (docs/decisions/0023-model-based-paths-from-xstate-graph-test-model.md).
  */
 export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: TMachine, options: NonNullable<TraversalOptions>) {
-  const serialize = (options.serializeState ?? ((snapshot: AnyMachineSnapshot) => serializeSnapshot(snapshot))) as (
-    snapshot: AnyMachineSnapshot,
-    event: EventObject | undefined,
-  ) => string;
-  const logic = traversable(machine);
-  const shortest = getShortestPaths(logic, options as never);
-  const pathTo = new Map(shortest.map((path) => [serialize(path.state as AnyMachineSnapshot, undefined), path]));
-  const adjacency = getAdjacencyMap(logic, { ...options, serializeState: serialize } as never) as Record<
-    string,
-    { state: AnyMachineSnapshot; transitions: Record<string, { event: EventObject; state: AnyMachineSnapshot }> }
-  >;
-  const paths: { state: AnyMachineSnapshot; steps: { event: EventObject; state: AnyMachineSnapshot }[]; weight: number }[] = [];
-  for (const [key, { transitions }] of Object.entries(adjacency)) {
-    const base = pathTo.get(key);
-    if (!base) continue;
-    for (const { event, state } of Object.values(transitions)) {
-      paths.push({ state, steps: [...(base.steps as never[]), { event, state }], weight: base.weight + 1 });
-    }
-  }
-  return paths;
+  const serialize = (options.serializeState ?? ((snapshot: AnyMachineSnapshot) => serializeSnapshot(snapshot))) as (snapshot: AnyMachineSnapshot) => string;
+  const model = new TestModel(traversable(machine) as AnyStateMachine, {
+    ...(options as object),
+    serializeState: (snapshot: AnyMachineSnapshot, event: EventObject | undefined, previous?: AnyMachineSnapshot) =>
+      event === undefined || previous === undefined
+        ? serialize(snapshot)
+        : `${serialize(snapshot)} via ${JSON.stringify(event)} from ${serialize(previous)}`,
+  } as never);
+  // Every path is kept, even one another extends: each is a transition whose end state its test checks.
+  const paths = model.getShortestPaths({ allowDuplicatePaths: true }) as unknown as TestPath<SnapshotFrom<TMachine>, EventObject>[];
+  return paths.map((path) => {
+    const reached = withStatesReached(machine, options.input, path);
+    // path.test({ states, events }) walks the path it is called on (a copy with more steps
+    // walks those), with the snapshots reached, not the ones the graph kept.
+    return {
+      ...reached,
+      test(this: typeof reached, params: Parameters<typeof path.test>[0]) {
+        return model.testPath(this as never, params as never);
+      },
+    };
+  });
 }
 
+/**
+ * The path's snapshots as its events reach them. xstate/graph keeps, under a
+ * vertex's key, the last snapshot seen there, which need not be the one the
+ * shortest path reaches when the key leaves details out (a time the courier
+ * called, say); the test compares the live actor with these.
+ */
+function withStatesReached<TPath extends TestPath<AnyMachineSnapshot, EventObject>>(machine: AnyStateMachine, input: unknown, path: TPath): TPath {
+  let snapshot = initialTransition(machine, input as never)[0] as AnyMachineSnapshot;
+  const steps = path.steps.map((step, index) => {
+    if (index > 0) snapshot = transition(machine, snapshot as never, step.event as never)[0] as AnyMachineSnapshot;
+    return { event: step.event, state: snapshot };
+  });
+  return { ...path, steps, state: snapshot };
+}

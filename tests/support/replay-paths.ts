@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { createActor, fromPromise, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from "xstate";
+import type { TestParam } from "xstate/graph";
 import { allStateIds, allTransitionKeys, coverageOf } from "./model-coverage.ts";
 
 /**
@@ -12,6 +13,8 @@ import { allStateIds, allTransitionKeys, coverageOf } from "./model-coverage.ts"
 export interface ModelPath {
   state: AnyMachineSnapshot;
   steps: ReadonlyArray<{ event: EventObject; state: AnyMachineSnapshot }>;
+  /** xstate/graph's path.test, on the paths transitionCoverPaths makes (a hand-written path has none). */
+  test?: (params: TestParam<AnyMachineSnapshot, EventObject>) => Promise<unknown>;
 }
 
 export interface Call {
@@ -49,9 +52,11 @@ export async function replayPath<TMachine extends AnyStateMachine>(
     ]),
   );
   const actor = createActor(machine.provide({ actors } as never), { input } as never);
-  actor.start();
-  await nextTick();
-  for (const { event } of path.steps.slice(1)) {
+  const start = async () => {
+    actor.start();
+    await nextTick();
+  };
+  const apply = async (event: EventObject) => {
     const settle = SETTLE.exec(event.type);
     if (settle) {
       const [, outcome, name] = settle as unknown as [string, "done" | "error", string];
@@ -64,10 +69,37 @@ export async function replayPath<TMachine extends AnyStateMachine>(
       actor.send(event as never);
     }
     await nextTick();
+  };
+  if (path.test) {
+    // A model path (xstate/graph's TestPath): path.test does each step's event on the
+    // live actor, then checks the actor is in that step's state, after every step.
+    await path.test({
+      events: eachEventOf(path, ({ event }) => (event.type === "xstate.init" ? start() : apply(event))),
+      states: {
+        "*": (state) => {
+          const live = actor.getSnapshot();
+          expect(live.value).toEqual(state.value);
+          expect(live.context).toEqual(state.context);
+          expect(live.status).toBe(state.status);
+        },
+      },
+    });
+  } else {
+    await start();
+    for (const { event } of path.steps.slice(1)) await apply(event);
   }
   const snapshot = actor.getSnapshot();
   actor.stop();
   return { snapshot, calls };
+}
+
+/**
+ * path.test's `events` for a path: every event type on it (the first,
+ * xstate.init, included) done by one function, as the model's events are all
+ * sent the same way (a courier's event, or a call settled).
+ */
+export function eachEventOf(path: ModelPath, exec: (step: { event: EventObject; state: AnyMachineSnapshot }) => Promise<void> | void) {
+  return Object.fromEntries(path.steps.map(({ event }) => [event.type, exec]));
 }
 
 /**

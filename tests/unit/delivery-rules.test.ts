@@ -285,7 +285,7 @@ describe("signature step (spec §5)", () => {
   });
 });
 
-describe("a date of birth to check (issue 17, docs/decisions.md)", () => {
+describe("a date of birth to check (issue 17, docs/decisions/0011-a-date-of-birth-nobody-can-see-is-never-confirmed.md)", () => {
   it("is the one on file, as MM/DD/YYYY; with none (or none readable) nothing can be verified", () => {
     expect(dobToCheck(makeOrder({ patient_date_of_birth: "1948-03-14" }))).toBe("03/14/1948");
     expect(dobCanBeVerified(makeOrder({ patient_date_of_birth: "1948-03-14" }))).toBe(true);

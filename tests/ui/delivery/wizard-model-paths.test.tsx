@@ -13,6 +13,7 @@ import { deliveryPathOf } from "../../../src/features/delivery/delivery-paths.ts
 import { allStateIds, allTransitionKeys, coverageOf, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { deliveryFlowEvents } from "../../support/delivery-flow-events.ts";
+import { eachEventOf } from "../../support/replay-paths.ts";
 import {
   courierCanSend,
   itineraryWith,
@@ -143,14 +144,14 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
   ]);
 };
 
-type Path = { state: AnyMachineSnapshot; steps: { event: EventObject; state: AnyMachineSnapshot }[] };
+type Path = ReturnType<typeof transitionCoverPaths<typeof deliveryFlowMachine>>[number];
 
 function pathsOf(scenario: Scenario): Path[] {
   const events = (snapshot: AnyMachineSnapshot) =>
     snapshot.status !== "active"
       ? []
       : (scenario.events.filter((event) => snapshot.can(event as never) && courierCanSend(snapshot, event as EventObject)) as EventObject[]);
-  return transitionCoverPaths(deliveryFlowMachine, { events, input: inputOf(scenario), serializeState } as never) as unknown as Path[];
+  return transitionCoverPaths(deliveryFlowMachine, { events, input: inputOf(scenario), serializeState } as never);
 }
 
 /**
@@ -213,12 +214,21 @@ describe.each(SCENARIOS)("the delivery wizard walks the machine's paths: $name",
   const base = `/pharmacies/${scenario.order.pharmacy.id}/deliver_orders/${scenario.order.id}`;
 
   it.each(paths.map((path) => [pathName(path), path] as const))("%s", async (_name, path) => {
-    const { user } = renderDelivery(itineraryWith([scenario.order, ...(scenario.others ?? [])]), base);
-    await expectScreenOf(path.steps[0]!.state, base);
-    for (let i = 1; i < path.steps.length; i++) {
-      await perform(user, path.steps[i]!.event, path.steps[i - 1]!.state, base);
-      await expectScreenOf(path.steps[i]!.state, base);
-    }
+    // xstate/graph's path.test: each step's event done on the screens, then every state checked there.
+    let user: ReturnType<typeof renderDelivery>["user"] | undefined;
+    let before: AnyMachineSnapshot | undefined;
+    await path.test({
+      events: eachEventOf(path, async ({ event }) => {
+        if (user === undefined) ({ user } = renderDelivery(itineraryWith([scenario.order, ...(scenario.others ?? [])]), base));
+        else await perform(user, event, before!, base);
+      }),
+      states: {
+        "*": async (state) => {
+          await expectScreenOf(state, base);
+          before = state;
+        },
+      },
+    });
   });
 });
 

@@ -190,7 +190,7 @@ describe("delivery-flow machine: every path", () => {
     });
   }
 
-  it("with no date of birth on file, no path confirms one: 'Did not verify date of birth' is the way on (docs/decisions.md)", () => {
+  it("with no date of birth on file, no path confirms one: 'Did not verify date of birth' is the way on (docs/decisions/0011-a-date-of-birth-nobody-can-see-is-never-confirmed.md)", () => {
     const paths = pathsOf(noDob, SCENARIOS.find((scenario) => scenario.input === noDob)!.events);
     const visited = paths.flatMap((path) => path.steps.map((step) => step.state as AnyMachineSnapshot));
     expect(visited.some((snapshot) => snapshot.matches({ steps: "verifyDob" }))).toBe(true);

@@ -7,7 +7,7 @@ import type { StepProps } from "./step-props.ts";
 /**
  * Spec §2 Date-of-birth step: confirm the patient's date of birth with the
  * recipient. With none on file there is nothing to confirm, so only 'Did not
- * verify date of birth' is offered (docs/decisions.md).
+ * verify date of birth' is offered (docs/decisions/0011-a-date-of-birth-nobody-can-see-is-never-confirmed.md).
  */
 export function DobStep({ snapshot, send }: StepProps) {
   const { order } = snapshot.context;
