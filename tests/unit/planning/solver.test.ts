@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { checkPlan, type PlanProblem, type PlanTask, type PlanVehicle } from "../../../domain/planning.ts";
 import { seededRandom } from "../../../server/services/routing/prng.ts";
 import { solvePlan } from "../../../server/services/routing/planner/index.ts";
+import { problemFrom, problemInputs } from "./arbitrary.ts";
 import { bruteForce } from "./brute-force.ts";
 import { open, problemOn, vehicle, type Point } from "./support.ts";
 
@@ -111,42 +112,10 @@ describe("tasks nobody can serve", () => {
 });
 
 describe("every plan keeps the rules (property)", () => {
-  const spec = (locations: number) =>
-    fc.record({
-      location: fc.integer({ min: 0, max: locations - 1 }),
-      windowStart: fc.integer({ min: 0, max: 300 }),
-      width: fc.integer({ min: 0, max: 300 }),
-      service: fc.integer({ min: 0, max: 20 }),
-    }).map(({ width, ...rest }) => ({ ...rest, windowEnd: rest.windowStart + width }));
-
-  const problems = fc.integer({ min: 2, max: 9 }).chain((locations) =>
-    fc.record({
-      points: fc.array(fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 })), { minLength: locations, maxLength: locations }),
-      tasks: fc.array(fc.record({ pickup: fc.option(spec(locations), { nil: undefined }), delivery: spec(locations), size: fc.integer({ min: 0, max: 5 }) }), { minLength: 0, maxLength: 8 }),
-      vehicles: fc.array(fc.record({
-        start: fc.option(fc.integer({ min: 0, max: locations - 1 }), { nil: null }),
-        end: fc.option(fc.integer({ min: 0, max: locations - 1 }), { nil: null }),
-        shiftStart: fc.integer({ min: 0, max: 200 }),
-        length: fc.integer({ min: 0, max: 600 }),
-        capacity: fc.integer({ min: 0, max: 8 }),
-      }), { minLength: 1, maxLength: 3 }),
-      serviceOncePerLocation: fc.boolean(),
-      // Identical vehicles let the search exchange route tails (2-opt*).
-      identical: fc.boolean(),
-      maxVehicles: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
-      seed: fc.integer({ min: 0, max: 1000 }),
-    }),
-  );
-
   it("is feasible by domain/planning.ts and serves or lists every task once", () => {
     fc.assert(
-      fc.property(problems, (input) => {
-        const problem = problemOn(
-          input.points as Point[],
-          input.tasks.map((task, i) => ({ id: `t${i}`, ...(task.pickup ? { pickup: task.pickup } : {}), delivery: task.delivery, size: task.size })),
-          input.vehicles.map((own, i) => ({ v: input.identical ? input.vehicles[0]! : own, i })).map(({ v, i }) => ({ id: `v${i}`, start: v.start, end: v.end, shiftStart: v.shiftStart, shiftEnd: v.shiftStart + v.length, capacity: v.capacity })),
-          { serviceOncePerLocation: input.serviceOncePerLocation },
-        );
+      fc.property(problemInputs, (input) => {
+        const problem = problemFrom(input);
         const plan = solvePlan(problem, { timeLimitMs: 10_000, seed: input.seed, iterations: 150, maxVehicles: input.maxVehicles });
         const check = checkPlan(problem, plan, Math.min(problem.vehicles.length, input.maxVehicles ?? Infinity));
         expect(check.problems).toEqual([]);

@@ -17,6 +17,7 @@
  */
 import { randomInt, seededRandom, type Random } from "../prng.ts";
 import type { Model } from "./model.ts";
+import { LocalSearch } from "./local-search.ts";
 import { Solution, type Insertion } from "./solution.ts";
 
 export interface SearchOptions {
@@ -55,6 +56,10 @@ const TAIL_EXCHANGES = 4;
 const POOL_TRIES = 10;
 /** Further constructions only while they have taken less than this share of the budget (large days: one or two). */
 const CONSTRUCTION_SHARE = 0.05;
+/** The annealing stops here; relocate and exchange polish the best plan in the rest of the budget (on every new best, or after every move, they did worse: docs/planning.md). */
+const FINAL_SHARE = 0.97;
+/** Share of the budget without a better plan after which the annealing starts again from the best one. */
+const STALL_SHARE = 0.2;
 
 interface Key {
   unassigned: number;
@@ -77,6 +82,8 @@ export class Search {
   readonly farness: Float64Array;
   readonly stops: number[];
   iteration = 0;
+  averageRemoved = AVERAGE_REMOVED;
+  readonly localSearch: LocalSearch;
   best: { routes: number[][]; unassigned: number[] };
   bestKey: Key;
   private readonly deadline: number;
@@ -99,6 +106,7 @@ export class Search {
       const d = model.distance[depot * model.side + model.location[t]!]!;
       this.farness[t] = Number.isFinite(d) ? d : 0;
     }
+    this.localSearch = new LocalSearch(this.solution, this.neighbours, this.neighbourCount, this.random);
     this.solution.unassigned = Array.from({ length: model.taskCount }, (_, t) => t);
     this.best = this.solution.snapshot();
     this.bestKey = { unassigned: model.taskCount, vehicles: 0, distance: 0 };
@@ -257,10 +265,21 @@ export class Search {
     const meanEdge = edges > 0 && Number.isFinite(current.distance) ? current.distance / edges : 1;
     const t0 = START_TEMPERATURE * meanEdge;
     const t1 = END_TEMPERATURE * meanEdge;
-    const from = this.progress();
-    while (!this.outOfBudget()) {
+    let from = this.progress();
+    let lastBest = from;
+    // The annealing leaves the last sliver of the budget to relocate and exchange on the best plan.
+    while (!this.outOfBudget() && this.progress() < FINAL_SHARE) {
       this.iteration++;
-      const p = Math.min(1, Math.max(0, (this.progress() - from) / Math.max(1e-9, 1 - from)));
+      if (this.progress() - lastBest > STALL_SHARE) {
+        // Stuck (a fifth of the budget without a better plan): start the cooling again from the best plan, with
+        // ruins three times larger until it improves; lrc201 with seed 5 otherwise stays at +34 % for the whole run.
+        s.restore(this.best);
+        current = this.key();
+        from = this.progress();
+        lastBest = from;
+        this.averageRemoved = 3 * AVERAGE_REMOVED;
+      } else if (this.progress() - lastBest > STALL_SHARE / 4) this.averageRemoved = AVERAGE_REMOVED;
+      const p = Math.min(1, Math.max(0, (this.progress() - from) / Math.max(1e-9, FINAL_SHARE - from)));
       const temperature = t0 * Math.pow(t1 / t0, p);
       const before = s.snapshot();
       const pool = s.unassigned.length;
@@ -275,11 +294,15 @@ export class Search {
       else accept = next.distance < current.distance - temperature * Math.log(this.random() || 1e-12);
       if (accept) {
         current = next;
+        if (better(current, this.bestKey)) lastBest = this.progress();
         this.saveIfBest();
       } else {
         s.restore(before, touched);
       }
     }
+    s.restore(this.best);
+    this.localSearch.descend(() => this.outOfTime(), undefined, 10);
+    this.saveIfBest();
   }
 
   /** 2-opt* from the routes a move changed against every other used route, while it improves (bounded); adds the routes it changed. */
@@ -318,7 +341,7 @@ export class Search {
     const touched = new Set<number>();
     if (routedStops === 0) return touched;
     const maxString = Math.min(MAX_STRING, routedStops / used);
-    const maxStrings = (4 * AVERAGE_REMOVED) / (1 + maxString) - 1;
+    const maxStrings = (4 * this.averageRemoved) / (1 + maxString) - 1;
     const strings = Math.floor(random() * maxStrings) + 1;
     let seed = -1;
     for (let tries = 0; tries < 50 && seed < 0; tries++) {
@@ -374,15 +397,7 @@ export class Search {
     const s = this.solution;
     const m = this.model;
     const random = this.random;
-    const left: number[] = [];
-    let tasks = s.unassigned;
-    if (pool > POOL_TRIES) {
-      // Of the tasks left out before this move, only the most often absent are tried again (a large day
-      // may leave dozens out; trying them all every move would cost most of the time).
-      const waiting = tasks.slice(0, pool).sort((a, b) => this.absences[b]! - this.absences[a]! || a - b);
-      left.push(...waiting.slice(POOL_TRIES));
-      tasks = [...waiting.slice(0, POOL_TRIES), ...tasks.slice(pool)];
-    }
+    const { tasks, left } = this.candidates(pool);
     this.sortTasks(tasks, order);
     const touched = new Set<number>();
     let used = s.usedVehicles();
@@ -419,6 +434,21 @@ export class Search {
     }
     s.unassigned = left;
     return touched;
+  }
+
+  /** The tasks a recreate tries: those the ruin removed and, of the tasks left out before it (the first `pool`), the most often absent. */
+  private candidates(pool: number): { tasks: number[]; left: number[] } {
+    const s = this.solution;
+    const left: number[] = [];
+    let tasks = s.unassigned;
+    if (pool > POOL_TRIES) {
+      // Of the tasks left out before this move, only the most often absent are tried again (a large day
+      // may leave dozens out; trying them all every move would cost most of the time).
+      const waiting = tasks.slice(0, pool).sort((a, b) => this.absences[b]! - this.absences[a]! || a - b);
+      left.push(...waiting.slice(POOL_TRIES));
+      tasks = [...waiting.slice(0, POOL_TRIES), ...tasks.slice(pool)];
+    }
+    return { tasks, left };
   }
 
   private sortTasks(tasks: number[], order: number): void {
