@@ -15,6 +15,8 @@ export default defineConfig({
           name: "api",
           include: ["tests/api/**/*.test.ts"],
           environment: "node",
+          // Migrates and seeds one database per engine; every test file gets a copy of it.
+          globalSetup: ["tests/support/database-templates.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

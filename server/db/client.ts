@@ -25,7 +25,19 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 /** Any session holding this lock runs migrations; the others wait (several API processes may start at once). */
 const MIGRATION_LOCK_ID = 4_242_001;
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; poolSize?: number }): Promise<Database> {
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  /**
+   * Embedded only: start from a PGlite dumpDataDir() tarball instead of an empty
+   * cluster (the API tests clone one migrated database this way). Migrations
+   * still run: on a migrated copy they find nothing to do.
+   */
+  loadDataDir?: Blob;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const max = options.poolSize ?? 20;
     const pool = new pg.Pool({
@@ -56,7 +68,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     return { db, engine: "postgres", close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new TurnTakingPGlite(options.dataDir) : new TurnTakingPGlite();
+  const client = new TurnTakingPGlite({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, engine: "pglite", close: () => client.close() };

@@ -5,7 +5,6 @@ import { clientErrorLogRecord, errorName, routePattern, stackFrames } from "../.
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { courierIdOf, databaseDigest, makeSession, send, WRITABLE_TABLES } from "../support/security-fixtures.ts";
@@ -88,8 +87,7 @@ for (const target of databaseTargets()) {
     let database: Database;
 
     beforeAll(async () => {
-      database = await target.open();
-      await seedDemo(database.db, TEST_DAY);
+      database = await target.openDemoDay();
       const config = { ...loadConfig({ CLIENT_ERRORS_PER_MINUTE: "5" }), webRoot: "/nonexistent" };
       app = await buildApp({ config, database, today: () => TEST_DAY, logStream: { write: (line) => void lines.push(line) } });
       await app.ready();

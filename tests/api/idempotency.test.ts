@@ -8,7 +8,6 @@ import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
 import { auditEvents, idempotencyKeys } from "../../server/db/schema.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { HttpError } from "../../server/http/errors.ts";
 import { canonicalBody, purgeIdempotencyKeys, requestFingerprint } from "../../server/http/idempotency.ts";
 import { DEMO_PASSWORD, TEST_DAY, sessionCookie } from "../support/api-harness.ts";
@@ -30,7 +29,6 @@ interface Probe {
 }
 
 async function startProbeApi(database: Database, probe: Probe): Promise<FastifyInstance> {
-  await seedDemo(database.db, TEST_DAY);
   const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000 };
   const app = await buildApp({ config, database, today: () => TEST_DAY, logger: false });
   app.post(PROBE, async (request) => {
@@ -94,7 +92,7 @@ for (const target of databaseTargets()) {
     let marcus: Client;
 
     beforeAll(async () => {
-      database = await target.open();
+      database = await target.openDemoDay();
       app = await startProbeApi(database, probe);
       dana = await login(app, "courier@example.com");
       marcus = await login(app, "courier2@example.com");

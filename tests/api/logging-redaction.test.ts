@@ -6,7 +6,6 @@ import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
 import { orders } from "../../server/db/schema.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { DEMO_PASSWORD, TEST_DAY } from "../support/api-harness.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { courierIdOf, freshOrder, makeSession, pharmacyIdOf, send, SIGNATURE_SVG, type TestSession } from "../support/security-fixtures.ts";
@@ -36,8 +35,7 @@ for (const target of databaseTargets()) {
     const secrets: string[] = [];
 
     beforeAll(async () => {
-      database = await target.open();
-      await seedDemo(database.db, TEST_DAY);
+      database = await target.openDemoDay();
       const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000, logLevel: "trace" };
       app = await buildApp({ config, database, today: () => TEST_DAY, logStream: { write: (line) => void lines.push(line) } });
       app.post(PROBE, async (request) => {

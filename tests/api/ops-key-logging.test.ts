@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { orderBody, TEST_OPS_KEY } from "../support/ops-harness.ts";
@@ -11,9 +10,8 @@ for (const target of databaseTargets()) {
   describe(`ops logging [${target.name}]`, () => {
     it("writes no key, token or patient detail at trace level, even on refusals", async () => {
       const lines: string[] = [];
-      const database = await target.open();
+      const database = await target.openDemoDay();
       try {
-        await seedDemo(database.db, TEST_DAY);
         const config = { ...loadConfig({ OPS_API_KEY: TEST_OPS_KEY }), webRoot: "/nonexistent", logLevel: "trace" };
         const app = await buildApp({ config, database, today: () => TEST_DAY, logStream: { write: (line) => void lines.push(line) } });
         await app.ready();

@@ -28,7 +28,7 @@ for (const target of databaseTargets()) {
 
     /** The API with a render pool whose worker waits on `latch` before each render; a delivered order to draw. */
     async function start(latch: SharedArrayBuffer, pool: RenderPoolOptions = {}) {
-      ctx = await startOps(await target.open(), {}, { renderPool: { entry: LATCHED, workerData: { latch }, ...pool } });
+      ctx = await startOps(await target.openDemoDay(), {}, { renderPool: { entry: LATCHED, workerData: { latch }, ...pool } });
       const courier = await ctx.loginCourier("courier@example.com");
       const pharmacyId = await freshPharmacy(ctx.database.db, courier.courierId, "Render Pool Pharmacy");
       const orderId = await freshOrder(ctx.database.db, { courierId: courier.courierId, pharmacyId, status: "picked_up" });

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { databaseTargets } from "../support/databases.ts";
 
@@ -43,8 +42,7 @@ describe("the web app's page: its on-demand screens' chunks named in it (issue 9
     writeFileSync(path.join(webRoot, "index.html"), PAGE);
     writeFileSync(path.join(webRoot, "assets", "index-app.js"), "export {};\n");
     writeFileSync(path.join(webRoot, "route-preloads.json"), JSON.stringify(PRELOADS));
-    database = await databaseTargets()[0]!.open();
-    await seedDemo(database.db, TEST_DAY);
+    database = await databaseTargets()[0]!.openDemoDay();
     app = await buildApp({ config: { ...loadConfig({}), webRoot }, database, today: () => TEST_DAY, logger: false });
     await app.ready();
   });

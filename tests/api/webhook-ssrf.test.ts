@@ -6,7 +6,6 @@ import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
 import { webhookAttempts, webhookMessages, webhookSubscriptions } from "../../server/db/schema.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { pinnedConnector, type PinnedConnect } from "../../server/services/webhooks/pinned-connect.ts";
 import { systemResolver, type Resolver } from "../../server/services/webhooks/url-policy.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
@@ -59,8 +58,7 @@ for (const target of databaseTargets()) {
     };
 
     beforeAll(async () => {
-      database = await target.open();
-      await seedDemo(database.db, TEST_DAY);
+      database = await target.openDemoDay();
       inside = await startReceiver();
       internet = await startReceiver();
       const config = { ...loadConfig({ OPS_API_KEY: TEST_OPS_KEY, WEBHOOK_RETRY_SCALE: "1" }), webRoot: "/nonexistent" };

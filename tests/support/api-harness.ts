@@ -4,11 +4,10 @@ import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
 import { buildApp } from "../../server/app.ts";
 import { loadConfig, type Config } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { databaseTargets } from "./databases.ts";
+import { TEST_DAY } from "./demo-day.ts";
 
-/** Tests run on a fixed day so the demo data and "today" always agree. */
-export const TEST_DAY = "2026-11-21";
+export { TEST_DAY };
 export const DEMO_PASSWORD = "deliver-safely";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -45,8 +44,8 @@ export function sessionCookie(response: LightMyRequestResponse): string {
   return `rxc_session=${cookie.value}`;
 }
 
+/** Starts the courier API on a database that holds the demo day (DatabaseTarget.openDemoDay). */
 export async function startApi(database: Database, overrides: Partial<Config> = {}): Promise<ApiContext> {
-  await seedDemo(database.db, TEST_DAY);
   const config = { ...loadConfig({}), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, loginAttemptsPerAddressPerMinute: 1000, ...overrides };
   const app = await buildApp({ config, database, today: () => TEST_DAY, logger: false });
   await app.ready();
@@ -89,7 +88,7 @@ export async function startApi(database: Database, overrides: Partial<Config> = 
 }
 
 /**
- * Runs a suite once per database engine, each with a freshly seeded demo day.
+ * Runs a suite once per database engine, each on its own copy of the demo day.
  * The suite receives a getter because the app only exists once beforeAll ran.
  */
 export function describeApi(title: string, suite: (api: () => ApiContext) => void, config: Partial<Config> = {}): void {
@@ -97,7 +96,7 @@ export function describeApi(title: string, suite: (api: () => ApiContext) => voi
     describe(`${title} [${target.name}]`, () => {
       let context: ApiContext | undefined;
       beforeAll(async () => {
-        context = await startApi(await target.open(), config);
+        context = await startApi(await target.openDemoDay(), config);
       });
       afterAll(async () => {
         await context?.app.close();

@@ -5,7 +5,6 @@ import { buildApp, type AppOptions } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
 import { apiKeys } from "../../server/db/schema.ts";
-import { seedDemo } from "../../server/db/seed.ts";
 import { DEMO_PASSWORD, sessionCookie, TEST_DAY } from "./api-harness.ts";
 import { databaseTargets } from "./databases.ts";
 
@@ -27,8 +26,8 @@ export interface OpsContext {
   loginCourier(email: string, password?: string): Promise<{ cookie: string; csrf: string; courierId: number }>;
 }
 
+/** Starts the server with OPS_API_KEY on a database that holds the demo day (DatabaseTarget.openDemoDay). */
 export async function startOps(database: Database, env: Record<string, string> = {}, appOptions: Partial<AppOptions> = {}): Promise<OpsContext> {
-  await seedDemo(database.db, TEST_DAY);
   const config = { ...loadConfig({ OPS_API_KEY: TEST_OPS_KEY, ...env }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000 };
   const app = await buildApp({ config, database, today: () => TEST_DAY, logger: false, ...appOptions });
   await app.ready();
@@ -56,13 +55,13 @@ export async function startOps(database: Database, env: Record<string, string> =
   };
 }
 
-/** Runs an ops suite once per database engine, each on a freshly seeded demo day with OPS_API_KEY set. */
+/** Runs an ops suite once per database engine, each on its own copy of the demo day, with OPS_API_KEY set. */
 export function describeOps(title: string, suite: (ctx: () => OpsContext) => void, env: Record<string, string> = {}): void {
   for (const target of databaseTargets()) {
     describe(`${title} [${target.name}]`, () => {
       let context: OpsContext | undefined;
       beforeAll(async () => {
-        context = await startOps(await target.open(), env);
+        context = await startOps(await target.openDemoDay(), env);
       });
       afterAll(async () => {
         await context?.app.close();
