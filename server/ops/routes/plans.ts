@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
 import { PlanApplicationRequest, PlanCreateRequest, PlanResponse } from "../../../domain/contract/ops-plans.ts";
 import { ErrorBody } from "../../../domain/contract/common.ts";
-import { applyPlan, createPlan, getPlan, type PlanDeps } from "../../services/plans/plans.ts";
+import { applyPlan, createPlan, getPlan, type PlanDeps } from "../services/plans/plans.ts";
 import { requireDispatch } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 

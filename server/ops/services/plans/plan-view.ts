@@ -1,5 +1,5 @@
-import type { PlanRoute, PlanStop, UnassignedOrder } from "../../../domain/contract/ops-plans.ts";
-import type { orders, pharmacies } from "../../db/schema.ts";
+import type { PlanRoute, PlanStop, UnassignedOrder } from "../../../../domain/contract/ops-plans.ts";
+import type { orders, pharmacies } from "../../../db/schema.ts";
 import type { PlanSolution, UnassignedReason } from "./solver.ts";
 import type { DayClock } from "./zoned-time.ts";
 
