@@ -6,13 +6,12 @@ import { count, eq } from "drizzle-orm";
 import exifr from "exifr";
 import sharp from "sharp";
 import { expect, it } from "vitest";
-import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
 import { deliveryFormEntries, type RecipientSubmission } from "../../domain/contract/deliveries.ts";
-import { toFormData, type FormValue } from "../../domain/contract/form-fields.ts";
+import type { FormValue } from "../../domain/contract/form-fields.ts";
 import { Proof } from "../../domain/contract/ops-proof.ts";
 import { PHOTO_FIELD, PHOTO_MAX_SIDE, type DeliveryPhoto } from "../../domain/delivery-photo.ts";
 import { deliveries, deliveryPhotos, orders, pharmacies } from "../../server/db/schema.ts";
-import { OCCURRED, type CourierSession } from "../support/courier-actions.ts";
+import { courierActions, OCCURRED, type CourierSession } from "../support/courier-actions.ts";
 import { HOSTILE_PHOTOS } from "../support/hostile-sweep.ts";
 import { describeOps } from "../support/ops-harness.ts";
 import { freshOrder, freshPharmacy } from "../support/security-fixtures.ts";
@@ -60,13 +59,7 @@ describeOps("hostile photos (issue 24)", (ctx) => {
     const entries = deliveryFormEntries(submission(orderId, position)).map(([name, value]): [string, FormValue] =>
       name === PHOTO_FIELD ? [name, { filename: "photo.jpg", type: "image/jpeg", content: dataUrlOf(bytes) }] : [name, value],
     );
-    const request = new Request("http://localhost/", { method: "POST", body: toFormData([["_csrf_token", courier.csrf], ...entries]) });
-    return ctx().app.inject({
-      method: "POST",
-      url: "/api/courier/deliveries",
-      headers: { accept: API_MEDIA_TYPE, cookie: courier.cookie, "content-type": request.headers.get("content-type")! },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
+    return courierActions(ctx().app, courier).form("/api/courier/deliveries", entries);
   }
 
   async function storedPhoto(deliveryId: number): Promise<Buffer> {

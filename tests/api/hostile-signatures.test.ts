@@ -4,9 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { API_MEDIA_TYPE } from "../../domain/contract/common.ts";
 import { deliveryFormEntries } from "../../domain/contract/deliveries.ts";
-import { toFormData } from "../../domain/contract/form-fields.ts";
 import { ReturnsResponse } from "../../domain/contract/ops-proof.ts";
 import { deliveries, deliveryOrders, returnSignatures } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
@@ -40,14 +38,7 @@ describeOps("hostile signatures (issue 24)", (ctx) => {
   const pickedUp = () => freshOrder(db(), { courierId: courier.courierId, pharmacyId, status: "picked_up" });
   /** The completion form the app sends (multipart), signed with `svg`. */
   async function deliver(orderId: number, svg: string) {
-    const entries = deliveryFormEntries(completion([orderId], { signature_svg: svg }));
-    const request = new Request("http://localhost/", { method: "POST", body: toFormData([["_csrf_token", courier.csrf], ...entries]) });
-    return ctx().app.inject({
-      method: "POST",
-      url: "/api/courier/deliveries",
-      headers: { accept: API_MEDIA_TYPE, cookie: courier.cookie, "content-type": request.headers.get("content-type")! },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
+    return act.form("/api/courier/deliveries", deliveryFormEntries(completion([orderId], { signature_svg: svg })));
   }
 
   it("sets up a courier and a pharmacy", async () => {

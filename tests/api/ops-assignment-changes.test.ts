@@ -3,12 +3,11 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { AssignmentResponse } from "../../domain/contract/ops.ts";
 import { Custody, Proof } from "../../domain/contract/ops-proof.ts";
-import { WebhookCreateResponse } from "../../domain/contract/ops-webhooks.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOADS, type WebhookEventType } from "../../domain/webhook-events.ts";
 import { auditEvents, deliveries, deliveryOrders, orders, pharmacyVisits, webhookMessages } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { courierActions, type CourierSession } from "../support/courier-actions.ts";
-import { describeOps, orderBody, type OpsContext } from "../support/ops-harness.ts";
+import { describeOps, orderBody, subscribe } from "../support/ops-harness.ts";
 import { freshOrder, freshPharmacy } from "../support/security-fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 
@@ -23,11 +22,6 @@ import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 /** The day after TEST_DAY: an assignment to it moves an order of TEST_DAY. */
 const NEXT_DAY = "2026-11-22";
 
-async function subscribe(ctx: OpsContext, url: string, events: string[]) {
-  const response = await ctx.ops("POST", "/api/ops/v1/webhooks", { url, events });
-  expect(response.statusCode, response.body).toBe(201);
-  return WebhookCreateResponse.parse(response.json());
-}
 
 describeOps(
   "assignments and pickups that say what they change (/api/ops/v1)",

@@ -3,10 +3,10 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { WebhookCreateResponse, WebhookDeliveriesResponse, WebhookListResponse } from "../../domain/contract/ops-webhooks.ts";
+import { WebhookDeliveriesResponse, WebhookListResponse } from "../../domain/contract/ops-webhooks.ts";
 import { orders } from "../../server/db/schema.ts";
 import { completion, courierActions, type CourierSession } from "../support/courier-actions.ts";
-import { describeOps, orderBody, type OpsContext } from "../support/ops-harness.ts";
+import { describeOps, orderBody, subscribe } from "../support/ops-harness.ts";
 import { freshOrder, freshPharmacy } from "../support/security-fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 
@@ -29,11 +29,6 @@ async function closedPort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function subscribe(ctx: OpsContext, url: string, events: string[], key?: string) {
-  const response = await ctx.ops("POST", "/api/ops/v1/webhooks", { url, events }, key);
-  expect(response.statusCode, response.body).toBe(201);
-  return WebhookCreateResponse.parse(response.json());
-}
 
 describeOps(
   "webhooks (/api/ops/v1/webhooks) with a receiver on 127.0.0.1",

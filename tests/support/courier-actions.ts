@@ -77,6 +77,8 @@ export function courierActions(app: FastifyInstance, session: CourierSession) {
   };
   return {
     json,
+    /** A multipart form as the app sends it (CSRF in the form), answered as it comes: for refusals too. */
+    form,
     confirmVisit: (visitId: number) =>
       expectOk("confirm visit", json("POST", `/api/couriers/${session.courierId}/pharmacy_visits/confirm`, { pharmacy_visits: [{ id: visitId, confirmed: true }] })),
     assertCopay: (orderId: number, copay: string) => expectOk("assert copay", json("PUT", `/api/orders/${orderId}`, { order: { copay } })),

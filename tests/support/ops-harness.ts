@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { WebhookCreateResponse } from "../../domain/contract/ops-webhooks.ts";
 import { buildApp, type AppOptions } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
@@ -110,4 +111,11 @@ export function orderBody(pharmacyId: number, externalId: string, overrides: Rec
     service_date: TEST_DAY,
     ...overrides,
   };
+}
+
+/** A webhook subscription made through the API (with the dispatch key, or `key`): its answer, secret included. */
+export async function subscribe(ctx: OpsContext, url: string, events: string[], key?: string) {
+  const response = await ctx.ops("POST", "/api/ops/v1/webhooks", { url, events }, key);
+  expect(response.statusCode, response.body).toBe(201);
+  return WebhookCreateResponse.parse(response.json());
 }
