@@ -70,10 +70,14 @@ describeOps(
         expect(post.summary, type).toBeTruthy();
         const schema = post.requestBody!.content["application/json"]!.schema as { properties: Record<string, { const?: string; properties?: object }> };
         expect(schema.properties.type!.const).toBe(type);
-        expect(Object.keys(schema.properties.data!.properties ?? {}), type).toEqual([type.startsWith("order.") ? "order" : "visit"]);
+        expect(Object.keys(schema.properties.data!.properties ?? {}), type).toEqual(type === "order.rescheduled" ? ["order", "from", "to"] : [type.startsWith("order.") ? "order" : "visit"]);
       }
       expect(doc.webhooks!["order.created"]!.post!.requestBody!.content["application/json"]!.schema).toMatchObject({
         properties: { data: { properties: { order: { required: expect.arrayContaining(["id", "external_id", "status", "updated_at"]) } } } },
+      });
+      // An event whose data is more than the order is documented as sent: order.rescheduled names the days.
+      expect(doc.webhooks!["order.rescheduled"]!.post!.requestBody!.content["application/json"]!.schema).toMatchObject({
+        properties: { data: { required: expect.arrayContaining(["order", "from", "to"]) } },
       });
 
       // An order.created the server really queued has the documented shape.
