@@ -1,12 +1,14 @@
-import type { Order, Pharmacy, PharmacyVisit } from "./contract/entities.ts";
+import type { Order, Pharmacy } from "./contract/entities.ts";
 import { copayDueAtDoor, isCopayAbsent } from "./copay.ts";
+import { ofPharmacy } from "./pharmacy-list.ts";
 import type { OrderStatusName } from "./vocabulary.ts";
 
 /**
- * Where the courier stands at each pharmacy (spec §2 /pharmacies, §4 check-in
- * list, row indicators and pharmacy completion, §5 verify screen). The app's
- * screens, the machines and the server all ask these questions here, so the
- * counts a courier sees and the rules the server applies never disagree.
+ * Where the courier stands at a pharmacy (spec §4 check-in list and row
+ * indicators, §5 verify screen, add-ons). The app's screens, the machines and
+ * the server all ask these questions here, so the counts a courier sees and
+ * the rules the server applies never disagree. The /pharmacies list's own
+ * rules (sections, counts, completion, visits) are in pharmacy-list.ts.
  */
 
 /** Spec §4: the check-in list holds orders in these statuses. */
@@ -14,8 +16,6 @@ export const CHECK_IN_STATUSES: readonly OrderStatusName[] = ["new", "submitted_
 
 /** Spec §5 / §9: at most 3 add-on orders per courier at a pharmacy. */
 export const MAX_ADDON_ORDERS = 3;
-
-const ofPharmacy = (orders: readonly Order[], pharmacyId: number) => orders.filter((order) => order.pharmacy.id === pharmacyId);
 
 /**
  * One collator for every comparison: localeCompare with options builds one per
@@ -58,14 +58,6 @@ export function pickupInstructions(orders: readonly Order[], pharmacyId: number)
   return note ? note : null;
 }
 
-/** Orders still to be checked in: not yet picked up, not cancelled. */
-export const AWAITING_VERIFICATION: readonly OrderStatusName[] = ["new", "submitted_to_courier", "verified"];
-
-/** Spec §2: the count shown beside a pharmacy in 'Select pharmacy to pickup orders'. */
-export function awaitingVerificationCount(orders: readonly Order[], pharmacyId: number): number {
-  return ofPharmacy(orders, pharmacyId).filter((order) => AWAITING_VERIFICATION.includes(order.status.name)).length;
-}
-
 /** Spec §2 confirm_orders: the review step lists verified orders and cancelled orders. */
 export function reviewLists(orders: readonly Order[], pharmacyId: number): { verified: Order[]; cancelled: Order[] } {
   const listed = checkInList(orders, pharmacyId);
@@ -79,70 +71,6 @@ export function reviewLists(orders: readonly Order[], pharmacyId: number): { ver
 export function onlyCancelledOrders(orders: readonly Order[], pharmacyId: number): boolean {
   const { verified, cancelled } = reviewLists(orders, pharmacyId);
   return verified.length === 0 && cancelled.length > 0;
-}
-
-/**
- * Spec §4 Pharmacy completion, word for word: delivered orders are handled if
- * no payment was collected or the item was returned; attempted orders if the
- * item was returned; cancelled and returned orders are handled. (Reconciled is
- * the returned state of a delivered order whose cash or check went back.)
- */
-export function isOrderHandled(order: Order): boolean {
-  switch (order.status.name) {
-    case "delivered":
-      return !order.payment_collected || order.item_returned;
-    case "delivery_attempted":
-      return order.item_returned;
-    case "cancelled":
-    case "returned_to_pharmacy":
-    case "reconciled":
-      return true;
-    case "new":
-    case "submitted_to_courier":
-    case "verified":
-    case "picked_up":
-      return false;
-  }
-}
-
-/** Spec §4: a pharmacy is complete when all its non-cancelled orders are handled. */
-export function isPharmacyComplete(orders: readonly Order[], pharmacyId: number): boolean {
-  return ofPharmacy(orders, pharmacyId)
-    .filter((order) => order.status.name !== "cancelled")
-    .every(isOrderHandled);
-}
-
-/** What still has to go back to the pharmacy: an attempted order, or the cash or check of a delivered one. */
-function mustBeReturned(order: Order): boolean {
-  return (order.status.name === "delivered" || order.status.name === "delivery_attempted") && !isOrderHandled(order);
-}
-
-export type PharmacySection = "pickup" | "deliver" | "return" | "completed";
-
-/**
- * Spec §2: the /pharmacies section(s) a pharmacy is listed in. Pickup while
- * orders await verification; deliver while verified orders wait to be
- * delivered; return once nothing is left to deliver but something must go
- * back; completed by the §4 rule. A pharmacy without orders today is in none.
- */
-export function pharmacySections(orders: readonly Order[], pharmacyId: number): PharmacySection[] {
-  const own = ofPharmacy(orders, pharmacyId);
-  if (own.length === 0) return [];
-  const sections: PharmacySection[] = [];
-  const toDeliver = own.some((order) => order.status.name === "picked_up");
-  if (awaitingVerificationCount(own, pharmacyId) > 0) sections.push("pickup");
-  if (toDeliver) sections.push("deliver");
-  if (!toDeliver && own.some(mustBeReturned)) sections.push("return");
-  if (isPharmacyComplete(own, pharmacyId)) sections.push("completed");
-  return sections;
-}
-
-/** The pharmacies of the day's visits and orders, each once, in visit order. */
-export function pharmaciesOfDay(visits: readonly PharmacyVisit[], orders: readonly Order[]): Pharmacy[] {
-  const byId = new Map<number, Pharmacy>();
-  for (const visit of visits) if (!byId.has(visit.pharmacy.id)) byId.set(visit.pharmacy.id, visit.pharmacy);
-  for (const order of orders) if (!byId.has(order.pharmacy.id)) byId.set(order.pharmacy.id, order.pharmacy);
-  return [...byId.values()];
 }
 
 export type RowIndicator = "incomplete" | "not_collected" | "incomplete_mark" | "cancelled" | "complete_mark";
@@ -203,12 +131,3 @@ export function addonCount(orders: readonly Order[], pharmacyId: number): number
   return ofPharmacy(orders, pharmacyId).filter((order) => order.addedOn).length;
 }
 
-/** The visits the courier is going to make: all but those they said they are not available for. */
-export function visitsToMake(visits: readonly PharmacyVisit[]): PharmacyVisit[] {
-  return visits.filter((visit) => visit.confirmed !== false);
-}
-
-/** Spec §2: a visit confirmed neither true nor false is pending and sends the courier to /confirm_pharmacy_visits. */
-export function pendingVisits(visits: readonly PharmacyVisit[]): PharmacyVisit[] {
-  return visits.filter((visit) => visit.confirmed === null);
-}

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from "xstate";
 import type { PharmacyVisit } from "../domain/contract/entities.ts";
-import { pendingVisits } from "../domain/pharmacy-progress.ts";
+import { pendingVisits } from "../domain/pharmacy-list.ts";
 import { fill, PROVIDER_NAME, TEXT } from "../domain/texts.ts";
 
 /**

@@ -109,9 +109,11 @@ function failureText(failure) {
   }
 }
 
+// domain/pharmacy-list.ts
+var ofPharmacy = (orders, pharmacyId) => orders.filter((order) => order.pharmacy.id === pharmacyId);
+
 // domain/pharmacy-progress.ts
 var CHECK_IN_STATUSES = ["new", "submitted_to_courier", "cancelled", "picked_up"];
-var ofPharmacy = (orders, pharmacyId) => orders.filter((order) => order.pharmacy.id === pharmacyId);
 var names;
 var byPatientName = (a, b) => {
   names ??= new Intl.Collator("en", { sensitivity: "base" });

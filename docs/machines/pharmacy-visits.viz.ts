@@ -16,7 +16,7 @@
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
 // machines/pharmacy-visits.machine.ts
 
-// domain/pharmacy-progress.ts
+// domain/pharmacy-list.ts
 function pendingVisits(visits) {
   return visits.filter((visit) => visit.confirmed === null);
 }

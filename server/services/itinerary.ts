@@ -5,7 +5,7 @@ import type { Db } from "../db/client.ts";
 import { couriers, orders, pharmacies, pharmacyVisits } from "../db/schema.ts";
 import { plannedPlace, plannedStopsOf } from "./planned-places.ts";
 import { orderView, pharmacyView } from "./views.ts";
-import { AWAITING_VERIFICATION } from "../../domain/pharmacy-progress.ts";
+import { AWAITING_VERIFICATION } from "../../domain/pharmacy-list.ts";
 import { statusById } from "../../domain/vocabulary.ts";
 
 /**

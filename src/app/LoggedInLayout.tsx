@@ -1,6 +1,6 @@
 import { useDeferredValue } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
-import { pendingVisits } from "../../domain/pharmacy-progress.ts";
+import { pendingVisits } from "../../domain/pharmacy-list.ts";
 import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { OfflineBanner } from "./OfflineBanner.tsx";

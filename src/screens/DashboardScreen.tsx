@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { visitsToMake } from "../../domain/pharmacy-progress.ts";
+import { visitsToMake } from "../../domain/pharmacy-list.ts";
 import { CourierDayContext, SessionContext } from "../app/app-actor.ts";
 
 export function DashboardScreen() {

@@ -1,11 +1,5 @@
 import { Link } from "react-router";
-import {
-  awaitingVerificationCount,
-  pharmaciesOfDay,
-  pharmacySections,
-  visitsToMake,
-  type PharmacySection,
-} from "../../domain/pharmacy-progress.ts";
+import { awaitingVerificationCount, pharmaciesOfDay, pharmacySections, visitsToMake, type PharmacySection } from "../../domain/pharmacy-list.ts";
 import type { Pharmacy } from "../../domain/contract/entities.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { CourierDayContext } from "../app/app-actor.ts";

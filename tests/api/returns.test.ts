@@ -5,7 +5,7 @@ import { deliveryFormEntries } from "../../domain/contract/deliveries.ts";
 import { toFormData, type FormValue } from "../../domain/contract/form-fields.ts";
 import { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import { returnFormEntries, type ReturnSubmission, type WireReturnLine } from "../../domain/contract/returns.ts";
-import { isPharmacyComplete, pharmacySections } from "../../domain/pharmacy-progress.ts";
+import { isPharmacyComplete, pharmacySections } from "../../domain/pharmacy-list.ts";
 import { returnSummary } from "../../domain/returns.ts";
 import { statusByName, type OrderStatusName } from "../../domain/vocabulary.ts";
 import {

@@ -1,21 +1,23 @@
 import { describe, expect, it } from "vitest";
 import {
-  addonCount,
   awaitingVerificationCount,
-  canContinueCheckIn,
-  checkInList,
-  checkInRowAction,
   isOrderHandled,
   isPharmacyComplete,
-  onlyCancelledOrders,
   pendingVisits,
   pharmaciesOfDay,
   pharmacySections,
+  visitsToMake,
+} from "../../domain/pharmacy-list.ts";
+import {
+  addonCount,
+  canContinueCheckIn,
+  checkInList,
+  checkInRowAction,
+  onlyCancelledOrders,
   pickupInstructions,
   reviewLists,
   rowIndicator,
   showsCopaySection,
-  visitsToMake,
 } from "../../domain/pharmacy-progress.ts";
 import { ORDER_STATUS_NAMES, type OrderStatusName } from "../../domain/vocabulary.ts";
 import { makeOrder, makePharmacy, makeVisit } from "../support/order-fixtures.ts";

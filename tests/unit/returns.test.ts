@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../domain/contract/entities.ts";
 import { returnFormEntries, toWireReturnLine } from "../../domain/contract/returns.ts";
-import { isPharmacyComplete, pharmacySections } from "../../domain/pharmacy-progress.ts";
+import { isPharmacyComplete, pharmacySections } from "../../domain/pharmacy-list.ts";
 import {
   collectedPaymentType,
   isUndeliveredItem,

@@ -1,5 +1,6 @@
 import type { Order } from "../../../domain/contract/entities.ts";
-import { byPatientName, isOrderHandled } from "../../../domain/pharmacy-progress.ts";
+import { isOrderHandled } from "../../../domain/pharmacy-list.ts";
+import { byPatientName } from "../../../domain/pharmacy-progress.ts";
 import { byPlannedPosition, followsPlan } from "../../../domain/planned-deliveries.ts";
 import type { OrderStatusName } from "../../../domain/vocabulary.ts";
 

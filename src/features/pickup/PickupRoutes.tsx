@@ -1,5 +1,5 @@
 import { Route, Routes, useParams } from "react-router";
-import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
+import { pharmaciesOfDay } from "../../../domain/pharmacy-list.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { AddonsScreen } from "./AddonsScreen.tsx";

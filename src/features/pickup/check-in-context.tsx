@@ -1,4 +1,4 @@
-import { visitsToMake } from "../../../domain/pharmacy-progress.ts";
+import { visitsToMake } from "../../../domain/pharmacy-list.ts";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";

@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { useLocation, useParams } from "react-router";
 import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
-import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
+import { pharmaciesOfDay } from "../../../domain/pharmacy-list.ts";
 import { returnsMachine } from "../../../machines/returns.machine.ts";
 import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
