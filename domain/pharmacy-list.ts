@@ -94,3 +94,43 @@ export function visitsToMake(visits: readonly PharmacyVisit[]): PharmacyVisit[] 
 export function pendingVisits(visits: readonly PharmacyVisit[]): PharmacyVisit[] {
   return visits.filter((visit) => visit.confirmed === null);
 }
+
+/** Issue 28: one row of the 'pickup' section. */
+export interface PickupRow {
+  pharmacy: Pharmacy;
+  /** The orders awaiting verification this row stands for (the count beside it). */
+  awaiting: number;
+  /** Which of the pharmacy's planned pickups this is, of how many; null unless the plan picks up there more than once. */
+  stop: { nth: number; of: number } | null;
+}
+
+/**
+ * Spec §2 'Select pharmacy to pickup orders' on a day that follows dispatch's
+ * plan (issue 28): each planned pickup still awaiting verification is a row,
+ * in plan order (planned_pickup_position), so a plan that returns to a
+ * pharmacy lists it again where it returns instead of merging the two. A
+ * pickup's count is its own orders awaiting verification; an order the plan
+ * does not place (an add-on, one assigned since) counts toward the pharmacy's
+ * next planned pickup. Without a plan each pharmacy awaiting verification is
+ * one row, in the order given, after any planned ones.
+ */
+export function pickupRows(pharmacies: readonly Pharmacy[], orders: readonly Order[]): PickupRow[] {
+  const rows: (PickupRow & { place: number })[] = [];
+  for (const pharmacy of pharmacies) {
+    const own = ofPharmacy(orders, pharmacy.id);
+    const planned = [...new Set(own.flatMap((order) => order.planned_pickup_position ?? []))].sort((a, b) => a - b);
+    const waiting = own.filter((order) => AWAITING_VERIFICATION.includes(order.status.name));
+    const next = Math.min(...waiting.flatMap((order) => order.planned_pickup_position ?? []));
+    const counts = new Map<number, number>();
+    for (const order of waiting) {
+      const place = order.planned_pickup_position ?? next;
+      counts.set(place, (counts.get(place) ?? 0) + 1);
+    }
+    for (const [place, awaiting] of counts) {
+      const stop = planned.length > 1 && place !== Infinity ? { nth: planned.indexOf(place) + 1, of: planned.length } : null;
+      rows.push({ pharmacy, awaiting, stop, place });
+    }
+  }
+  // A stable sort: rows at the same place (none: Infinity) keep the pharmacies' order.
+  return rows.sort((a, b) => (a.place === b.place ? 0 : a.place - b.place)).map(({ pharmacy, awaiting, stop }) => ({ pharmacy, awaiting, stop }));
+}

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import { awaitingVerificationCount, pharmaciesOfDay, pharmacySections, visitsToMake, type PharmacySection } from "../../domain/pharmacy-list.ts";
-import type { Pharmacy } from "../../domain/contract/entities.ts";
+import { pharmaciesOfDay, pharmacySections, pickupRows, visitsToMake, type PharmacySection, type PickupRow } from "../../domain/pharmacy-list.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { CourierDayContext } from "../app/app-actor.ts";
 import { useOfflineOrderIds } from "../app/offline-status.ts";
@@ -13,17 +12,26 @@ const SECTIONS: { section: PharmacySection; title: string }[] = [
   { section: "completed", title: TEXT.completedSection },
 ];
 
-/** Spec §2 /pharmacies: the pharmacies of the day in pickup, deliver, return and completed sections. */
+/**
+ * Spec §2 /pharmacies: the pharmacies of the day in pickup, deliver, return and
+ * completed sections. The pickup section lists each planned pickup on a day
+ * that follows dispatch's plan (issue 28: a pharmacy the plan returns to is
+ * listed at each return); the other sections list each pharmacy once.
+ */
 export function PharmaciesScreen() {
   const day = CourierDayContext.useSelector((state) => state.context.day)!;
   const incompleteOffline = useOfflineOrderIds().size > 0;
   const pharmacies = pharmaciesOfDay(visitsToMake(day.pharmacy_visits), day.orders);
+  const rowsOf = (section: PharmacySection): PickupRow[] =>
+    section === "pickup"
+      ? pickupRows(pharmacies, day.orders)
+      : pharmacies.filter((pharmacy) => pharmacySections(day.orders, pharmacy.id).includes(section)).map((pharmacy) => ({ pharmacy, awaiting: 0, stop: null }));
 
   return (
     <main className="screen">
       <h1 className="screen__title">Pharmacies</h1>
       {SECTIONS.map(({ section, title }) => {
-        const listed = pharmacies.filter((pharmacy) => pharmacySections(day.orders, pharmacy.id).includes(section));
+        const listed = rowsOf(section);
         if (listed.length === 0) return null;
         return (
           <section key={section} className="section" aria-labelledby={`section-${section}`}>
@@ -31,14 +39,9 @@ export function PharmaciesScreen() {
               {title}
             </h2>
             <ul className="list">
-              {listed.map((pharmacy) => (
-                <li key={pharmacy.id}>
-                  <PharmacyRow
-                    pharmacy={pharmacy}
-                    section={section}
-                    awaiting={awaitingVerificationCount(day.orders, pharmacy.id)}
-                    incompleteOffline={incompleteOffline}
-                  />
+              {listed.map((row) => (
+                <li key={`${row.pharmacy.id}-${row.stop?.nth ?? 0}`}>
+                  <PharmacyRow row={row} section={section} incompleteOffline={incompleteOffline} />
                 </li>
               ))}
             </ul>
@@ -50,23 +53,24 @@ export function PharmaciesScreen() {
   );
 }
 
-function PharmacyRow({
-  pharmacy,
-  section,
-  awaiting,
-  incompleteOffline,
-}: {
-  pharmacy: Pharmacy;
-  section: PharmacySection;
-  awaiting: number;
-  incompleteOffline: boolean;
-}) {
+function PharmacyRow({ row, section, incompleteOffline }: { row: PickupRow; section: PharmacySection; incompleteOffline: boolean }) {
+  const { pharmacy, awaiting, stop } = row;
   const name = <span className="row-link__name">{pharmacy.name}</span>;
   switch (section) {
     case "pickup":
+      // Every pickup of a pharmacy opens its one check-in list (spec §4; docs/planning.md).
       return (
         <Link className="row-link" to={`/pharmacies/${pharmacy.id}/verify_orders`}>
-          {name}
+          {stop ? (
+            <span className="row-link__main">
+              {name}
+              <span className="muted">
+                Pickup {stop.nth} of {stop.of}
+              </span>
+            </span>
+          ) : (
+            name
+          )}
           <span className="row-link__action">
             Verify <span className="badge" aria-label={`${awaiting} orders awaiting verification`}>{awaiting}</span>
           </span>

@@ -1,6 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents, orders, pharmacyVisits } from "../../server/db/schema.ts";
+import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
+import { pharmaciesOfDay, pickupRows } from "../../domain/pharmacy-list.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { describeOps, orderBody, pharmacyBody, type OpsContext } from "../support/ops-harness.ts";
 
@@ -42,6 +44,21 @@ async function order(ctx: OpsContext, pharmacyId: number, externalId: string, st
 
 const stopsOf = (plan: Plan) => plan.routes.flatMap((route) => route.stops.map((stop) => ({ ...stop, courier: route.courier_id })));
 const OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
+
+/**
+ * Issue 28: two orders at one pharmacy and one at another, planned for a
+ * courier who carries one order at a time: the plan returns to the first
+ * pharmacy. Not applied.
+ */
+async function planThatReturns(ctx: OpsContext, prefix: string) {
+  const first = await pharmacy(ctx, { name: "First Stop Pharmacy" });
+  const second = await pharmacy(ctx, { name: "Second Stop Pharmacy", address: { ...pharmacyBody().address, latitude: 39.99, longitude: -75.2 } });
+  const ids = [await order(ctx, first, `${prefix}-1`, 1), await order(ctx, first, `${prefix}-2`, 2), await order(ctx, second, `${prefix}-3`, 3)];
+  const courier = await ctx.loginCourier("courier2@example.com");
+  await ctx.ops("PATCH", `${V1}/couriers/${courier.courierId}`, { capacity: 1, start_location: null, end_location: null, shift_start: null, shift_end: null });
+  const plan = (await created(await ctx.ops("POST", `${V1}/plans`, { service_date: TEST_DAY, courier_ids: [courier.courierId], order_ids: ids, time_limit_seconds: 1, seed: 1 }))).plan as unknown as Plan;
+  return { first, second, ids, courier, plan, stops: stopsOf(plan) };
+}
 
 describeOps("ops API: couriers for the planner", (ctx) => {
   it("sets a courier's start, end, shift and capacity with PATCH, and clears them with null", async () => {
@@ -219,13 +236,7 @@ describeOps("ops API: plans", (ctx) => {
   });
 
   it("returns to a pharmacy when capacity says so: two pickup stops, not merged, and the courier's pharmacies in plan order", async () => {
-    const first = await pharmacy(ctx(), { name: "First Stop Pharmacy" });
-    const second = await pharmacy(ctx(), { name: "Second Stop Pharmacy", address: { ...pharmacyBody().address, latitude: 39.99, longitude: -75.2 } });
-    const ids = [await order(ctx(), first, "R-1", 1), await order(ctx(), first, "R-2", 2), await order(ctx(), second, "R-3", 3)];
-    const courier = await ctx().loginCourier("courier2@example.com");
-    await ctx().ops("PATCH", `${V1}/couriers/${courier.courierId}`, { capacity: 1, start_location: null, end_location: null, shift_start: null, shift_end: null });
-    const plan = (await created(await ctx().ops("POST", `${V1}/plans`, { service_date: TEST_DAY, courier_ids: [courier.courierId], order_ids: ids, time_limit_seconds: 1, seed: 1 }))).plan as unknown as Plan;
-    const stops = stopsOf(plan);
+    const { first, second, ids, courier, plan, stops } = await planThatReturns(ctx(), "R");
     // One order at a time: pickup, delivery, pickup, delivery, ...
     expect(stops.map((stop) => stop.kind)).toEqual(["pickup", "delivery", "pickup", "delivery", "pickup", "delivery"]);
     expect(stops.filter((stop) => stop.pharmacy_id === first)).toHaveLength(2);
@@ -240,6 +251,42 @@ describeOps("ops API: plans", (ctx) => {
     const pickupOrder = [...new Set(stops.filter((stop) => stop.kind === "pickup").map((stop) => stop.pharmacy_id))];
     const visits = (day.pharmacy_visits as { pharmacy: { id: number } }[]).map((visit) => visit.pharmacy.id).filter((id) => id === first || id === second);
     expect(visits).toEqual(pickupOrder);
+  });
+
+  it("gives the courier's phone a plan that returns to a pharmacy as the plan says: one visit, each pickup listed in plan order, the return kept once the first is done", async () => {
+    const { first, second, ids, courier, plan, stops } = await planThatReturns(ctx(), "T");
+    await created(await ctx().ops("POST", `${V1}/plans/${plan.id}/application`, {}), 200);
+    const mine = async () => {
+      const day = (await ctx().raw("GET", "/api/courier/itinerary", undefined, { cookie: courier.cookie })).json() as ItineraryResponse;
+      return { visits: day.pharmacy_visits.filter((visit) => [first, second].includes(visit.pharmacy.id)), orders: day.orders.filter((o) => ids.includes(o.id)) };
+    };
+    // The plan's pickups in its order, and which of its pharmacy's pickups each is (null: the only one).
+    const pickups = stops.flatMap((stop, index) => (stop.kind === "pickup" ? [{ pharmacy: stop.pharmacy_id!, place: index + 1, orders: stop.order_ids }] : []));
+    const nth = (pickup: (typeof pickups)[number]) => {
+      const there = pickups.filter((other) => other.pharmacy === pickup.pharmacy);
+      return there.length > 1 ? there.indexOf(pickup) + 1 : null;
+    };
+    // What the app lists from the itinerary (domain/pharmacy-list.ts): [pharmacy, count, nth pickup there].
+    const listed = (day: Awaited<ReturnType<typeof mine>>) =>
+      pickupRows(pharmaciesOfDay(day.visits, day.orders), day.orders).map((row) => [row.pharmacy.id, row.awaiting, row.stop?.nth ?? null]);
+
+    let day = await mine();
+    // One visit a pharmacy, however often the plan comes back: it is confirmed and checked in once.
+    expect(day.visits.map((visit) => visit.pharmacy.id).sort()).toEqual([first, second].sort());
+    for (const pickup of pickups) for (const id of pickup.orders) expect(day.orders.find((o) => o.id === id)).toMatchObject({ planned_pickup_position: pickup.place });
+    expect(new Set(day.orders.filter((o) => o.pharmacy.id === first).map((o) => o.planned_pickup_position)).size).toBe(2);
+    expect(listed(day)).toEqual(pickups.map((pickup) => [pickup.pharmacy, pickup.orders.length, nth(pickup)]));
+
+    // The first pickup made: it leaves the list, the rest keep the plan's order and names, the visits follow the next pickups.
+    for (const id of pickups[0]!.orders) {
+      const picked = await ctx().raw("PUT", `/api/orders/${id}`, { order: { status_id: 3 } }, { cookie: courier.cookie, "x-csrf-token": courier.csrf });
+      expect(picked.statusCode, picked.body).toBe(200);
+    }
+    day = await mine();
+    const rest = pickups.slice(1);
+    expect(listed(day)).toEqual(rest.map((pickup) => [pickup.pharmacy, pickup.orders.length, nth(pickup)]));
+    const next = [...new Set(rest.map((pickup) => pickup.pharmacy))];
+    expect(day.visits.map((visit) => visit.pharmacy.id)).toEqual([...next, ...[first, second].filter((id) => !next.includes(id))]);
   });
 
   it("refuses to apply a plan whose order changed since, naming the change, and assigns nothing", async () => {

@@ -6,6 +6,7 @@ import {
   pendingVisits,
   pharmaciesOfDay,
   pharmacySections,
+  pickupRows,
   visitsToMake,
 } from "../../domain/pharmacy-list.ts";
 import {
@@ -190,6 +191,49 @@ describe("/pharmacies sections (spec §2)", () => {
     const visits = [makeVisit({ id: 5, pharmacy: MARKET })];
     const orders = [makeOrder({ id: 1 }), makeOrder({ id: 2, pharmacy: MARKET })];
     expect(pharmaciesOfDay(visits, orders).map((p) => p.id)).toEqual([MARKET.id, RIVERSIDE.id]);
+  });
+});
+
+describe("the pickup section on a planned day (issue 28)", () => {
+  const order = (id: number, pharmacy: typeof RIVERSIDE, pickup: number | null, status: OrderStatusName = "submitted_to_courier") =>
+    makeOrder({ id, pharmacy, status, planned_pickup_position: pickup });
+  const rows = (orders: ReturnType<typeof makeOrder>[], pharmacies = [RIVERSIDE, MARKET]) =>
+    pickupRows(pharmacies, orders).map((row) => [row.pharmacy.id, row.awaiting, row.stop ? `${row.stop.nth}/${row.stop.of}` : null]);
+
+  it("without a plan: one row per pharmacy awaiting verification, in the order given, with its count", () => {
+    const day = [order(1, RIVERSIDE, null), order(2, RIVERSIDE, null), order(3, MARKET, null), order(4, MARKET, null, "picked_up")];
+    expect(rows(day, [MARKET, RIVERSIDE])).toEqual([
+      [MARKET.id, 1, null],
+      [RIVERSIDE.id, 2, null],
+    ]);
+  });
+
+  it("lists a pharmacy the plan returns to at each of its pickups, in plan order, not merged", () => {
+    // Plan: Riverside (1, 2), Market (3), then Riverside again (4).
+    const day = [order(1, RIVERSIDE, 1), order(2, RIVERSIDE, 1), order(3, MARKET, 3), order(4, RIVERSIDE, 5)];
+    expect(rows(day)).toEqual([
+      [RIVERSIDE.id, 2, "1/2"],
+      [MARKET.id, 1, null],
+      [RIVERSIDE.id, 1, "2/2"],
+    ]);
+  });
+
+  it("drops a pickup once its orders are verified, and the return keeps its place in the plan", () => {
+    const day = [order(1, RIVERSIDE, 1, "picked_up"), order(2, RIVERSIDE, 1, "cancelled"), order(3, MARKET, 3), order(4, RIVERSIDE, 5)];
+    expect(rows(day)).toEqual([
+      [MARKET.id, 1, null],
+      [RIVERSIDE.id, 1, "2/2"],
+    ]);
+  });
+
+  it("counts an order the plan does not place toward the pharmacy's next pickup; unplanned pharmacies come last", () => {
+    const OAK = makePharmacy({ id: 3, name: "Oak Lane Drugs" });
+    const day = [order(1, RIVERSIDE, 1, "picked_up"), order(2, RIVERSIDE, 4), order(3, RIVERSIDE, null, "verified"), order(4, OAK, null), order(5, MARKET, 2)];
+    expect(rows(day, [OAK, RIVERSIDE, MARKET])).toEqual([
+      [MARKET.id, 1, null],
+      [RIVERSIDE.id, 2, "2/2"],
+      [OAK.id, 1, null],
+    ]);
   });
 });
 

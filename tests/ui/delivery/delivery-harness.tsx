@@ -17,6 +17,7 @@ import type { PaymentOutput } from "../../../domain/payment-step.ts";
 import { CourierDayContext } from "../../../src/app/app-actor.ts";
 import { AppWithDay } from "../app-harness.tsx";
 import { Component as DeliveryRoutes } from "../../../src/features/delivery/DeliveryRoutes.tsx";
+import { PharmaciesScreen } from "../../../src/screens/PharmaciesScreen.tsx";
 import { callOf, calls } from "./delivery-mocks.ts";
 
 export { calls, callOf, deliveryMocks, FakeSignaturePad, SIGNATURE_SVG, type PendingCall } from "./delivery-mocks.ts";
@@ -92,6 +93,7 @@ export function renderDelivery(itinerary: ItineraryResponse, url: string) {
       <DayReady>
         <MemoryRouter initialEntries={[url]}>
           <Routes>
+            <Route path="/pharmacies" element={<PharmaciesScreen />} />
             <Route path="/pharmacies/:pharmacyId/deliver_orders/*" element={<DeliveryRoutes />} />
             <Route path="*" element={<p>Elsewhere</p>} />
           </Routes>
