@@ -3,11 +3,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { Proof, ReturnsResponse } from "../../domain/contract/ops-proof.ts";
+import { Proof } from "../../domain/contract/ops-proof.ts";
 import { orders } from "../../server/db/schema.ts";
-import { completion, courierActions, SIGNATURE_SVG, type CourierSession } from "../support/courier-actions.ts";
+import { completion, returnForm, type CourierSession } from "../support/courier-actions.ts";
 import { describeOps } from "../support/ops-harness.ts";
-import { freshOrder, freshPharmacy } from "../support/security-fixtures.ts";
+import { courierAtFreshPharmacy, proofOf, returnsOf } from "../support/proof-fixtures.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 
 /**
@@ -39,15 +39,12 @@ describeOps("a proof and a return manifest a pharmacy can file (/api/ops/v1)", (
   const db = () => ctx().database.db;
   let courier: CourierSession;
   let pharmacyId: number;
-  const ids: Record<"cjk" | "arabic" | "cash", number> = { cjk: 0, arabic: 0, cash: 0 };
+  let ids: Record<"cjk" | "arabic" | "cash", number>;
 
   it("sets up a day: a delivery in CJK and Hebrew, a failed order in Arabic, a cash delivery in Vietnamese, and the return", async () => {
-    courier = await ctx().loginCourier("courier@example.com");
-    const act = courierActions(ctx().app, courier);
-    pharmacyId = await freshPharmacy(db(), courier.courierId, PHARMACY);
-    ids.cjk = await freshOrder(db(), { courierId: courier.courierId, pharmacyId, status: "submitted_to_courier" });
-    ids.arabic = await freshOrder(db(), { courierId: courier.courierId, pharmacyId, status: "submitted_to_courier" });
-    ids.cash = await freshOrder(db(), { courierId: courier.courierId, pharmacyId, status: "submitted_to_courier", copayCents: 1250 });
+    const day = await courierAtFreshPharmacy(ctx(), PHARMACY, { cjk: 0, arabic: 0, cash: 1250 });
+    ({ courier, pharmacyId, ids } = day);
+    const { act } = day;
     const name = async (id: number, values: Partial<typeof orders.$inferInsert>) => db().update(orders).set(values).where(eq(orders.id, id));
     await name(ids.cjk, {
       patientFirstName: "王",
@@ -75,27 +72,20 @@ describeOps("a proof and a return manifest a pharmacy can file (/api/ops/v1)", (
     );
     await act.fail([ids.arabic], "Patient Not Home", "Rang twice", { latitude: 39.95, longitude: -75.16 });
     await act.deliver(completion([ids.cash], { order_payment: { payment_type: "cash", amount: "12.50", new_copay: null, transaction_id: null } }));
-    await act.returnTo(pharmacyId, {
-      recipient_first_name: "Priya",
-      recipient_last_name: "Raman",
-      signature_svg: SIGNATURE_SVG,
-      courier_id: courier.courierId,
-      pharmacy_id: pharmacyId,
-      cash_collected: "12.50",
-      check_collected: "0.00",
-      latitude: null,
-      longitude: null,
-      returns: [
-        { type: "item", amount: "0.00", order_id: ids.arabic },
-        { type: "cash", amount: "12.50", order_id: ids.cash },
-      ],
-    });
+    await act.returnTo(
+      pharmacyId,
+      returnForm(courier.courierId, pharmacyId, {
+        cash_collected: "12.50",
+        returns: [
+          { type: "item", amount: "0.00", order_id: ids.arabic },
+          { type: "cash", amount: "12.50", order_id: ids.cash },
+        ],
+      }),
+    );
   });
 
   it("the proof's JSON names the patient, the address, the Rx numbers and the service date, with a stable document id", async () => {
-    const first = await ctx().ops("GET", `/api/ops/v1/orders/${ids.cjk}/proof`);
-    expect(first.statusCode, first.body).toBe(200);
-    const proof = Proof.parse(first.json());
+    const proof = await proofOf(ctx(), ids.cjk);
     expect(proof).toMatchObject({
       order: { id: ids.cjk, external_id: "RX-CN-0001", service_date: TEST_DAY, rx_numbers: ["RX-8801", "RX-8802"] },
       patient: { first_name: "王", last_name: "秀英" },
@@ -137,9 +127,7 @@ describeOps("a proof and a return manifest a pharmacy can file (/api/ops/v1)", (
   });
 
   it("the return manifest lists each order: reference, Rx numbers, patient, reason, amounts, service date, courier and staff", async () => {
-    const response = await ctx().ops("GET", `/api/ops/v1/returns?pharmacy_id=${pharmacyId}&service_date=${TEST_DAY}`);
-    expect(response.statusCode, response.body).toBe(200);
-    const [manifest] = ReturnsResponse.parse(response.json()).returns;
+    const [manifest] = await returnsOf(ctx(), pharmacyId);
     expect(manifest!.document_id).toMatch(new RegExp(`^RET-${manifest!.id}-[0-9A-F]{12}$`));
     expect(manifest!.orders).toEqual([
       {

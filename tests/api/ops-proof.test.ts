@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { Custody, Proof, ReturnsResponse } from "../../domain/contract/ops-proof.ts";
 import { orders, pharmacyVisits } from "../../server/db/schema.ts";
-import { completion, courierActions, OCCURRED, SIGNATURE_SVG, type CourierSession } from "../support/courier-actions.ts";
+import { completion, OCCURRED, returnForm, SIGNATURE_SVG, type courierActions, type CourierSession } from "../support/courier-actions.ts";
 import { describeOps, orderBody } from "../support/ops-harness.ts";
-import { freshOrder, freshPharmacy } from "../support/security-fixtures.ts";
+import { courierAtFreshPharmacy, custodyOf as custodyThrough, proofOf as proofThrough, returnsOf } from "../support/proof-fixtures.ts";
+import { freshOrder } from "../support/security-fixtures.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 
 /**
@@ -19,47 +19,28 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
   let courier: CourierSession;
   let act: ReturnType<typeof courierActions>;
   let pharmacyId: number;
-  const ids: Record<string, number> = {};
+  let ids: Record<"delivered" | "failed" | "groupA" | "groupB" | "card", number>;
 
-  const proofOf = async (id: number, key?: string) => {
-    const response = await ctx().ops("GET", `/api/ops/v1/orders/${id}/proof`, undefined, key);
-    expect(response.statusCode, response.body).toBe(200);
-    return Proof.parse(response.json());
-  };
-  const custodyOf = async (id: number) => {
-    const response = await ctx().ops("GET", `/api/ops/v1/orders/${id}/custody`);
-    expect(response.statusCode, response.body).toBe(200);
-    return Custody.parse(response.json()).custody;
-  };
+  const proofOf = (id: number, key?: string) => proofThrough(ctx(), id, key);
+  const custodyOf = (id: number) => custodyThrough(ctx(), id);
 
   /** A day at a pharmacy of its own, driven through the courier API. */
   it("sets up a day: check-in, copay asserted, pickups, a delivery with ID, a failure, a group, a card payment, a return", async () => {
-    courier = await ctx().loginCourier("courier@example.com");
-    act = courierActions(ctx().app, courier);
-    pharmacyId = await freshPharmacy(db(), courier.courierId, "Proof Test Pharmacy");
+    ({ courier, act, pharmacyId, ids } = await courierAtFreshPharmacy(ctx(), "Proof Test Pharmacy", { delivered: 0, failed: 0, groupA: 0, groupB: 0, card: 4000 }));
     const [visit] = await db().select().from(pharmacyVisits).where(and(eq(pharmacyVisits.pharmacyId, pharmacyId), eq(pharmacyVisits.serviceDate, TEST_DAY)));
     await db().update(pharmacyVisits).set({ confirmed: null }).where(eq(pharmacyVisits.id, visit!.id));
-
-    const make = async (name: string, copayCents = 0) => {
-      ids[name] = await freshOrder(db(), { courierId: courier.courierId, pharmacyId, status: "submitted_to_courier", copayCents });
-    };
-    await make("delivered");
-    await make("failed");
-    await make("groupA");
-    await make("groupB");
-    await make("card", 4000);
     // A date of birth on file: only a date the courier was shown can be verified (issue 17).
-    await db().update(orders).set({ collectIdentification: true, controlledSubstance: true, signatureRequired: true, patientDateOfBirth: "1948-03-14" }).where(eq(orders.id, ids.delivered!));
-    const [a] = await db().select().from(orders).where(eq(orders.id, ids.groupA!));
-    await db().update(orders).set({ streetAddress: a!.streetAddress, zipcode: a!.zipcode }).where(eq(orders.id, ids.groupB!));
+    await db().update(orders).set({ collectIdentification: true, controlledSubstance: true, signatureRequired: true, patientDateOfBirth: "1948-03-14" }).where(eq(orders.id, ids.delivered));
+    const [a] = await db().select().from(orders).where(eq(orders.id, ids.groupA));
+    await db().update(orders).set({ streetAddress: a!.streetAddress, zipcode: a!.zipcode }).where(eq(orders.id, ids.groupB));
 
     // The courier confirms the visit once the day's orders are theirs (an answer given before an order existed is not its custody).
     await act.confirmVisit(visit!.id);
-    await act.assertCopay(ids.delivered!, "0.00");
+    await act.assertCopay(ids.delivered, "0.00");
     for (const id of Object.values(ids)) await act.pickUp(id);
 
     await act.deliver(
-      completion([ids.delivered!], {
+      completion([ids.delivered], {
         relationship_id: 2,
         recipient_first_name: "Marta",
         recipient_last_name: "Kowalski",
@@ -74,26 +55,15 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
         longitude: -75.1575,
       }),
     );
-    await act.fail([ids.failed!], "Patient Not Home", "Rang twice, no answer", { latitude: 39.95, longitude: -75.16 });
-    await act.deliver(completion([ids.groupA!, ids.groupB!], { recipient_first_name: "Fixture", recipient_last_name: "Patient", signed_by: "Fixture Patient" }));
-    const transactionId = await act.authorize(ids.card!, await act.cardNonce("4111111111111111"), "40.00");
-    await act.deliver(completion([ids.card!], { order_payment: { payment_type: "credit_card", amount: "40.00", new_copay: null, transaction_id: transactionId } }));
-    await act.returnTo(pharmacyId, {
-      recipient_first_name: "Priya",
-      recipient_last_name: "Raman",
-      signature_svg: SIGNATURE_SVG,
-      courier_id: courier.courierId,
-      pharmacy_id: pharmacyId,
-      cash_collected: "0.00",
-      check_collected: "0.00",
-      latitude: 39.95,
-      longitude: -75.17,
-      returns: [{ type: "item", amount: "0.00", order_id: ids.failed! }],
-    });
+    await act.fail([ids.failed], "Patient Not Home", "Rang twice, no answer", { latitude: 39.95, longitude: -75.16 });
+    await act.deliver(completion([ids.groupA, ids.groupB], { recipient_first_name: "Fixture", recipient_last_name: "Patient", signed_by: "Fixture Patient" }));
+    const transactionId = await act.authorize(ids.card, await act.cardNonce("4111111111111111"), "40.00");
+    await act.deliver(completion([ids.card], { order_payment: { payment_type: "credit_card", amount: "40.00", new_copay: null, transaction_id: transactionId } }));
+    await act.returnTo(pharmacyId, returnForm(courier.courierId, pharmacyId, { latitude: 39.95, longitude: -75.17, returns: [{ type: "item", amount: "0.00", order_id: ids.failed }] }));
   });
 
   it("a delivered order's proof: recipient, relationship, signature link, DOB, ID's last 4 only, time and place", async () => {
-    const proof = await proofOf(ids.delivered!);
+    const proof = await proofOf(ids.delivered);
     expect(proof).toMatchObject({
       order: { id: ids.delivered, status: "delivered", service_date: TEST_DAY },
       pharmacy: { id: pharmacyId, name: "Proof Test Pharmacy" },
@@ -135,7 +105,7 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
   });
 
   it("a failed order that came back: the reason and notes, then the staff who took it back", async () => {
-    const proof = await proofOf(ids.failed!);
+    const proof = await proofOf(ids.failed);
     expect(proof).toMatchObject({
       outcome: "returned_to_pharmacy",
       failure: { reason: "Patient Not Home", notes: "Rang twice, no answer" },
@@ -149,7 +119,7 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
       signature_url: null,
       returned: { staff_first_name: "Priya", staff_last_name: "Raman" },
     });
-    const custody = await custodyOf(ids.failed!);
+    const custody = await custodyOf(ids.failed);
     expect(custody.map((entry) => entry.event)).toEqual(["visit_confirmed", "picked_up", "delivery_attempted", "returned"]);
     const attempt = custody.find((entry) => entry.event === "delivery_attempted")!;
     expect(attempt).toMatchObject({
@@ -171,7 +141,7 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
   });
 
   it("a delivered order's custody: visit confirmed, verified (copay asserted), picked up, delivered with position", async () => {
-    const custody = await custodyOf(ids.delivered!);
+    const custody = await custodyOf(ids.delivered);
     expect(custody.map((entry) => entry.event)).toEqual(["visit_confirmed", "verified", "picked_up", "delivered"]);
     expect(custody[1]!.details).toEqual({ copay_asserted: true });
     expect(custody[2]).toMatchObject({ actor: { type: "courier", name: "Dana Whitfield" }, client_occurred_at: OCCURRED });
@@ -179,21 +149,19 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
   });
 
   it("grouped orders name each other", async () => {
-    expect((await proofOf(ids.groupA!)).grouped_order_ids).toEqual([ids.groupB]);
-    const b = await proofOf(ids.groupB!);
+    expect((await proofOf(ids.groupA)).grouped_order_ids).toEqual([ids.groupB]);
+    const b = await proofOf(ids.groupB);
     expect(b.grouped_order_ids).toEqual([ids.groupA]);
     expect(b.recipient).toMatchObject({ first_name: "Fixture", last_name: "Patient", relationship: "Patient" });
   });
 
   it("a card-paid order shows the amount and the card's last 4 as the gateway reports them", async () => {
-    const proof = await proofOf(ids.card!);
+    const proof = await proofOf(ids.card);
     expect(proof.payment).toEqual({ type: "credit_card", amount: "40.00", card_last4: "1111" });
   });
 
   it("the day's return manifest, and its PDF", async () => {
-    const response = await ctx().ops("GET", `/api/ops/v1/returns?pharmacy_id=${pharmacyId}&service_date=${TEST_DAY}`);
-    expect(response.statusCode, response.body).toBe(200);
-    const { returns } = ReturnsResponse.parse(response.json());
+    const returns = await returnsOf(ctx(), pharmacyId);
     expect(returns).toHaveLength(1);
     expect(returns[0]).toMatchObject({
       pharmacy: { id: pharmacyId },
@@ -224,7 +192,7 @@ describeOps("proof of delivery and chain of custody (/api/ops/v1)", (ctx) => {
     expect(own.statusCode, own.body).toBe(201);
     const ownKey = own.json().key as string;
     const [other] = await db().select({ id: orders.id }).from(orders).where(eq(orders.patientLastName, "Delgado"));
-    expect((await proofOf(ids.delivered!, ownKey)).order.id).toBe(ids.delivered);
+    expect((await proofOf(ids.delivered, ownKey)).order.id).toBe(ids.delivered);
     for (const path of ["proof", "proof.pdf", "proof/signature.svg", "custody"]) {
       const response = await ctx().ops("GET", `/api/ops/v1/orders/${other!.id}/${path}`, undefined, ownKey);
       expect(response.statusCode, path).toBe(404);

@@ -48,6 +48,26 @@ export function completion(orderIds: number[], overrides: Partial<DeliveryComple
   };
 }
 
+/**
+ * A return signed by pharmacy staff (Priya Raman) with the pad's signature,
+ * nothing collected and no position; a test gives the lines and what else it is about.
+ */
+export function returnForm(courierId: number, pharmacyId: number, overrides: Partial<ReturnSubmission> = {}): ReturnSubmission {
+  return {
+    recipient_first_name: "Priya",
+    recipient_last_name: "Raman",
+    signature_svg: SIGNATURE_SVG,
+    courier_id: courierId,
+    pharmacy_id: pharmacyId,
+    cash_collected: "0.00",
+    check_collected: "0.00",
+    latitude: null,
+    longitude: null,
+    returns: [],
+    ...overrides,
+  };
+}
+
 export function courierActions(app: FastifyInstance, session: CourierSession) {
   const json = (method: "GET" | "POST" | "PUT", url: string, body?: unknown) =>
     app.inject({
