@@ -88,6 +88,11 @@ export function makeOrder(overrides: Partial<Omit<Order, "status">> & { status?:
   };
 }
 
+/** An order to deliver: picked up, nothing to pay, for the patient named. */
+export function orderToDeliver(id: number, first: string, last: string, overrides: Parameters<typeof makeOrder>[0] = {}): Order {
+  return makeOrder({ id, patient_first_name: first, patient_last_name: last, status: "picked_up", copay: "0.00", ...overrides });
+}
+
 export function makeVisit(overrides: Partial<PharmacyVisit> = {}): PharmacyVisit {
   return { id: 1, pharmacy: makePharmacy(), confirmed: null, arrived_at: null, ...overrides };
 }

@@ -11,6 +11,7 @@ import { LoginScreen } from "../../../src/screens/LoginScreen.tsx";
 import { HOME_PATH, pathAfterLogin } from "../../../src/screens/login-next.ts";
 import { PharmaciesScreen } from "../../../src/screens/PharmaciesScreen.tsx";
 import { makeDay, makeOrder, makePharmacy, makeVisit } from "../pickup/harness.tsx";
+import { PageRequest } from "../../support/ui-fixtures.ts";
 
 /**
  * The app's shell as a courier meets it on a shared phone (issue 17): the
@@ -76,13 +77,6 @@ async function answer(request: Request): Promise<Response> {
       return server.loggedIn ? json(DAYS[server.loggedIn.id]) : unauthenticated();
     default:
       return json({ error: "not_found", message: `${route} was not found.` }, 404);
-  }
-}
-
-/** The browser resolves the client's "/api/…" against the page; Node's Request (under jsdom) does not. */
-class PageRequest extends Request {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === "string" ? new URL(input, window.location.href) : input, init);
   }
 }
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { API_MEDIA_TYPE } from "../../../domain/api-version.ts";
 import { isApiFailure } from "../../../domain/api-failure.ts";
 import { call } from "../../../src/api/client.ts";
+import { PageRequest } from "../../support/ui-fixtures.ts";
 
 /** The inline script of index.html, as the browser runs it before the app's JavaScript. */
 function runInlineScript(): void {
@@ -15,13 +16,6 @@ function runInlineScript(): void {
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const requestedPath = (input: unknown) => new URL(input instanceof Request ? input.url : String(input), window.location.href).pathname;
-
-/** The browser resolves the client's "/api/…" against the page; Node's Request (under jsdom) does not. */
-class PageRequest extends Request {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === "string" ? new URL(input, window.location.href) : input, init);
-  }
-}
 
 describe("early API requests (index.html → src/api/early-requests.ts)", () => {
   let fetchSpy: MockInstance<typeof fetch>;

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
+import { makePharmacy, orderToDeliver } from "../../support/order-fixtures.ts";
+import { mockFetchPerTest, rowNames } from "../../support/ui-fixtures.ts";
 import { clickEnabled, expectPath, itineraryWith, renderDelivery, resetHarness } from "./delivery-harness.tsx";
 import { offlineEntries } from "./delivery-mocks.ts";
 
@@ -13,17 +14,9 @@ vi.mock("../../../src/app/offline-queue.ts", async (original) => ({ ...(await or
 const routed = makePharmacy({ id: 1, name: "Riverside Community Pharmacy", routing_enabled: true });
 const plain = makePharmacy({ id: 2, name: "Market Street Apothecary", routing_enabled: false });
 
-const order = (id: number, first: string, last: string, overrides: Partial<Parameters<typeof makeOrder>[0]> = {}) =>
-  makeOrder({ id, patient_first_name: first, patient_last_name: last, status: "picked_up", copay: "0.00", pharmacy: routed, ...overrides });
+const order = (id: number, first: string, last: string, overrides: Parameters<typeof orderToDeliver>[3] = {}) => orderToDeliver(id, first, last, { pharmacy: routed, ...overrides });
 
-const fetchMock = vi.fn<(request: Request) => Promise<Response>>();
-
-/** Node's Request (under jsdom) wants absolute URLs; the browser resolves the app's "/api/…" against the page. */
-class PageRequest extends Request {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === "string" ? new URL(input, window.location.href) : input, init);
-  }
-}
+const fetchMock = mockFetchPerTest();
 
 function answerRouting(ids: number[] | "error", orders: Order[]) {
   fetchMock.mockImplementation(async () =>
@@ -33,19 +26,10 @@ function answerRouting(ids: number[] | "error", orders: Order[]) {
   );
 }
 
-const rowNames = (section: string) =>
-  within(screen.getByRole("region", { name: section }))
-    .getAllByRole("listitem")
-    .map((item) => item.querySelector(".row-link__name")!.textContent);
-
 beforeEach(() => {
   resetHarness();
   offlineEntries.length = 0;
-  fetchMock.mockReset();
-  vi.stubGlobal("fetch", fetchMock);
-  vi.stubGlobal("Request", PageRequest);
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe("the delivery list", () => {
   it("lists orders to deliver, completed ones and what goes back, with their indicators", async () => {

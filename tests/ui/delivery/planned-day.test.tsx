@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { TEXT } from "../../../domain/texts.ts";
 import { screen, within } from "@testing-library/react";
-import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
+import { makeOrder, makePharmacy, makeVisit, orderToDeliver } from "../../support/order-fixtures.ts";
+import { mockFetchPerTest, rowNames } from "../../support/ui-fixtures.ts";
 import { expectPath, itineraryWith, renderDelivery, resetHarness } from "./delivery-harness.tsx";
 import { offlineEntries } from "./delivery-mocks.ts";
 
@@ -15,29 +16,16 @@ vi.mock("../../../src/app/offline-queue.ts", async (original) => ({ ...(await or
 
 const routed = makePharmacy({ id: 1, name: "Riverside Community Pharmacy", routing_enabled: true });
 const market = makePharmacy({ id: 2, name: "Market Street Apothecary" });
-const fetchMock = vi.fn<(request: Request) => Promise<Response>>();
-
-const rowNames = (section: string) =>
-  within(screen.getByRole("region", { name: section }))
-    .getAllByRole("listitem")
-    .map((item) => item.querySelector(".row-link__name")!.textContent);
+const fetchMock = mockFetchPerTest();
 
 beforeEach(() => {
   resetHarness();
   offlineEntries.length = 0;
-  fetchMock.mockReset();
-  vi.stubGlobal("fetch", fetchMock);
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe("the delivery list on a planned day", () => {
   const planned = (id: number, first: string, last: string, position: number, window: [string, string] | null = null) =>
-    makeOrder({
-      id,
-      patient_first_name: first,
-      patient_last_name: last,
-      status: "picked_up",
-      copay: "0.00",
+    orderToDeliver(id, first, last, {
       pharmacy: routed,
       planned_position: position,
       planned_pickup_position: 1,

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { DeliveryCompletion, FailureSubmission, RecipientSubmission } from "../../../domain/contract/deliveries.ts";
 import {
   completionEntry,
@@ -14,6 +14,7 @@ import { setCsrfToken } from "../../../src/api/client.ts";
 import { PHOTO_FIELD } from "../../../domain/delivery-photo.ts";
 import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
 import type { SubmissionResult } from "../../../machines/delivery-flow.machine.ts";
+import { mockFetchPerTest } from "../../support/ui-fixtures.ts";
 
 /**
  * The delivery flow's three submissions (spec §7) and spec §4's offline rule:
@@ -22,13 +23,7 @@ import type { SubmissionResult } from "../../../machines/delivery-flow.machine.t
  * carries on as if done.
  */
 
-class PageRequest extends Request {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === "string" ? new URL(input, window.location.href) : input, init);
-  }
-}
-
-const fetchMock = vi.fn<(request: Request) => Promise<Response>>();
+const fetchMock = mockFetchPerTest();
 /** What each request carried, read as it was sent (ky does not hand the same body back). */
 let sent: { request: Request; body: Request }[] = [];
 const respondWith = (answer: () => Promise<Response>) =>
@@ -75,13 +70,9 @@ const context = { idempotencyKey: KEY, storedOn: TODAY };
 const entryOf = (result: SubmissionResult) => result.entry;
 
 beforeEach(() => {
-  fetchMock.mockReset();
   sent = [];
-  vi.stubGlobal("fetch", fetchMock);
-  vi.stubGlobal("Request", PageRequest);
   setCsrfToken("csrf-1");
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe("stored offline orders (spec §3)", () => {
   it("a failed delivery is 'unsubmitted' with its JSON payload, attempted locally, no payment", () => {
