@@ -100,7 +100,7 @@ for (const name of selected) {
         break;
       }
       case "wizard": {
-        const result = await runWizard({ walksPerOrder: quick ? 1 : 5 });
+        const result = await runWizard({ walksPerOrder: quick ? 1 : 5, benchmarkIndex });
         publish("Wizard responsiveness", "wizard", result, wizardMarkdown(result));
         break;
       }
