@@ -110,7 +110,8 @@ export default defineConfig({
     // day lives in localforage, never in the service worker's caches (patient data).
     VitePWA({
       registerType: "autoUpdate",
-      injectRegister: "script-defer",
+      // Registered by the app itself once the first screen is up and the phone idle (src/offline/service-worker.ts), not at `load`.
+      injectRegister: false,
       includeAssets: ["icon.svg"],
       manifest: {
         name: "Rx Courier",
