@@ -97,12 +97,31 @@ function inlineStylesheet(): Plugin {
   };
 }
 
+/**
+ * React Router's production build in the app's build: the package's exports
+ * name only its development build, whose only difference is
+ * ENABLE_DEV_WARNINGS = true (checks and warnings on every navigation and
+ * render). Measured at the low-tier phone's setting (issue 29, docs/benchmarks.md).
+ */
+function reactRouterProduction(): Plugin {
+  const production = path.resolve(import.meta.dirname, "node_modules/react-router/dist/production/index.mjs");
+  return {
+    name: "rxc-react-router-production",
+    apply: "build",
+    enforce: "pre",
+    resolveId(id) {
+      return id === "react-router" ? production : null;
+    },
+  };
+}
+
 import { VitePWA } from "vite-plugin-pwa";
 
 // The API runs on the same origin in production (server/app.ts serves dist/);
 // in development Vite forwards /api to the server started with `npm run serve`.
 export default defineConfig({
   plugins: [
+    reactRouterProduction(),
     react(),
     routePreloads(),
     inlineStylesheet(),
@@ -110,7 +129,8 @@ export default defineConfig({
     // day lives in localforage, never in the service worker's caches (patient data).
     VitePWA({
       registerType: "autoUpdate",
-      injectRegister: "script-defer",
+      // Registered by the app itself once the first screen is up and the phone idle (src/offline/service-worker.ts), not at `load`.
+      injectRegister: false,
       includeAssets: ["icon.svg"],
       manifest: {
         name: "Rx Courier",

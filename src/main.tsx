@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
 import { prefetchItinerary } from "./api/sessions.ts";
 import { installErrorReporting } from "./app/error-reporting.ts";
+import { registerServiceWorkerWhenIdle } from "./offline/service-worker.ts";
 import "./styles/app.css";
 
 installErrorReporting();
@@ -17,3 +18,5 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+
+registerServiceWorkerWhenIdle();

@@ -8,11 +8,14 @@
  *   npm run bench -- --soak                # the 60 s soak (issue 10 "load held")
  *   npm run bench -- --quick --only=load   # short runs for a look; writes nothing
  *   npm run bench -- --only=first-screen --lighthouse-reports=/tmp/lh   # also keeps each Lighthouse report
+ *   npm run bench -- --only=first-screen --traces=/tmp/traces --screens=login,checkin --tiers=low --runs=1
+ *                                          # Chromium traces of some screens at one setting (a look: --quick writes nothing)
+ *   npm run bench -- --only=first-screen,wizard --benchmark-index=3700   # the phones' CPU slowdown from a given host index
  *   npm run bench -- --rewrite             # docs/benchmarks.md again from latest.json (after editing notes.ts)
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { firstScreenMarkdown, runFirstScreen } from "./first-screen.ts";
+import { budgetLines, firstScreenMarkdown, runFirstScreen, type Tier } from "./first-screen.ts";
 import { previousResult, recordResult, ROOT, writeSection, type SectionName } from "./lib/report.ts";
 import { FULL_LOAD, loadMarkdown, runLoad } from "./load/index.ts";
 import { FULL_SHEDDING, runShedding, sheddingMarkdown } from "./load/shedding.ts";
@@ -31,6 +34,8 @@ type Benchmark = (typeof BENCHMARKS)[number] | "soak";
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const lighthouseReports = args.find((arg) => arg.startsWith("--lighthouse-reports="))?.slice("--lighthouse-reports=".length);
+const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const benchmarkIndex = option("benchmark-index") ? Number(option("benchmark-index")) : undefined;
 const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
 const selected: Benchmark[] = args.includes("--soak") ? ["soak"] : ((only ?? [...BENCHMARKS]) as Benchmark[]);
 for (const name of selected) {
@@ -80,12 +85,22 @@ for (const name of selected) {
   try {
     switch (name) {
       case "first-screen": {
-        const result = await runFirstScreen({ runs: quick ? 1 : 3, reportsDir: lighthouseReports });
-        publish("First screen", "firstScreen", result, firstScreenMarkdown(result, FIRST_SCREEN_NOTES));
+        const result = await runFirstScreen({
+          runs: option("runs") ? Number(option("runs")) : quick ? 1 : 3,
+          reportsDir: lighthouseReports,
+          tracesDir: option("traces"),
+          benchmarkIndex,
+          screens: option("screens")?.split(","),
+          tiers: option("tiers")?.split(",") as Tier[] | undefined,
+        });
+        console.log(budgetLines(result).join("\n"));
+        // A partial run (some screens or one setting) is a look, not the record.
+        if (option("screens") || option("tiers")) console.log(`\n## First screen (partial run, not written)\n\n${firstScreenMarkdown(result)}\n`);
+        else publish("First screen", "firstScreen", result, firstScreenMarkdown(result, FIRST_SCREEN_NOTES));
         break;
       }
       case "wizard": {
-        const result = await runWizard({ walksPerOrder: quick ? 1 : 5 });
+        const result = await runWizard({ walksPerOrder: quick ? 1 : 5, benchmarkIndex });
         publish("Wizard responsiveness", "wizard", result, wizardMarkdown(result));
         break;
       }

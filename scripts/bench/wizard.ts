@@ -4,7 +4,8 @@ import path from "node:path";
 import { chromium, type Page } from "playwright-core";
 import type { ItineraryResponse, Order } from "../../domain/contract/index.ts";
 import { TEXT } from "../../domain/texts.ts";
-import { CHROMIUM, CHROMIUM_ARGS } from "./first-screen.ts";
+import { pageFunctions } from "lighthouse/core/lib/page-functions.js";
+import { CHROMIUM, CHROMIUM_ARGS, cpuSlowdownFor } from "./first-screen.ts";
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
 import { table } from "./lib/report.ts";
@@ -19,6 +20,10 @@ import { startBenchServer } from "./lib/server.ts";
  * heading (a requestAnimationFrame, then a task: after that frame's paint).
  * Requests made between tap and paint are counted: an API call would be a
  * round trip on the phone's network.
+ *
+ * Issue 29: the same walks again with the CPU slowed to a low-tier phone
+ * (the host's benchmark index ÷ 264, the index from Lighthouse's own
+ * benchmark run in the page, unthrottled, median of five; or given).
  */
 
 export const CPU_SLOWDOWN = 4;
@@ -41,6 +46,15 @@ export interface TransitionSample {
   otherPaths: string[];
 }
 
+export interface WizardSetting {
+  cpuSlowdown: number;
+  samples: TransitionSample[];
+  byTransition: { transition: string; count: number; medianMs: number; worstMs: number; apiRequests: number }[];
+  medianMs: number;
+  worstMs: number;
+  apiRequestsDuringTransitions: number;
+}
+
 export interface WizardResult {
   date: string;
   machine: MachineDescription;
@@ -52,6 +66,8 @@ export interface WizardResult {
   medianMs: number;
   worstMs: number;
   apiRequestsDuringTransitions: number;
+  /** The same walks at the low-tier phone's setting (issue 29). */
+  lowTier?: WizardSetting & { benchmarkIndex: number; benchmarkSamples: number[] };
 }
 
 async function api<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
@@ -159,7 +175,30 @@ async function walk(page: Page, order: Order, requests: string[]): Promise<Trans
   throw new Error(`order ${order.id}: no signature step after 8 steps`);
 }
 
-export async function runWizard(options: { walksPerOrder: number; log?: (line: string) => void }): Promise<WizardResult> {
+function summarise(samples: TransitionSample[], cpuSlowdown: number): WizardSetting {
+  const groups = new Map<string, TransitionSample[]>();
+  for (const sample of samples) {
+    const key = `${sample.from} → ${sample.to}`;
+    groups.set(key, [...(groups.get(key) ?? []), sample]);
+  }
+  const all = samples.map((s) => s.ms);
+  return {
+    cpuSlowdown,
+    samples,
+    byTransition: [...groups].map(([transition, list]) => ({
+      transition,
+      count: list.length,
+      medianMs: round(median(list.map((s) => s.ms)), 1),
+      worstMs: round(Math.max(...list.map((s) => s.ms)), 1),
+      apiRequests: list.reduce((sum, s) => sum + s.apiRequests, 0),
+    })),
+    medianMs: round(median(all), 1),
+    worstMs: round(Math.max(...all), 1),
+    apiRequestsDuringTransitions: samples.reduce((sum, s) => sum + s.apiRequests, 0),
+  };
+}
+
+export async function runWizard(options: { walksPerOrder: number; benchmarkIndex?: number; log?: (line: string) => void }): Promise<WizardResult> {
   const log = options.log ?? console.log;
   const machine = describeMachine();
   const webRoot = productionBuild(log);
@@ -167,6 +206,9 @@ export async function runWizard(options: { walksPerOrder: number; log?: (line: s
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot } });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const samples: TransitionSample[] = [];
+  const lowTierSamples: TransitionSample[] = [];
+  let benchmarkSamples: number[] = [];
+  let lowTierSlowdown: number | undefined;
   try {
     const context = await browser.newContext({
       baseURL: server.url,
@@ -202,18 +244,26 @@ export async function runWizard(options: { walksPerOrder: number; log?: (line: s
     await page.getByRole("button", { name: "Refresh" }).click();
     await page.waitForLoadState("networkidle");
 
+    // The host's speed, by Lighthouse's own benchmark in this page before any throttling.
+    if (options.benchmarkIndex) benchmarkSamples = [options.benchmarkIndex];
+    else for (let i = 0; i < 5; i++) benchmarkSamples.push(await page.evaluate(`(${pageFunctions.computeBenchmarkIndex.toString()})()`));
+    lowTierSlowdown = cpuSlowdownFor(median(benchmarkSamples), "low");
+    log(`  host benchmark index ${median(benchmarkSamples)} (${benchmarkSamples.join(", ")}): low-tier phone = ${lowTierSlowdown}×`);
+
     const cdp = await context.newCDPSession(page);
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
-    for (let round_ = 0; round_ < options.walksPerOrder; round_++) {
-      for (const order of orders) {
-        // Start the order's wizard afresh: the saved flow (localStorage) would resume where the last walk stopped.
-        await page.evaluate((id) => localStorage.removeItem(`rxc-delivery-flow:${id}`), order.id);
-        await page.goto(`/pharmacies/${order.pharmacy.id}/deliver_orders/${order.id}/address`);
-        await page.waitForFunction(() => location.pathname.endsWith("/address") && document.querySelector("h1"));
-        await page.getByRole("button", { name: TEXT.presentAtAddress, exact: true }).waitFor();
-        const walked = await walk(page, order, requests);
-        samples.push(...walked);
-        log(`  ${walked[0]?.order}: ${walked.map((s) => `${s.from}→${s.to} ${s.ms} ms`).join(", ")}`);
+    for (const [rate, into] of [[CPU_SLOWDOWN, samples], [lowTierSlowdown, lowTierSamples]] as const) {
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate });
+      for (let round_ = 0; round_ < options.walksPerOrder; round_++) {
+        for (const order of orders) {
+          // Start the order's wizard afresh: the saved flow (localStorage) would resume where the last walk stopped.
+          await page.evaluate((id) => localStorage.removeItem(`rxc-delivery-flow:${id}`), order.id);
+          await page.goto(`/pharmacies/${order.pharmacy.id}/deliver_orders/${order.id}/address`);
+          await page.waitForFunction(() => location.pathname.endsWith("/address") && document.querySelector("h1"), undefined, { timeout: 120_000 });
+          await page.getByRole("button", { name: TEXT.presentAtAddress, exact: true }).waitFor({ timeout: 120_000 });
+          const walked = await walk(page, order, requests);
+          into.push(...walked);
+          log(`  [${rate}×] ${walked[0]?.order}: ${walked.map((s) => `${s.from}→${s.to} ${s.ms} ms`).join(", ")}`);
+        }
       }
     }
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
@@ -222,29 +272,14 @@ export async function runWizard(options: { walksPerOrder: number; log?: (line: s
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const groups = new Map<string, TransitionSample[]>();
-  for (const sample of samples) {
-    const key = `${sample.from} → ${sample.to}`;
-    groups.set(key, [...(groups.get(key) ?? []), sample]);
-  }
-  const all = samples.map((s) => s.ms);
+  const fourTimes = summarise(samples, CPU_SLOWDOWN);
   return {
     date: today(),
     machine,
     loadAverageEnd: describeMachine().loadAverage,
-    cpuSlowdown: CPU_SLOWDOWN,
     walksPerOrder: options.walksPerOrder,
-    samples,
-    byTransition: [...groups].map(([transition, list]) => ({
-      transition,
-      count: list.length,
-      medianMs: round(median(list.map((s) => s.ms)), 1),
-      worstMs: round(Math.max(...list.map((s) => s.ms)), 1),
-      apiRequests: list.reduce((sum, s) => sum + s.apiRequests, 0),
-    })),
-    medianMs: round(median(all), 1),
-    worstMs: round(Math.max(...all), 1),
-    apiRequestsDuringTransitions: samples.reduce((sum, s) => sum + s.apiRequests, 0),
+    ...fourTimes,
+    lowTier: { ...summarise(lowTierSamples, lowTierSlowdown ?? Number.NaN), benchmarkIndex: median(benchmarkSamples), benchmarkSamples },
   };
 }
 
@@ -253,15 +288,21 @@ export function wizardMarkdown(result: WizardResult): string {
   const loaded = [...new Set(result.samples.flatMap((s) => s.otherPaths.map((p) => `${s.to}: ${p}`)))];
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `Debian Chromium headless at 390×844 (touch, 2× pixels), CPU slowed ${result.cpuSlowdown}× through the DevTools protocol (Emulation.setCPUThrottlingRate), the production build served by the real server with the demo day.`,
+    `Debian Chromium headless at 390×844 (touch, 2× pixels), CPU slowed ${result.cpuSlowdown}× through the DevTools protocol (Emulation.setCPUThrottlingRate), the production build served by the real server with the demo day.` +
+      (result.lowTier ? ` Then the same walks at the low-tier phone's setting (issue 29): **${result.lowTier.cpuSlowdown}×** = the host's benchmark index ${result.lowTier.benchmarkIndex} (Lighthouse's own benchmark in the page, unthrottled: ${result.lowTier.benchmarkSamples.join(", ")}) ÷ 264.` : ""),
     `Walks: the demo courier's Eleanor Abernathy (date of birth, cash copay), Rosa Delgado (date of birth, ID, cash copay) and Isaac Freeman (date of birth, ID) orders, each from the address step to the signature step ${result.walksPerOrder} times (the saved flow cleared between walks; nothing submitted).`,
     "Measured from the tap (the click event's timestamp) to the first frame painted with the next step's URL and heading (requestAnimationFrame, then a task).",
     "",
-    `**Median ${result.medianMs} ms, worst ${result.worstMs} ms** over ${result.samples.length} transitions; API requests between a tap and the next step's paint: **${result.apiRequestsDuringTransitions}** (no step-to-step transition waits on the network); other requests: ${assets}${loaded.length ? ` (static files, from the HTTP cache or the service worker after the first walk: ${loaded.join(", ")})` : ""}.`,
+    `**At ${result.cpuSlowdown}×: median ${result.medianMs} ms, worst ${result.worstMs} ms** over ${result.samples.length} transitions` +
+      (result.lowTier ? `; **at the low-tier setting (${result.lowTier.cpuSlowdown}×): median ${result.lowTier.medianMs} ms, worst ${result.lowTier.worstMs} ms** over ${result.lowTier.samples.length} transitions (${result.lowTier.apiRequestsDuringTransitions} API requests)` : "") +
+      `. API requests between a tap and the next step's paint: **${result.apiRequestsDuringTransitions}** (no step-to-step transition waits on the network); other requests: ${assets}${loaded.length ? ` (static files, from the HTTP cache or the service worker after the first walk: ${loaded.join(", ")})` : ""}.`,
     "",
     table(
-      ["Transition", "samples", "median ms", "worst ms", "API requests"],
-      result.byTransition.map((row) => [row.transition, row.count, row.medianMs, row.worstMs, row.apiRequests]),
+      ["Transition", "samples", `median ms at ${result.cpuSlowdown}×`, "worst ms", "API requests", ...(result.lowTier ? [`median ms at ${result.lowTier.cpuSlowdown}× (low tier)`, "worst ms"] : [])],
+      result.byTransition.map((row) => {
+        const low = result.lowTier?.byTransition.find((other) => other.transition === row.transition);
+        return [row.transition, row.count, row.medianMs, row.worstMs, row.apiRequests, ...(result.lowTier ? [low?.medianMs ?? "—", low?.worstMs ?? "—"] : [])];
+      }),
     ),
   ].join("\n");
 }

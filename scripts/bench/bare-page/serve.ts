@@ -1,0 +1,25 @@
+/**
+ * Serves the built bare page (scripts/bench/lib/bare-page.ts) as the app is
+ * served: Fastify and @fastify/static with the build's brotli copies, the
+ * hashed assets cached as immutable, the page itself revalidated.
+ * Run in a process of its own by the bench: PORT, WEB_ROOT.
+ */
+import fastifyStatic from "@fastify/static";
+import Fastify from "fastify";
+
+const root = process.env.WEB_ROOT;
+if (!root) throw new Error("WEB_ROOT is required");
+const app = Fastify({ logger: false });
+await app.register(fastifyStatic, {
+  root,
+  preCompressed: true,
+  index: ["index.html"],
+  setHeaders(reply, file) {
+    reply.header("cache-control", file.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+  },
+});
+// One catch-all route, as the page's router: any path is the page.
+app.setNotFoundHandler((_request, reply) => reply.header("cache-control", "no-cache").sendFile("index.html"));
+await app.listen({ host: "127.0.0.1", port: Number(process.env.PORT) });
+process.send?.("ready");
+process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
