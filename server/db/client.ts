@@ -14,6 +14,9 @@ export type Schema = typeof schema;
 /** The one database type the services see, whichever engine is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The database or a transaction open on it: what a query or a service step runs on. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+
 export interface Database {
   db: Db;
   engine: "pglite" | "postgres";

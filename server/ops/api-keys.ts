@@ -2,9 +2,8 @@ import { and, asc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { ApiKeyView } from "../../domain/contract/ops.ts";
 import type { KeyRole } from "../../domain/contract/ops.ts";
 import { hashToken, newToken } from "../auth/tokens.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { apiKeys } from "../db/schema.ts";
-import type { Tx } from "../services/order-transitions.ts";
 
 /** Who is calling the operations API: resolved from the Bearer key on every request. */
 export interface OpsCaller {

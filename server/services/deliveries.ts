@@ -33,11 +33,11 @@ import {
 } from "../../domain/recipient.ts";
 import { FAILURE_REASONS, type PaymentType } from "../../domain/vocabulary.ts";
 import { nextOrderStatus } from "../../machines/order-status.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { deliveries, deliveryOrders, deliveryPhotos, pharmacies } from "../db/schema.ts";
 import { photoAllowed } from "../../domain/delivery-photo.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
-import { applyMoves, lockOwnOrders, planTransition, type OrderChanges, type OrderRow, type Tx } from "./order-transitions.ts";
+import { applyMoves, lockOwnOrders, planTransition, type OrderChanges, type OrderRow } from "./order-transitions.ts";
 import { settleCardsAfterDelivery } from "./card-settlement.ts";
 import { holdingPayment, type PaymentServiceDeps } from "./payments.ts";
 import { reencodePhoto, type StoredPhoto } from "./photo.ts";

@@ -6,11 +6,11 @@ import type { Order } from "../../domain/contract/entities.ts";
 import { collectsPaymentAtDoor, paymentMethodAllowed, paymentTotalCents, type OwedOrder } from "../../domain/delivery-rules.ts";
 import { centsToDecimal, parseDecimalToCents, type Cents } from "../../domain/money.ts";
 import { TEXT } from "../../domain/texts.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { orders, payments, pharmacies } from "../db/schema.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
 import { GatewayConfigurationError, type AuthorizeResult, type PaymentGateway, type SettlementResult } from "../payments/gateway.ts";
-import { lockOwnOrders, statusNameOf, type OrderRow, type Tx } from "./order-transitions.ts";
+import { lockOwnOrders, statusNameOf, type OrderRow } from "./order-transitions.ts";
 import { orderView, pharmacyView } from "./views.ts";
 
 type PaymentRow = typeof payments.$inferSelect;

@@ -4,11 +4,12 @@ import { orderDateProblems } from "../../../domain/date-rules.ts";
 import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
-import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
+import { applyTransition, statusNameOf, type OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvent, enqueueOrderRescheduled } from "../../services/webhooks/order-events.ts";
 import { opsOrdersView, opsOrderView } from "./order-views.ts";
 import { dateRefusal, lockVisibleOrder } from "./orders.ts";
 import type { Actor } from "./pharmacies.ts";
+import type { Tx } from "../../db/client.ts";
 
 /**
  * A courier's pharmacy visit of a day that no order needs any more (all its

@@ -4,8 +4,8 @@ import { hashToken, newToken } from "../../auth/tokens.ts";
 import { courierInvitations, couriers, sessions } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
-import type { Tx } from "../../services/order-transitions.ts";
 import type { Actor } from "./pharmacies.ts";
+import type { Tx } from "../../db/client.ts";
 
 type CourierRow = typeof couriers.$inferSelect;
 

@@ -9,11 +9,11 @@ import {
 import { orderDateProblems } from "../../../domain/date-rules.ts";
 import { parseDecimalToCents, totalDueProblem } from "../../../domain/money.ts";
 import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
 import { badRequest, conflict, type HttpError, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
-import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
+import { applyTransition, statusNameOf, type OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
 import { addressColumns } from "./address-columns.ts";
 import { DELIVERY_WINDOW } from "../../../domain/contract/ops.ts";

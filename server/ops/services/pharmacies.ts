@@ -3,11 +3,11 @@ import type { OpsPharmacy, PharmacyCreateRequest, PharmacyUpdateRequest } from "
 import { pharmacies } from "../../db/schema.ts";
 import { notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
-import type { Tx } from "../../services/order-transitions.ts";
 import { pharmacyView } from "../../services/views.ts";
 import { addressColumns } from "./address-columns.ts";
 import { OPENING_HOURS } from "../../../domain/contract/ops.ts";
 import { refuseBadWindow } from "./clock-windows.ts";
+import type { Tx } from "../../db/client.ts";
 
 type PharmacyRow = typeof pharmacies.$inferSelect;
 /** Who acts: an API key, or nobody when the demo day is loaded at start. */
