@@ -7,7 +7,7 @@ import type { Db, Tx } from "../db/client.ts";
 import { orders, pharmacyVisits } from "../db/schema.ts";
 import { conflict, notFound } from "../http/errors.ts";
 import { assertedCopayCents, copayChange } from "./asserted-copay.ts";
-import { audit } from "./audit.ts";
+import { audit } from "../db/audit.ts";
 import { ordersView } from "./order-responses.ts";
 import { applyTransition, planTransition } from "./order-transitions.ts";
 

@@ -5,7 +5,7 @@ import { nextOrderStatus } from "../../machines/order-status.ts";
 import type { Tx } from "../db/client.ts";
 import { orders } from "../db/schema.ts";
 import { conflict, notFound } from "../http/errors.ts";
-import { audit } from "./audit.ts";
+import { audit } from "../db/audit.ts";
 import { enqueueOrderEvent, WEBHOOK_FOR_LIFECYCLE } from "./webhooks/order-events.ts";
 
 export type OrderRow = typeof orders.$inferSelect;

@@ -6,11 +6,11 @@ import { Custody, Proof, ReturnsQuery, ReturnsResponse } from "../../../domain/c
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
-import { orderCustody } from "../../services/proof/custody.ts";
-import { filedProof } from "../../services/proof/filed-proof.ts";
-import type { RenderPool } from "../../services/proof/render-pool.ts";
-import { proofPhoto, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
-import { dayReturns, oneReturn } from "../../services/proof/returns.ts";
+import { orderCustody } from "../services/proof/custody.ts";
+import { filedProof } from "../services/proof/filed-proof.ts";
+import type { RenderPool } from "../services/proof/render-pool.ts";
+import { proofPhoto, proofSignatureSvg, returnOf } from "../services/proof/proof.ts";
+import { dayReturns, oneReturn } from "../services/proof/returns.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
@@ -19,7 +19,7 @@ export interface ProofRouteDeps {
   gateway: PaymentGateway;
   /** The service's zone: the PDFs show times as the pharmacy reads a clock. */
   timeZone: string;
-  /** Draws the PDFs off the event loop, each within a time bound (server/services/proof/render-pool.ts). */
+  /** Draws the PDFs off the event loop, each within a time bound (server/ops/services/proof/render-pool.ts). */
   renderPool: RenderPool;
 }
 

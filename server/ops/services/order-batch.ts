@@ -4,7 +4,7 @@ import { issueWords } from "../../../domain/contract/issue-words.ts";
 import { orderDateProblems } from "../../../domain/date-rules.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
-import { audit } from "../../services/audit.ts";
+import { audit } from "../../db/audit.ts";
 import type { OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvents } from "../../services/webhooks/order-events.ts";
 import { externalIdConflictMessage, orderValues, requestHashOf, type CreateOptions, type PharmacyRow } from "./orders.ts";

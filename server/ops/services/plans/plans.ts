@@ -7,7 +7,7 @@ import { couriers, orders, pharmacies, plannedStops, plans } from "../../../db/s
 import { badRequest, conflict, HttpError, notFound } from "../../../http/errors.ts";
 import { assignOrders } from "../assignments.ts";
 import type { Actor } from "../pharmacies.ts";
-import { audit } from "../../../services/audit.ts";
+import { audit } from "../../../db/audit.ts";
 import { statusNameOf, type OrderRow } from "../../../services/order-transitions.ts";
 import type { TravelMatrixProvider } from "../../../services/routing/travel-matrix.ts";
 import { buildProblem } from "./build-problem.ts";
