@@ -2,6 +2,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import { readdirSync } from "node:fs";
 
 /** The import direction of DEVELOPERS.md, enforced. */
@@ -17,12 +19,49 @@ const FEATURES = readdirSync(new URL("./src/features/", import.meta.url), { with
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/** What nothing in server/ imports; repeated in the server's layer rules below, for the same reason as SRC_FORBIDDEN. */
+const SERVER_FORBIDDEN = ["**/src/**", "react", "react-*"];
+
+/**
+ * The server's layers, lowest first (docs/architecture.md "The server's layers"): each may import
+ * the layers below it and never one above. Import paths are relative, so a layer is named by the
+ * folder segments only it has ("services/" also matches ops/services/, hence the order of the rules).
+ */
+const ABOVE_SERVICES = ["**/ops/**", "**/routes/**", "**/seed/**", "**/app.ts", "**/main.ts"];
+const SERVER_LAYERS = [
+  layer("server/db", [...SERVER_FORBIDDEN, "**/auth/**", "**/http/**", "**/payments/**", "**/config.ts", "**/services/**", ...ABOVE_SERVICES], "server/db/ is the bottom layer (the client, the schema, Tx, the audit trail): it imports nothing else of the server."),
+  ...["server/auth", "server/http", "server/payments"].map((folder) =>
+    layer(folder, [...SERVER_FORBIDDEN, "**/services/**", ...ABOVE_SERVICES], `${folder}/ is infrastructure under both APIs: it may import server/db/ and config, never services, routes or the ops API.`),
+  ),
+  { ...layer("server", [...SERVER_FORBIDDEN, "**/services/**", ...ABOVE_SERVICES], "server/config.ts is infrastructure: it never imports services, routes or the ops API."), files: ["server/config.ts"] },
+  layer("server/services", [...SERVER_FORBIDDEN, ...ABOVE_SERVICES], "server/services/ serves both APIs: it never imports the ops API (server/ops/), routes, the seed or the app."),
+  layer("server/routes", [...SERVER_FORBIDDEN, "**/ops/**", "**/seed/**", "**/app.ts", "**/main.ts"], "The courier's routes call server/services/; they never import the ops API, the seed or the app."),
+  layer("server/ops/services", [...SERVER_FORBIDDEN, "**/routes/**", "**/auth.ts", "**/seed/**", "**/app.ts", "**/main.ts"], "server/ops/services/ may import server/services/ and below; never routes, the ops API's auth, the seed or the app."),
+  ...["server/ops/routes/**/*.{ts,tsx}", "server/ops/auth.ts"].map((files) => ({
+    ...layer("server/ops", [...SERVER_FORBIDDEN, "../../routes/**", "**/seed/**", "**/app.ts", "**/main.ts"], "The ops API's routes call server/ops/services/ and server/services/; never the courier's routes, the seed or the app."),
+    files: [files],
+  })),
+  layer("server/seed", [...SERVER_FORBIDDEN, "**/routes/**", "**/app.ts", "**/main.ts"], "server/seed/ loads demo data through the services; it never imports routes or the app."),
+];
+
 /** What nothing in src/ imports; repeated in the rules below, since a later rule for the same files replaces an earlier one. */
 const SRC_FORBIDDEN = ["**/server/**", "fastify*", "drizzle-orm*", "pg", "@electric-sql/*"];
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "data/", "coverage/", "docs/machines/*.viz.ts", "dev-dist/"] },
   js.configs.recommended,
+  // No two files import each other in a circle, anywhere (issue 26). Type-only imports are not
+  // followed by the rule: tests/unit/import-cycles.test.ts checks those too.
+  {
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
@@ -39,7 +78,8 @@ export default tseslint.config(
   layer("domain", ["**/machines/**", "**/src/**", "**/server/**", "react", "react-*", "xstate", "fastify*", "drizzle-orm*", "ky"], "domain/ is framework-free vocabulary: it imports nothing of the other layers."),
   layer("machines", ["**/src/**", "**/server/**", "react", "react-*", "fastify*", "drizzle-orm*", "ky", "localforage"], "machines/ may import domain/ and xstate only: side effects are actors the app provides."),
   layer("src", SRC_FORBIDDEN, "src/ never imports the server."),
-  layer("server", ["**/src/**", "react", "react-*"], "server/ never imports the web app."),
+  layer("server", SERVER_FORBIDDEN, "server/ never imports the web app."),
+  ...SERVER_LAYERS,
   // Inside src/: the shared pieces (ui, api) know nothing of the screens or the app around them,
   // so the HTTP layer cannot reach into an actor and no import circle can form.
   layer("src/ui", [...SRC_FORBIDDEN, "**/features/**", "**/app/**", "**/screens/**"], "src/ui/ is shared view pieces: it imports nothing of features/, app/ or screens/."),

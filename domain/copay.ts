@@ -26,6 +26,16 @@ export function copayDueAtDoor(order: { copay_paid_at: string | null }): boolean
   return !order.copay_paid_at;
 }
 
+/**
+ * A corrected copay is refused once the copay was paid at pickup (copayDueAtDoor): the one
+ * rule for the card authorization and the delivery's completion. Null when the correction
+ * may stand (or there is none); otherwise the refusal, in the product's words.
+ */
+export function copayCorrectionRefusal(order: { copay_paid_at: string | null }, newCopayCents: Cents | null): string | null {
+  if (newCopayCents == null || copayDueAtDoor(order)) return null;
+  return "The copay on this order was already collected at pickup, so it cannot be corrected.";
+}
+
 /** Spec §5 Payment step: a corrected copay is valid only with at least 3 digits and not all zeros. */
 export function isValidCorrectedCopay(value: string | null | undefined): boolean {
   if (value == null) return false;

@@ -3,7 +3,7 @@ import { SET_PASSWORD_TEXT } from "./set-password-texts.ts";
 
 /** Courier onboarding's rules (`/set-password`): the invite token's form and the refusals in words. */
 
-/** The server refuses an invite token it does not know, already used or expired: 400 invalid_token (server/ops/services/onboarding.ts). */
+/** The server refuses an invite token it does not know, already used or expired: 400 invalid_token (server/services/onboarding.ts). */
 export function inviteUnusable(failure: ApiFailure): boolean {
   return failure.kind === "refused" && failure.status === 400 && failure.code === "invalid_token";
 }

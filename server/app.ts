@@ -31,10 +31,10 @@ import { startPaymentRecovery, type PaymentRecovery } from "./services/payment-r
 import { startWebhookSender, type WebhookSender } from "./services/webhooks/sender.ts";
 import type { PinnedConnect } from "./services/webhooks/pinned-connect.ts";
 import type { Resolver } from "./services/webhooks/url-policy.ts";
-import { ensureEnvironmentKey } from "./ops/api-keys.ts";
+import { ensureEnvironmentKey } from "./ops/services/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
-import { RenderPool, type RenderPoolOptions } from "./services/proof/render-pool.ts";
+import { RenderPool, type RenderPoolOptions } from "./ops/services/proof/render-pool.ts";
 
 export interface AppOptions {
   config: Config;
@@ -110,7 +110,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onReady", async () => void (await purgeSessions()));
   app.addHook("onClose", async () => clearInterval(sessionPurge));
   installIdempotency(app, { db: database.db, leaseSeconds: config.idempotencyLeaseSeconds });
-  installPatientViewAudit(app, { db: database.db });
+  installPatientViewAudit(app, {
+    db: database.db,
+    // The courier's session, or an operations API key (issue 15): both are views of patient data.
+    viewerOf: (request) =>
+      request.session
+        ? { courierId: request.session.courier.id, apiKeyId: null }
+        : request.opsCaller
+          ? { courierId: null, apiKeyId: request.opsCaller.keyId }
+          : null,
+  });
   // Last of the onSend hooks: idempotency and the audit read the plain JSON first.
   installJsonCompression(app);
 

@@ -3,7 +3,7 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { ensureReferenceData } from "./db/reference-data.ts";
-import { hasCouriers, seedDemo } from "./db/seed.ts";
+import { hasCouriers, seedDemo } from "./seed/seed.ts";
 
 let config: Config;
 try {

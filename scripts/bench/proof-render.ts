@@ -1,7 +1,7 @@
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { seedDemo } from "../../server/db/seed.ts";
+import { seedDemo } from "../../server/seed/seed.ts";
 import { TEST_DAY } from "../../tests/support/api-harness.ts";
 import { completion, courierActions } from "../../tests/support/courier-actions.ts";
 import { freshOrder, freshPharmacy } from "../../tests/support/security-fixtures.ts";
@@ -12,7 +12,7 @@ import { table } from "./lib/report.ts";
  * Issue 24: GET /api/health's latency while ten proof PDFs are drawn at once
  * (each with a drawn signature), against its latency idle in the same run.
  * PDFs are drawn in the render pool's worker threads
- * (server/services/proof/render-pool.ts), so health should barely move; a
+ * (server/ops/services/proof/render-pool.ts), so health should barely move; a
  * render on the event loop would hold it for the whole render. In-process
  * (Fastify's inject) on the embedded database: what is measured is the event
  * loop, not the network.
@@ -103,7 +103,7 @@ export function proofRenderMarkdown(result: ProofRenderResult): string {
   return [
     `GET /api/health, one call after another (${PAUSE_MS} ms apart), idle and while ${result.proofs} proof PDFs are drawn at once ` +
       `(scripts/bench/proof-render.ts; in-process, embedded database). PDFs are drawn in worker threads ` +
-      `(server/services/proof/render-pool.ts): the API's event loop only waits for them.`,
+      `(server/ops/services/proof/render-pool.ts): the API's event loop only waits for them.`,
     "",
     table(
       ["", "calls", "p50 ms", "p95 ms", "max ms"],

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../http/errors.ts";
-import { isOpsUrl } from "../ops/auth.ts";
+import { isOpsUrl } from "../http/ops-url.ts";
 import type { ActiveSession, SessionStore } from "./session-store.ts";
 import { sameToken } from "./tokens.ts";
 

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { PgTransaction, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import * as schema from "./schema.ts";
 import { TurnTakingPGlite } from "./turn-taking-pglite.ts";
@@ -13,6 +13,18 @@ import { TurnTakingPGlite } from "./turn-taking-pglite.ts";
 export type Schema = typeof schema;
 /** The one database type the services see, whichever engine is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** The database or a transaction open on it: what a query or a service step runs on. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+
+/**
+ * A service step that is one unit of work: given the database it opens its own transaction;
+ * given a transaction already open (the seed's, a plan's application) it joins it, so a caller
+ * composes several steps into one. Routes never open transactions themselves.
+ */
+export function inTransaction<A extends unknown[], R>(work: (tx: Tx, ...args: A) => Promise<R>): (db: Tx, ...args: A) => Promise<R> {
+  return (db, ...args) => (db instanceof PgTransaction ? work(db, ...args) : db.transaction((tx) => work(tx, ...args)));
+}
 
 export interface Database {
   db: Db;

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { audit } from "../db/audit.ts";
 import type { Db } from "../db/client.ts";
-import "../ops/auth.ts"; // declares request.opsCaller
-import { audit } from "../services/audit.ts";
 
 /**
  * The audit trail of every view of an order's patient details
@@ -42,14 +41,16 @@ export function viewedOrderIds(payload: unknown): number[] {
   return [...ids];
 }
 
-export function installPatientViewAudit(app: FastifyInstance, options: { db: Db }): void {
+/** Who is looking: a courier or an operations API key; null when nobody is authenticated. */
+export type Viewer = { courierId: number; apiKeyId: null } | { courierId: null; apiKeyId: number };
+
+/**
+ * `viewerOf` is given by the app, which knows both APIs' callers (the courier's session, an
+ * operations API key): this hook stays below both and imports neither.
+ */
+export function installPatientViewAudit(app: FastifyInstance, options: { db: Db; viewerOf: (request: FastifyRequest) => Viewer | null }): void {
   app.addHook("preSerialization", async (request, reply, payload) => {
-    // The courier's session, or an operations API key (issue 15): both are views of patient data.
-    const actor = request.session
-      ? { courierId: request.session.courier.id, apiKeyId: null }
-      : request.opsCaller
-        ? { courierId: null, apiKeyId: request.opsCaller.keyId }
-        : null;
+    const actor = options.viewerOf(request);
     if (reply.statusCode < 200 || reply.statusCode >= 300 || !actor) return payload;
     const orderIds = viewedOrderIds(payload);
     if (orderIds.length === 0) return payload;

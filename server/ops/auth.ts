@@ -1,21 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { OPS_API_PREFIX } from "../../domain/contract/ops.ts";
 import type { Db } from "../db/client.ts";
 import { HttpError, notFound } from "../http/errors.ts";
-import { createKeyLookup, createUseRecorder, type OpsCaller } from "./api-keys.ts";
+import { isOpsUrl } from "../http/ops-url.ts";
+import { createKeyLookup, createUseRecorder, type OpsCaller } from "./services/api-keys.ts";
 
-export type { OpsCaller } from "./api-keys.ts";
+export type { OpsCaller } from "./services/api-keys.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The operations API key behind the request; set on /api/ops/v1 only. */
     opsCaller: OpsCaller | null;
   }
-}
-
-/** True for every path of the operations API: Bearer keys there, never the courier's cookie. */
-export function isOpsUrl(url: string): boolean {
-  return url === OPS_API_PREFIX || url.startsWith(`${OPS_API_PREFIX}/`) || url.startsWith(`${OPS_API_PREFIX}?`);
 }
 
 export interface OpsAuthOptions {
@@ -94,9 +89,4 @@ export function pharmacyScope(caller: OpsCaller): number | null {
 export function assertPharmacyVisible(caller: OpsCaller, pharmacyId: number, what = `Pharmacy ${pharmacyId}`): void {
   const scope = pharmacyScope(caller);
   if (scope !== null && scope !== pharmacyId) throw notFound(what);
-}
-
-/** The audit trail's record of who acted: the key's id. */
-export function auditActor(caller: OpsCaller): { courierId: null; apiKeyId: number } {
-  return { courierId: null, apiKeyId: caller.keyId };
 }

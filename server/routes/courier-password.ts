@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ErrorBody } from "../../domain/contract/common.ts";
 import { SetPasswordRequest } from "../../domain/contract/onboarding.ts";
-import { admitLoginAttempt, type LoginLimits } from "../auth/login-limits.ts";
+import type { LoginLimits } from "../auth/login-limits.ts";
 import type { PasswordHasher } from "../auth/password-hashing.ts";
-import { hashToken } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
-import { setPasswordFromInvitation } from "../ops/services/onboarding.ts";
+import { setPasswordFromInvitation } from "../services/onboarding.ts";
 
 /** Courier onboarding (issue 15): no session and no CSRF token, like login. */
 export const courierPasswordRoutes =
@@ -25,11 +24,7 @@ export const courierPasswordRoutes =
         },
       },
       async (request, reply) => {
-        // Login's limits, in the database: failures per invitation (its token's hash) and per address across all of them.
-        const account = `invitation:${hashToken(request.body.token)}`;
-        const attempt = await admitLoginAttempt(deps.db, { account, device: null, address: request.ip }, deps.loginLimits);
-        await setPasswordFromInvitation(deps.db, deps.hasher, request.body.token, request.body.password);
-        await attempt.notAFailure();
+        await setPasswordFromInvitation(deps, request.body, request.ip);
         return reply.status(204).send(null);
       },
     );

@@ -1,20 +1,14 @@
-import argon2 from "argon2";
-import type { DeviceCookies } from "../auth/device-cookie.ts";
-import { admitLoginAttempt, type LoginLimits } from "../auth/login-limits.ts";
-import type { PasswordHasher } from "../auth/password-hashing.ts";
-import { eq, sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ErrorBody } from "../../domain/contract/common.ts";
 import { LoginRequest, SessionResponse } from "../../domain/contract/sessions.ts";
+import type { DeviceCookies } from "../auth/device-cookie.ts";
+import type { LoginLimits } from "../auth/login-limits.ts";
+import type { PasswordHasher } from "../auth/password-hashing.ts";
 import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from "../auth/plugin.ts";
 import type { SessionStore } from "../auth/session-store.ts";
-import { couriers } from "../db/schema.ts";
 import type { Db } from "../db/client.ts";
-import { HttpError } from "../http/errors.ts";
-
-/** Compared against when the email is unknown, so a wrong email costs the same time as a wrong password. */
-const DUMMY_HASH = await argon2.hash("not-a-real-password");
+import { authenticateCourier, loginAccount } from "../services/login.ts";
 
 export const sessionRoutes =
   (deps: { db: Db; sessions: SessionStore; loginLimits: LoginLimits; hasher: PasswordHasher; devices: DeviceCookies }): FastifyPluginAsyncZod =>
@@ -31,23 +25,8 @@ export const sessionRoutes =
         },
       },
       async (request, reply) => {
-        const email = request.body.email.toLowerCase();
-        const account = `email:${email}`;
-        // Failures counted in the database, checked before any hashing: this browser's own if it holds the account's
-        // device cookie; otherwise the email's from untrusted clients and the address's (server/auth/login-limits.ts).
-        const attempt = await admitLoginAttempt(deps.db, { account, device: deps.devices.known(request, account), address: request.ip }, deps.loginLimits);
-        const [courier] = await deps.db.select().from(couriers).where(eq(sql`lower(${couriers.email})`, email));
-        let valid: boolean;
-        try {
-          valid = await deps.hasher.verify(courier?.passwordHash ?? DUMMY_HASH, request.body.password);
-        } catch (error) {
-          // Refused for load (503) before the password was checked: not a guess.
-          await attempt.notAFailure();
-          throw error;
-        }
-        // A deactivated courier is refused like a wrong password: dispatch ended their access (issue 15).
-        if (!courier || !valid || courier.deactivatedAt) throw new HttpError(401, "invalid_credentials", "The email or password is incorrect.");
-        await attempt.notAFailure();
+        const account = loginAccount(request.body.email);
+        const courier = await authenticateCourier(deps, request.body, { device: deps.devices.known(request, account), address: request.ip });
         deps.devices.issue(request, reply, account);
 
         // A new session id at every login: a planted cookie never becomes a logged-in one.

@@ -3,13 +3,13 @@ import type { Order } from "../../domain/contract/entities.ts";
 import type { AddonsRequest } from "../../domain/contract/pickup.ts";
 import { MAX_ADDON_ORDERS } from "../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../domain/texts.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { orders, pharmacyVisits } from "../db/schema.ts";
 import { conflict, notFound } from "../http/errors.ts";
 import { assertedCopayCents, copayChange } from "./asserted-copay.ts";
-import { audit } from "./audit.ts";
+import { audit } from "../db/audit.ts";
 import { ordersView } from "./order-responses.ts";
-import { applyTransition, planTransition, type Tx } from "./order-transitions.ts";
+import { applyTransition, planTransition } from "./order-transitions.ts";
 
 /**
  * Add-on orders (spec §2 /addons, §4, §5): orders a pharmacy has ready that no

@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { isSignatureMediaType, SURVEY_QUESTIONS, type DeliveryFields, type DeliveryResponse } from "../../domain/contract/deliveries.ts";
 import type { Order } from "../../domain/contract/entities.ts";
 import { isoToUsDate } from "../../domain/dates.ts";
-import { copayDueAtDoor } from "../../domain/copay.ts";
+import { copayCorrectionRefusal } from "../../domain/copay.ts";
 import { deliveryOutcomePlan, recordedRecipientOf, type DeliveryOutcome, type OrderOutcomeFields } from "../../domain/delivery-outcome.ts";
 import {
   amountOwedCents,
@@ -33,11 +33,11 @@ import {
 } from "../../domain/recipient.ts";
 import { FAILURE_REASONS, type PaymentType } from "../../domain/vocabulary.ts";
 import { nextOrderStatus } from "../../machines/order-status.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { deliveries, deliveryOrders, deliveryPhotos, pharmacies } from "../db/schema.ts";
 import { photoAllowed } from "../../domain/delivery-photo.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
-import { applyMoves, lockOwnOrders, planTransition, type OrderChanges, type OrderRow, type Tx } from "./order-transitions.ts";
+import { applyMoves, lockOwnOrders, planTransition, type OrderChanges, type OrderRow } from "./order-transitions.ts";
 import { settleCardsAfterDelivery } from "./card-settlement.ts";
 import { holdingPayment, type PaymentServiceDeps } from "./payments.ts";
 import { reencodePhoto, type StoredPhoto } from "./photo.ts";
@@ -211,7 +211,8 @@ async function checkPayment(tx: Tx, fields: DeliveryFields, primary: Order, grou
   if (payment.new_copay != null) {
     newCopayCents = correctedCopayCents(payment.new_copay);
     if (newCopayCents == null) throw badRequest("The corrected copay must have at least 3 digits, not all zeros, and be at least 1.00.");
-    if (!copayDueAtDoor(primary)) throw badRequest("The copay on this order was already collected at pickup, so it cannot be corrected.");
+    const refusal = copayCorrectionRefusal(primary, newCopayCents);
+    if (refusal) throw badRequest(refusal);
   }
   const amountCents = parseDecimalToCents(payment.amount)!;
 

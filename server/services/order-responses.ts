@@ -1,8 +1,9 @@
 import { inArray } from "drizzle-orm";
 import type { Order, PharmacyVisit } from "../../domain/contract/entities.ts";
 import { pharmacies, type pharmacyVisits } from "../db/schema.ts";
-import type { OrderRow, Tx } from "./order-transitions.ts";
+import type { OrderRow } from "./order-transitions.ts";
 import { orderView, pharmacyView } from "./views.ts";
+import type { Tx } from "../db/client.ts";
 
 type VisitRow = typeof pharmacyVisits.$inferSelect;
 

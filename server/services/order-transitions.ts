@@ -2,15 +2,13 @@ import { and, eq, inArray } from "drizzle-orm";
 import { statusById, statusByName, type OrderStatusName } from "../../domain/vocabulary.ts";
 import type { OrderLifecycleEvent } from "../../machines/order-lifecycle.machine.ts";
 import { nextOrderStatus } from "../../machines/order-status.ts";
-import type { Db } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { orders } from "../db/schema.ts";
 import { conflict, notFound } from "../http/errors.ts";
-import { audit } from "./audit.ts";
+import { audit } from "../db/audit.ts";
 import { enqueueOrderEvent, WEBHOOK_FOR_LIFECYCLE } from "./webhooks/order-events.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
-/** A transaction or the database itself. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
 const EVENT_WORDS: Record<OrderLifecycleEvent["type"], string> = {
   SUBMIT_TO_COURIER: "assigned to a courier",

@@ -3,14 +3,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { ChargeData, OrderPayment } from "../../domain/contract/payments.ts";
 import type { Order } from "../../domain/contract/entities.ts";
-import { collectsPaymentAtDoor, paymentMethodAllowed, paymentTotalCents, type OwedOrder } from "../../domain/delivery-rules.ts";
+import { copayCorrectionRefusal } from "../../domain/copay.ts";
+import { collectsPaymentAtDoor, paymentMethodAllowed, paymentPartsCents, paymentTotalCents, type OwedOrder } from "../../domain/delivery-rules.ts";
 import { centsToDecimal, parseDecimalToCents, type Cents } from "../../domain/money.ts";
 import { TEXT } from "../../domain/texts.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { orders, payments, pharmacies } from "../db/schema.ts";
 import { badRequest, conflict, HttpError } from "../http/errors.ts";
 import { GatewayConfigurationError, type AuthorizeResult, type PaymentGateway, type SettlementResult } from "../payments/gateway.ts";
-import { lockOwnOrders, statusNameOf, type OrderRow, type Tx } from "./order-transitions.ts";
+import { lockOwnOrders, statusNameOf, type OrderRow } from "./order-transitions.ts";
 import { orderView, pharmacyView } from "./views.ts";
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -67,10 +68,10 @@ function owedOrder(order: OrderRow, pharmacy: PharmacyRow): OwedOrder {
   };
 }
 
-/** "copay 20.00 + delivery fee 2.50 + other items 0.00": the parts of the total, for the refusal's words. */
-function owedParts(order: OrderRow, newCopayCents: Cents | null): string {
-  const copay = order.copayPaidAt ? 0 : (newCopayCents ?? order.copayCents ?? 0);
-  return `copay ${money(copay)} + delivery fee ${money(order.deliveryFeeCents ?? 0)} + other items ${money(order.otherItemsAmountDueCents)}`;
+/** "copay 20.00 + delivery fee 2.50 + other items 0.00": the parts of the total (the domain's), for the refusal's words. */
+function owedParts(owed: OwedOrder, newCopayCents: Cents | null): string {
+  const parts = paymentPartsCents(owed, newCopayCents);
+  return `copay ${money(parts.copay)} + delivery fee ${money(parts.deliveryFee)} + other items ${money(parts.otherItems)}`;
 }
 
 /** Throws unless the order may take a card payment of exactly `totalCents` now. */
@@ -88,16 +89,15 @@ async function checkPayable(tx: Tx, order: OrderRow, payment: OrderPayment, tota
     throw new HttpError(409, "card_not_accepted", `${pharmacy!.name} does not collect payment at delivery.`);
   }
   if (order.paymentCollected) throw conflict(`The payment for order ${order.id} was already collected.`);
-  if (newCopayCents != null && order.copayPaidAt) {
-    throw badRequest("The copay on this order was already collected at pickup, so it cannot be corrected.");
-  }
+  const refusal = copayCorrectionRefusal(owed, newCopayCents);
+  if (refusal) throw badRequest(refusal);
   const owedCents = paymentTotalCents(owed, newCopayCents);
   if (owedCents === 0) throw conflict(`Nothing is owed on order ${order.id}.`);
   if (totalCents !== owedCents) {
     throw new HttpError(
       400,
       "amount_mismatch",
-      `The total ${payment.total} does not match the ${money(owedCents)} owed on this order (${owedParts(order, newCopayCents)}).`,
+      `The total ${payment.total} does not match the ${money(owedCents)} owed on this order (${owedParts(owed, newCopayCents)}).`,
     );
   }
   if (!payment.token) throw badRequest("The card token is missing. Please enter the card again.");

@@ -4,7 +4,7 @@ import type { ConfirmVisitsRequest } from "../../domain/contract/pickup.ts";
 import type { Db } from "../db/client.ts";
 import { pharmacyVisits } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
-import { audit } from "./audit.ts";
+import { audit } from "../db/audit.ts";
 import { visitsView } from "./order-responses.ts";
 import { enqueueEvent } from "./webhooks/outbox.ts";
 

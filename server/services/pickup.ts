@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import { orders } from "../db/schema.ts";
 import { badRequest, conflict } from "../http/errors.ts";
 import { assertedCopayCents, copayChange } from "./asserted-copay.ts";
-import { audit } from "./audit.ts";
+import { audit } from "../db/audit.ts";
 import { ordersView } from "./order-responses.ts";
 import { applyTransition, lockOwnOrders, statusNameOf, type OrderRow } from "./order-transitions.ts";
 

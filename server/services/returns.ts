@@ -3,11 +3,11 @@ import { isSignatureMediaType } from "../../domain/contract/deliveries.ts";
 import type { ReturnRequest, ReturnResponse } from "../../domain/contract/returns.ts";
 import { centsToDecimal, formatUsd, parseDecimalToCents, type Cents } from "../../domain/money.ts";
 import { needsDeliveryRecord, returnLinesMismatch, returnSummary, summaryOfLines, type ReturnLine } from "../../domain/returns.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { deliveries, deliveryOrders, orders, pharmacies, pharmacyVisits, returnLines, returnSignatures } from "../db/schema.ts";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors.ts";
 import { ordersView } from "./order-responses.ts";
-import { applyTransition, type OrderRow, type Tx } from "./order-transitions.ts";
+import { applyTransition, type OrderRow } from "./order-transitions.ts";
 import { checkSignatureSvg } from "./signature-svg.ts";
 
 /**

@@ -126,7 +126,7 @@ describeApi("audit trail", (api) => {
     expect(files.length).toBeGreaterThan(20);
     const offenders = files.filter((file) => {
       const source = readFileSync(file, "utf8");
-      // db/seed.ts empties every table for a fresh demo day (truncate), which is not the application touching rows.
+      // seed/seed.ts empties every table for a fresh demo day (truncate), which is not the application touching rows.
       return /\.(update|delete)\(\s*auditEvents\b|(update|delete\s+from)\s+audit_events\b/i.test(source);
     });
     expect(offenders).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RenderPoolOptions } from "../../server/services/proof/render-pool.ts";
+import type { RenderPoolOptions } from "../../server/ops/services/proof/render-pool.ts";
 import { completion, courierActions } from "../support/courier-actions.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { startOps, TEST_OPS_KEY, type OpsContext } from "../support/ops-harness.ts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import type { Database } from "../../server/db/client.ts";
-import { demoOrders } from "../../server/db/demo-data.ts";
+import { demoOrders } from "../../server/seed/demo-data.ts";
 import { orders } from "../../server/db/schema.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { TEST_DAY } from "../support/demo-day.ts";

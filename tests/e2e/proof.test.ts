@@ -157,7 +157,7 @@ describe("proof of delivery of an order delivered in Chromium", () => {
     expect(readFileSync(png).subarray(1, 4).toString("latin1")).toBe("PNG");
     expect(statSync(png).size).toBeGreaterThan(10_000);
 
-    // The signature box: 300×130 pt under its label (server/services/proof/pdf.ts); find the label, crop inside the border.
+    // The signature box: 300×130 pt under its label (server/ops/services/proof/pdf.ts); find the label, crop inside the border.
     const bbox = execFileSync("pdftotext", ["-bbox", pdfFile, "-"], { encoding: "utf8" });
     const words = [...bbox.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
       x: Number(m[1]), yMax: Number(m[4]), word: m[5]!,

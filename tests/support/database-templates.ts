@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { openDatabase, type Database } from "../../server/db/client.ts";
-import { seedDemo } from "../../server/db/seed.ts";
+import { seedDemo } from "../../server/seed/seed.ts";
 import type { DatabaseTemplates } from "./databases.ts";
 import { TEST_DAY } from "./demo-day.ts";
 import { adminQuery, databaseUrl, dropDatabase } from "./postgres-admin.ts";

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { serveRenderJobs } from "../../server/services/proof/render-jobs.ts";
+import { serveRenderJobs } from "../../server/ops/services/proof/render-jobs.ts";
 
 /**
  * The render pool's worker with a latch (issue 24): before each render it

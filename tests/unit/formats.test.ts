@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { formatAddress } from "../../domain/address.ts";
-import { isCopayAbsent, isValidCopay, isValidCorrectedCopay } from "../../domain/copay.ts";
+import { copayCorrectionRefusal, isCopayAbsent, isValidCopay, isValidCorrectedCopay } from "../../domain/copay.ts";
 import { calendarDate, isoToUsDate, localCalendarDate, usDateToIso } from "../../domain/dates.ts";
 import { centsToDecimal, formatUsd, parseDecimalToCents } from "../../domain/money.ts";
 import { formatPhone, telHref } from "../../domain/phone.ts";
@@ -80,6 +80,13 @@ describe("copay (spec §5)", () => {
     expect(isValidCorrectedCopay("1.00")).toBe(true);
     expect(isValidCorrectedCopay("0.00")).toBe(false);
     expect(isValidCorrectedCopay("9")).toBe(false);
+  });
+  it("a corrected copay is refused once the copay was paid at pickup, and only then", () => {
+    const paid = { copay_paid_at: "2026-01-05T09:00:00.000Z" };
+    const due = { copay_paid_at: null };
+    expect(copayCorrectionRefusal(paid, 2500)).toBe("The copay on this order was already collected at pickup, so it cannot be corrected.");
+    expect(copayCorrectionRefusal(paid, null)).toBeNull();
+    expect(copayCorrectionRefusal(due, 2500)).toBeNull();
   });
 });
 

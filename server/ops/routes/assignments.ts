@@ -22,7 +22,7 @@ export const opsAssignmentRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return deps.db.transaction((tx) => assignOrders(tx, { apiKeyId: caller.keyId }, request.body, { today: deps.today() }));
+        return assignOrders(deps.db, { apiKeyId: caller.keyId }, request.body, { today: deps.today() });
       },
     );
 
@@ -39,7 +39,7 @@ export const opsAssignmentRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { order: await deps.db.transaction((tx) => unassignOrder(tx, { apiKeyId: caller.keyId }, request.params.order_id)) };
+        return { order: await unassignOrder(deps.db, { apiKeyId: caller.keyId }, request.params.order_id) };
       },
     );
   };

@@ -10,9 +10,8 @@ import {
   OpsIdParams,
 } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
-import { conflict } from "../../http/errors.ts";
 import { requireDispatch } from "../auth.ts";
-import { deactivateCourier, inviteCourier, isUniqueViolation, listCouriers, reinviteCourier, updateCourier } from "../services/couriers.ts";
+import { deactivateCourier, inviteCourier, listCouriers, reinviteCourier, updateCourier } from "../services/couriers.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 /** Couriers: dispatch invites, re-invites and deactivates them (issue 15). */
@@ -32,14 +31,8 @@ export const opsCourierRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        try {
-          const invited = await deps.db.transaction((tx) => inviteCourier(tx, { apiKeyId: caller.keyId }, request.body));
-          return reply.status(201).send(invited);
-        } catch (error) {
-          // Two invitations of one email at once: the second meets the unique email.
-          if (isUniqueViolation(error)) throw conflict(`A courier with the email ${request.body.email.toLowerCase()} already exists.`);
-          throw error;
-        }
+        const invited = await inviteCourier(deps.db, { apiKeyId: caller.keyId }, request.body);
+        return reply.status(201).send(invited);
       },
     );
 
@@ -57,7 +50,7 @@ export const opsCourierRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        const invited = await deps.db.transaction((tx) => reinviteCourier(tx, { apiKeyId: caller.keyId }, request.params.id));
+        const invited = await reinviteCourier(deps.db, { apiKeyId: caller.keyId }, request.params.id);
         return reply.status(201).send(invited);
       },
     );
@@ -76,7 +69,7 @@ export const opsCourierRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { courier: await deps.db.transaction((tx) => deactivateCourier(tx, { apiKeyId: caller.keyId }, request.params.id)) };
+        return { courier: await deactivateCourier(deps.db, { apiKeyId: caller.keyId }, request.params.id) };
       },
     );
 
@@ -94,7 +87,7 @@ export const opsCourierRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { courier: await deps.db.transaction((tx) => updateCourier(tx, { apiKeyId: caller.keyId }, request.params.id, request.body)) };
+        return { courier: await updateCourier(deps.db, { apiKeyId: caller.keyId }, request.params.id, request.body) };
       },
     );
 

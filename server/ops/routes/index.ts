@@ -8,10 +8,10 @@ import { opsOrderRoutes } from "./orders.ts";
 import { opsPharmacyRoutes } from "./pharmacies.ts";
 import { opsPlanRoutes } from "./plans.ts";
 import type { RoutingConfig } from "../../config.ts";
-import { travelProviderFrom } from "../../services/routing/travel-matrix.ts";
+import { travelProviderFrom } from "../services/plans/travel-matrix.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { opsProofRoutes } from "./proof.ts";
-import type { RenderPool } from "../../services/proof/render-pool.ts";
+import type { RenderPool } from "../services/proof/render-pool.ts";
 import { opsWebhookRoutes } from "./webhooks.ts";
 
 export interface OpsRouteDeps {
@@ -25,7 +25,7 @@ export interface OpsRouteDeps {
   webhookAllowPrivate: boolean;
   /** The host name lookup of the webhook URL check (tests); the system's otherwise. */
   webhookResolve?: Resolver;
-  /** The PDF render pool (server/services/proof/render-pool.ts). */
+  /** The PDF render pool (server/ops/services/proof/render-pool.ts). */
   renderPool: RenderPool;
   /** The day planner's travel and stop times (issue 28). */
   routing: RoutingConfig;

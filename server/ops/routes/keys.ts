@@ -2,11 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { KeyCreateRequest, KeyCreateResponse, KeyListResponse, OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
-import { notFound } from "../../http/errors.ts";
-import { audit } from "../../services/audit.ts";
-import { createApiKey, listApiKeys, revokeApiKey } from "../api-keys.ts";
-import { auditActor, requireDispatch } from "../auth.ts";
-import { assertPharmacyExists } from "../services/pharmacies.ts";
+import { issueApiKey, listApiKeys, withdrawApiKey } from "../services/api-keys.ts";
+import { requireDispatch } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 /** Keys: dispatch makes, lists and revokes them (issues 15 and 25). */
@@ -28,12 +25,7 @@ export const opsKeyRoutes =
         const caller = requireDispatch(request);
         const { role, name } = request.body;
         const pharmacyId = request.body.pharmacy_id ?? null;
-        const created = await deps.db.transaction(async (tx) => {
-          if (pharmacyId !== null) await assertPharmacyExists(tx, pharmacyId);
-          const key = await createApiKey(tx, { name, role, pharmacyId, createdByKeyId: caller.keyId });
-          await audit(tx, [{ ...auditActor(caller), action: "key_created", subject: `key:${key.id}` }]);
-          return key;
-        });
+        const created = await issueApiKey(deps.db, caller, { name, role, pharmacyId });
         return reply.status(201).send({ id: created.id, key: created.key, role, pharmacy_id: pharmacyId, name });
       },
     );
@@ -68,10 +60,7 @@ export const opsKeyRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        await deps.db.transaction(async (tx) => {
-          if (!(await revokeApiKey(tx, request.params.id))) throw notFound(`Key ${request.params.id}`);
-          await audit(tx, [{ ...auditActor(caller), action: "key_revoked", subject: `key:${request.params.id}` }]);
-        });
+        await withdrawApiKey(deps.db, caller, request.params.id);
         return reply.status(204).send(null);
       },
     );

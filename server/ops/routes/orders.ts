@@ -39,9 +39,7 @@ export const opsOrderRoutes =
       },
       async (request, reply) => {
         const caller = opsCaller(request);
-        const { order, created } = await deps.db.transaction((tx) =>
-          createOrder(tx, { apiKeyId: caller.keyId }, request.body, { today: deps.today(), scope: pharmacyScope(caller) }),
-        );
+        const { order, created } = await createOrder(deps.db, { apiKeyId: caller.keyId }, request.body, { today: deps.today(), scope: pharmacyScope(caller) });
         return reply.status(created ? 201 : 200).send({ order: await opsOrderView(deps.db, order) });
       },
     );
@@ -82,9 +80,7 @@ export const opsOrderRoutes =
       },
       async (request) => {
         const caller = opsCaller(request);
-        const order = await deps.db.transaction((tx) =>
-          updateOrder(tx, { apiKeyId: caller.keyId }, request.params.id, request.body, pharmacyScope(caller), deps.today()),
-        );
+        const order = await updateOrder(deps.db, { apiKeyId: caller.keyId }, request.params.id, request.body, pharmacyScope(caller), deps.today());
         return { order };
       },
     );
@@ -103,7 +99,7 @@ export const opsOrderRoutes =
       },
       async (request) => {
         const caller = opsCaller(request);
-        const order = await deps.db.transaction((tx) => cancelOpsOrder(tx, { apiKeyId: caller.keyId }, request.params.id, pharmacyScope(caller)));
+        const order = await cancelOpsOrder(deps.db, { apiKeyId: caller.keyId }, request.params.id, pharmacyScope(caller));
         return { order };
       },
     );

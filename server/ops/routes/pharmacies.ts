@@ -29,7 +29,7 @@ export const opsPharmacyRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        const pharmacy = await deps.db.transaction((tx) => createPharmacy(tx, { apiKeyId: caller.keyId }, request.body));
+        const pharmacy = await createPharmacy(deps.db, { apiKeyId: caller.keyId }, request.body);
         return reply.status(201).send({ pharmacy });
       },
     );
@@ -48,7 +48,7 @@ export const opsPharmacyRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        const pharmacy = await deps.db.transaction((tx) => updatePharmacy(tx, { apiKeyId: caller.keyId }, request.params.id, request.body));
+        const pharmacy = await updatePharmacy(deps.db, { apiKeyId: caller.keyId }, request.params.id, request.body);
         return { pharmacy };
       },
     );

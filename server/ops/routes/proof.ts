@@ -3,25 +3,16 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
 import { Custody, Proof, ReturnsQuery, ReturnsResponse } from "../../../domain/contract/ops-proof.ts";
-import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
-import type { PaymentGateway } from "../../payments/gateway.ts";
-import { orderCustody } from "../../services/proof/custody.ts";
-import { filedProof } from "../../services/proof/filed-proof.ts";
-import type { RenderPool } from "../../services/proof/render-pool.ts";
-import { proofPhoto, proofSignatureSvg, returnOf } from "../../services/proof/proof.ts";
-import { dayReturns, oneReturn } from "../../services/proof/returns.ts";
+import { orderCustody } from "../services/proof/custody.ts";
+import { proofOfDeliveryPdf, returnManifestPdf, type DocumentDeps } from "../services/proof/documents.ts";
+import { filedProof } from "../services/proof/filed-proof.ts";
+import { proofPhoto, proofSignatureSvg } from "../services/proof/proof.ts";
+import { dayReturns, oneReturn } from "../services/proof/returns.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
-export interface ProofRouteDeps {
-  db: Db;
-  gateway: PaymentGateway;
-  /** The service's zone: the PDFs show times as the pharmacy reads a clock. */
-  timeZone: string;
-  /** Draws the PDFs off the event loop, each within a time bound (server/services/proof/render-pool.ts). */
-  renderPool: RenderPool;
-}
+export type ProofRouteDeps = DocumentDeps;
 
 /**
  * A stored signature, served so that it can never act: an image type, no
@@ -96,17 +87,8 @@ export const opsProofRoutes =
         },
       },
       async (request, reply) => {
-        const scope = scopeOf(request);
-        const proof = await filedProof(deps.db, deps.gateway, scope, request.params.id, deps.timeZone);
-        const signatureSvg = proof.signature_url ? await proofSignatureSvg(deps.db, scope, proof.order.id) : null;
-        const returned = proof.returned ? await returnOf(deps.db, proof.order.id) : null;
-        const photo = proof.photo_url ? await proofPhoto(deps.db, scope, proof.order.id) : null;
-        const pdf = await deps.renderPool.render({
-          kind: "proof",
-          proof,
-          options: { timeZone: deps.timeZone, signatureSvg, returnSignatureSvg: returned?.signatureSvg ?? null, photo },
-        });
-        return sendPdf(reply, pdf, `proof-of-delivery-${proof.order.id}.pdf`);
+        const { orderId, pdf } = await proofOfDeliveryPdf(deps, scopeOf(request), request.params.id);
+        return sendPdf(reply, pdf, `proof-of-delivery-${orderId}.pdf`);
       },
     );
 
@@ -189,9 +171,8 @@ export const opsProofRoutes =
         },
       },
       async (request, reply) => {
-        const { manifest, signatureSvg } = await oneReturn(deps.db, scopeOf(request), request.params.id, deps.timeZone);
-        const pdf = await deps.renderPool.render({ kind: "manifest", manifest, options: { timeZone: deps.timeZone, signatureSvg } });
-        return sendPdf(reply, pdf, `return-${manifest.id}.pdf`);
+        const { manifestId, pdf } = await returnManifestPdf(deps, scopeOf(request), request.params.id);
+        return sendPdf(reply, pdf, `return-${manifestId}.pdf`);
       },
     );
 

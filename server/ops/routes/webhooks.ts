@@ -19,7 +19,7 @@ import {
   listSubscriptions,
   redeliver,
   type WebhookScope,
-} from "../../services/webhooks/subscriptions.ts";
+} from "../services/webhook-subscriptions.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 

@@ -3,12 +3,13 @@ import type { AssignmentRequest, AssignmentResponse, OpsOrder } from "../../../d
 import { orderDateProblems } from "../../../domain/date-rules.ts";
 import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
-import { audit } from "../../services/audit.ts";
-import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
+import { audit } from "../../db/audit.ts";
+import { applyTransition, statusNameOf, type OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvent, enqueueOrderRescheduled } from "../../services/webhooks/order-events.ts";
 import { opsOrdersView, opsOrderView } from "./order-views.ts";
 import { dateRefusal, lockVisibleOrder } from "./orders.ts";
 import type { Actor } from "./pharmacies.ts";
+import { inTransaction, type Tx } from "../../db/client.ts";
 
 /**
  * A courier's pharmacy visit of a day that no order needs any more (all its
@@ -48,7 +49,7 @@ function alreadyAssigned(row: OrderRow, courierId: number, serviceDate: string):
  * another day is rescheduled to this one (custody and order.rescheduled);
  * an order already on this courier's day is left as it is (unchanged).
  */
-export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest, options: { today?: string } = {}): Promise<AssignmentResponse> {
+export const assignOrders = inTransaction(async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest, options: { today?: string } = {}): Promise<AssignmentResponse> {
   // The courier row is the lock: two assignments to one courier make one visit per pharmacy.
   const [courier] = await tx.select().from(couriers).where(eq(couriers.id, body.courier_id)).for("update");
   if (!courier) throw notFound(`Courier ${body.courier_id}`);
@@ -132,10 +133,10 @@ export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest
         confirmed: visit.confirmed,
       })),
   };
-}
+});
 
 /** DELETE assignments/{order_id}: back to new with no courier, before pickup (409 after). */
-export async function unassignOrder(tx: Tx, actor: Actor, orderId: number): Promise<OpsOrder> {
+export const unassignOrder = inTransaction(async function unassignOrder(tx: Tx, actor: Actor, orderId: number): Promise<OpsOrder> {
   const row = await lockVisibleOrder(tx, orderId, null);
   const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
   const status = statusNameOf(row);
@@ -149,5 +150,5 @@ export async function unassignOrder(tx: Tx, actor: Actor, orderId: number): Prom
   await audit(tx, [{ ...actorIds, action: "order_unassigned", orderId, subject: row.courierId !== null ? `courier:${row.courierId}` : null }]);
   if (row.courierId !== null) await dropEmptyVisits(tx, row.courierId, row.serviceDate, [row.pharmacyId]);
   return opsOrderView(tx, updated);
-}
+});
 

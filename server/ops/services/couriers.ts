@@ -3,9 +3,9 @@ import { INVITE_LIFETIME_DAYS, type CourierInviteRequest, type CourierUpdateRequ
 import { hashToken, newToken } from "../../auth/tokens.ts";
 import { courierInvitations, couriers, sessions } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
-import { audit } from "../../services/audit.ts";
-import type { Tx } from "../../services/order-transitions.ts";
+import { audit } from "../../db/audit.ts";
 import type { Actor } from "./pharmacies.ts";
+import { inTransaction, type Tx } from "../../db/client.ts";
 
 type CourierRow = typeof couriers.$inferSelect;
 
@@ -54,7 +54,17 @@ async function findCourier(tx: Tx, id: number): Promise<CourierRow> {
 }
 
 /** POST couriers: the courier exists without a password until they use the invitation. */
-export async function inviteCourier(tx: Tx, actor: Actor, body: CourierInviteRequest): Promise<CourierInviteResponse> {
+export async function inviteCourier(db: Tx, actor: Actor, body: CourierInviteRequest): Promise<CourierInviteResponse> {
+  try {
+    return await insertInvitedCourier(db, actor, body);
+  } catch (error) {
+    // Two invitations of one email at once: the second meets the unique email.
+    if (isUniqueViolation(error)) throw conflict(`A courier with the email ${body.email.toLowerCase()} already exists.`);
+    throw error;
+  }
+}
+
+const insertInvitedCourier = inTransaction(async function insertInvitedCourier(tx: Tx, actor: Actor, body: CourierInviteRequest): Promise<CourierInviteResponse> {
   const email = body.email.toLowerCase();
   const [taken] = await tx.select({ id: couriers.id }).from(couriers).where(eq(sql`lower(${couriers.email})`, email));
   if (taken) throw conflict(`A courier with the email ${email} already exists (courier ${taken.id}).`);
@@ -65,19 +75,19 @@ export async function inviteCourier(tx: Tx, actor: Actor, body: CourierInviteReq
   const invitation = await invite(tx, row!.id);
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_invited", subject: `courier:${row!.id}` }]);
   return { courier: opsCourierView(row!), invite_token: invitation.token, invite_expires_at: invitation.expiresAt.toISOString() };
-}
+});
 
 /** POST couriers/{id}/invitation: a new link (the courier forgot their password, or the first one expired). */
-export async function reinviteCourier(tx: Tx, actor: Actor, id: number): Promise<CourierInviteResponse> {
+export const reinviteCourier = inTransaction(async function reinviteCourier(tx: Tx, actor: Actor, id: number): Promise<CourierInviteResponse> {
   const row = await findCourier(tx, id);
   if (row.deactivatedAt) throw conflict(`Courier ${id} is deactivated and cannot be invited.`);
   const invitation = await invite(tx, id);
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_reinvited", subject: `courier:${id}` }]);
   return { courier: opsCourierView(row), invite_token: invitation.token, invite_expires_at: invitation.expiresAt.toISOString() };
-}
+});
 
 /** POST couriers/{id}/deactivation: no more logins, every session ends now, open invitations die. */
-export async function deactivateCourier(tx: Tx, actor: Actor, id: number): Promise<OpsCourier> {
+export const deactivateCourier = inTransaction(async function deactivateCourier(tx: Tx, actor: Actor, id: number): Promise<OpsCourier> {
   const row = await findCourier(tx, id);
   const now = new Date();
   const [updated] = row.deactivatedAt
@@ -90,10 +100,10 @@ export async function deactivateCourier(tx: Tx, actor: Actor, id: number): Promi
     .where(and(eq(courierInvitations.courierId, id), isNull(courierInvitations.usedAt)));
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_deactivated", subject: `courier:${id}` }]);
   return opsCourierView(updated!);
-}
+});
 
 /** PATCH couriers/{id} (issue 28): what the planner plans the courier's day with. */
-export async function updateCourier(tx: Tx, actor: Actor, id: number, body: CourierUpdateRequest): Promise<OpsCourier> {
+export const updateCourier = inTransaction(async function updateCourier(tx: Tx, actor: Actor, id: number, body: CourierUpdateRequest): Promise<OpsCourier> {
   await findCourier(tx, id);
   const changes: Partial<typeof couriers.$inferInsert> = {};
   if (body.start_location !== undefined) {
@@ -110,7 +120,7 @@ export async function updateCourier(tx: Tx, actor: Actor, id: number, body: Cour
   const [updated] = await tx.update(couriers).set(changes).where(eq(couriers.id, id)).returning();
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_updated", subject: `courier:${id}` }]);
   return opsCourierView(updated!);
-}
+});
 
 export async function listCouriers(tx: Tx): Promise<OpsCourier[]> {
   const rows = await tx.select().from(couriers).orderBy(asc(couriers.id));

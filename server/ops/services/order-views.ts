@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { OpsOrder } from "../../../domain/contract/ops.ts";
 import { auditEvents, pharmacies } from "../../db/schema.ts";
-import type { OrderRow, Tx } from "../../services/order-transitions.ts";
+import type { OrderRow } from "../../services/order-transitions.ts";
 import { orderView, pharmacyView } from "../../services/views.ts";
+import type { Tx } from "../../db/client.ts";
 
 /** Order rows → the operations API's orders, pharmacies loaded once. */
 export async function opsOrdersView(tx: Tx, rows: OrderRow[]): Promise<OpsOrder[]> {

@@ -9,11 +9,11 @@ import {
 import { orderDateProblems } from "../../../domain/date-rules.ts";
 import { parseDecimalToCents, totalDueProblem } from "../../../domain/money.ts";
 import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
-import type { Db } from "../../db/client.ts";
+import { type Db, type Tx, inTransaction } from "../../db/client.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
 import { badRequest, conflict, type HttpError, notFound } from "../../http/errors.ts";
-import { audit } from "../../services/audit.ts";
-import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
+import { audit } from "../../db/audit.ts";
+import { applyTransition, statusNameOf, type OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
 import { addressColumns } from "./address-columns.ts";
 import { DELIVERY_WINDOW } from "../../../domain/contract/ops.ts";
@@ -119,7 +119,7 @@ export function dateRefusal(problems: { path: string; message: string }[]): Http
  * refuses (a service date gone by) is 400 — unless the body is an exact replay
  * of the stored order: a nightly file sent again after midnight stays harmless.
  */
-export async function createOrder(
+export const createOrder = inTransaction(async function createOrder(
   tx: Tx,
   actor: Actor,
   body: OrderCreateRequest,
@@ -153,7 +153,7 @@ export async function createOrder(
   if (!existing) throw new Error(`order ${body.external_id} conflicted but cannot be found`);
   if (existing.requestHash !== requestHash) throw conflict(externalIdConflictMessage(existing, body.external_id));
   return { order: existing, created: false };
-}
+});
 
 /** One order the caller may see, locked for change; another pharmacy's is 404 like a missing one. */
 export async function lockVisibleOrder(tx: Tx, id: number, scope: number | null): Promise<OrderRow> {
@@ -170,7 +170,7 @@ function refuseUnlessEditable(row: OrderRow, what: string): void {
 }
 
 /** PATCH orders/{id}: the pharmacy corrects an order until it is picked up. */
-export async function updateOrder(
+export const updateOrder = inTransaction(async function updateOrder(
   tx: Tx,
   actor: Actor,
   id: number,
@@ -223,7 +223,7 @@ export async function updateOrder(
   const [updated] = await tx.update(orders).set(changes).where(eq(orders.id, id)).returning();
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_updated", orderId: id }]);
   return opsOrderView(tx, updated!);
-}
+});
 
 /** Issue 28: a window end sent alone is checked with the order's other end (null clears it). */
 function applyDeliveryWindow(row: OrderRow, body: OrderUpdateOpsRequest, changes: Partial<typeof orders.$inferInsert>): void {
@@ -236,11 +236,11 @@ function applyDeliveryWindow(row: OrderRow, body: OrderUpdateOpsRequest, changes
 }
 
 /** POST orders/{id}/cancellation: through the lifecycle machine (409 once picked up). */
-export async function cancelOpsOrder(tx: Tx, actor: Actor, id: number, scope: number | null): Promise<OpsOrder> {
+export const cancelOpsOrder = inTransaction(async function cancelOpsOrder(tx: Tx, actor: Actor, id: number, scope: number | null): Promise<OpsOrder> {
   const row = await lockVisibleOrder(tx, id, scope);
   const [updated] = await applyTransition(tx, { courierId: null, apiKeyId: actor.apiKeyId }, [row], "CANCEL");
   return opsOrderView(tx, updated!);
-}
+});
 
 export async function getOpsOrder(db: Db, id: number, scope: number | null) {
   const [row] = await db.select().from(orders).where(eq(orders.id, id));

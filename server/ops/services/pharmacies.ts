@@ -2,12 +2,12 @@ import { asc, eq } from "drizzle-orm";
 import type { OpsPharmacy, PharmacyCreateRequest, PharmacyUpdateRequest } from "../../../domain/contract/ops.ts";
 import { pharmacies } from "../../db/schema.ts";
 import { notFound } from "../../http/errors.ts";
-import { audit } from "../../services/audit.ts";
-import type { Tx } from "../../services/order-transitions.ts";
+import { audit } from "../../db/audit.ts";
 import { pharmacyView } from "../../services/views.ts";
 import { addressColumns } from "./address-columns.ts";
 import { OPENING_HOURS } from "../../../domain/contract/ops.ts";
 import { refuseBadWindow } from "./clock-windows.ts";
+import { inTransaction, type Tx } from "../../db/client.ts";
 
 type PharmacyRow = typeof pharmacies.$inferSelect;
 /** Who acts: an API key, or nobody when the demo day is loaded at start. */
@@ -44,23 +44,23 @@ export async function assertPharmacyExists(tx: Tx, id: number): Promise<Pharmacy
   return row;
 }
 
-export async function createPharmacy(tx: Tx, actor: Actor, body: PharmacyCreateRequest): Promise<OpsPharmacy> {
+export const createPharmacy = inTransaction(async function createPharmacy(tx: Tx, actor: Actor, body: PharmacyCreateRequest): Promise<OpsPharmacy> {
   const [row] = await tx
     .insert(pharmacies)
     .values(columnsOf(body) as typeof pharmacies.$inferInsert)
     .returning();
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "pharmacy_created", subject: `pharmacy:${row!.id}` }]);
   return opsPharmacyView(row!);
-}
+});
 
-export async function updatePharmacy(tx: Tx, actor: Actor, id: number, body: PharmacyUpdateRequest): Promise<OpsPharmacy> {
+export const updatePharmacy = inTransaction(async function updatePharmacy(tx: Tx, actor: Actor, id: number, body: PharmacyUpdateRequest): Promise<OpsPharmacy> {
   const [row] = await tx.update(pharmacies).set(columnsOf(body)).where(eq(pharmacies.id, id)).returning();
   if (!row) throw notFound(`Pharmacy ${id}`);
   // One end of the hours changed alone is checked against the other end as stored.
   refuseBadWindow(row.openingTime, row.closingTime, OPENING_HOURS);
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "pharmacy_updated", subject: `pharmacy:${id}` }]);
   return opsPharmacyView(row);
-}
+});
 
 export async function listPharmacies(tx: Tx): Promise<OpsPharmacy[]> {
   const rows = await tx.select().from(pharmacies).orderBy(asc(pharmacies.id));

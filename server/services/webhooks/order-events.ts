@@ -4,7 +4,7 @@ import { statusById } from "../../../domain/vocabulary.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
 import { enqueueEvent, enqueueEvents } from "./outbox.ts";
-import type { Tx } from "../order-transitions.ts";
+import type { Tx } from "../../db/client.ts";
 
 type OrderRow = typeof orders.$inferSelect;
 

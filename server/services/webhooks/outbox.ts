@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { WebhookEventType } from "../../../domain/webhook-events.ts";
 import { webhookMessages, webhookSubscriptions } from "../../db/schema.ts";
-import type { Tx } from "../order-transitions.ts";
+import type { Tx } from "../../db/client.ts";
 
 export interface OutboxEvent {
   type: WebhookEventType;

@@ -5,7 +5,7 @@ import { linesOfKind, totalOfKind } from "../../../domain/returns.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { KIND_TITLES, lineReason } from "./return-words.ts";
-import type { ReturnsActor } from "./ReturnsRoute.tsx";
+import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnsHeader } from "./ReturnsHeader.tsx";
 
 /** /pharmacies/{id}/reconcile_details/{orders|cash|check}: each line with its order and amount, and the total. */

@@ -8,7 +8,7 @@ import { ActionButton } from "../../ui/ActionButton.tsx";
 import { knownLocation, requestLocation } from "../../app/geolocation.ts";
 import { SignaturePadField } from "../../ui/SignaturePadField.tsx";
 import { KIND_TITLES } from "./return-words.ts";
-import type { ReturnsActor } from "./ReturnsRoute.tsx";
+import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnsHeader } from "./ReturnsHeader.tsx";
 
 /**

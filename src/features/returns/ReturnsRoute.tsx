@@ -1,7 +1,7 @@
 import { useSelector } from "@xstate/react";
 import { useMemo } from "react";
 import { useLocation, useParams } from "react-router";
-import { fromPromise, type ActorRefFrom } from "xstate";
+import { fromPromise } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { pharmaciesOfDay } from "../../../domain/pharmacy-list.ts";
 import { returnsMachine } from "../../../machines/returns.machine.ts";
@@ -13,11 +13,10 @@ import { useMachineUrl } from "../../app/use-machine-url.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
+import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
 import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
 import { ReturnsSummaryScreen } from "./ReturnsSummaryScreen.tsx";
-
-export type ReturnsActor = ActorRefFrom<typeof returnsMachine>;
 
 const appReturnsMachine = returnsMachine.provide({
   actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)), labelScanner: labelScannerActor },

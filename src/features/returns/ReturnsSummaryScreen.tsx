@@ -11,7 +11,7 @@ import { CheckIcon } from "../../ui/icons.tsx";
 import { ScanButton, ScannerPanel } from "../../ui/scanner/ScanButton.tsx";
 import type { ScanPhase } from "../../ui/scanner/ScannerPanel.tsx";
 import { KIND_TITLES } from "./return-words.ts";
-import type { ReturnsActor } from "./ReturnsRoute.tsx";
+import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnsHeader } from "./ReturnsHeader.tsx";
 
 const KINDS: ReturnDetailKind[] = ["orders", "cash", "check"];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CustodyEntry } from "../../../domain/contract/ops-proof.ts";
-import { copayChange } from "../../../server/services/proof/filed-proof.ts";
-import { documentId, filed } from "../../../server/services/proof/filing.ts";
+import { copayChange } from "../../../server/ops/services/proof/filed-proof.ts";
+import { documentId, filed } from "../../../server/ops/services/proof/filing.ts";
 
 /** Issue 25: what makes a proof a document a pharmacy can file (its id), and the copay change it shows. */
 

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Proof } from "../../../domain/contract/ops-proof.ts";
-import { proofPdf } from "../../../server/services/proof/pdf.ts";
+import { proofPdf } from "../../../server/ops/services/proof/pdf.ts";
 
 /**
  * Issue 24 §7: the proof of delivery in every script a name is written in,

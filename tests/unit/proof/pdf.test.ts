@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
-import { proofPdf, returnManifestPdf } from "../../../server/services/proof/pdf.ts";
+import { proofPdf, returnManifestPdf } from "../../../server/ops/services/proof/pdf.ts";
 import { gradientJpeg } from "../../support/test-images.ts";
 
 /**

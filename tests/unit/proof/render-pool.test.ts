@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../../server/http/errors.ts";
-import { RenderPool } from "../../../server/services/proof/render-pool.ts";
-import type { RenderJob } from "../../../server/services/proof/render-jobs.ts";
+import { RenderPool } from "../../../server/ops/services/proof/render-pool.ts";
+import type { RenderJob } from "../../../server/ops/services/proof/render-jobs.ts";
 
 /** Issue 24: a render pool whose workers cannot start still answers every render, in words — never a hung request. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cleanText, layoutText, type Line } from "../../../server/services/proof/text-layout.ts";
-import { fontRuns } from "../../../server/services/proof/fonts.ts";
+import { cleanText, layoutText, type Line } from "../../../server/ops/services/proof/text-layout.ts";
+import { fontRuns } from "../../../server/ops/services/proof/fonts.ts";
 
 /**
  * The PDF text layout on its own (issue 24 §7): fonts chosen per script,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { auditEvents } from "../db/schema.ts";
+import type { Db } from "./client.ts";
+import { auditEvents } from "./schema.ts";
 
 type Executor = Pick<Db, "execute">;
 

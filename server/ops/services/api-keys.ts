@@ -1,10 +1,12 @@
 import { and, asc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
-import type { ApiKeyView } from "../../domain/contract/ops.ts";
-import type { KeyRole } from "../../domain/contract/ops.ts";
-import { hashToken, newToken } from "../auth/tokens.ts";
-import type { Db } from "../db/client.ts";
-import { apiKeys } from "../db/schema.ts";
-import type { Tx } from "../services/order-transitions.ts";
+import type { ApiKeyView } from "../../../domain/contract/ops.ts";
+import type { KeyRole } from "../../../domain/contract/ops.ts";
+import { hashToken, newToken } from "../../auth/tokens.ts";
+import { audit } from "../../db/audit.ts";
+import { inTransaction, type Db, type Tx } from "../../db/client.ts";
+import { apiKeys } from "../../db/schema.ts";
+import { notFound } from "../../http/errors.ts";
+import { assertPharmacyExists } from "./pharmacies.ts";
 
 /** Who is calling the operations API: resolved from the Bearer key on every request. */
 export interface OpsCaller {
@@ -33,6 +35,24 @@ export async function ensureEnvironmentKey(db: Db, key: string): Promise<void> {
       .onConflictDoNothing({ target: apiKeys.keyHash });
   });
 }
+
+/** POST keys: a new key (of a pharmacy that exists, for a pharmacy key), with its audit row. */
+export const issueApiKey = inTransaction(async function issueApiKey(
+  tx: Tx,
+  caller: OpsCaller,
+  input: { name: string; role: KeyRole; pharmacyId: number | null },
+): Promise<{ id: number; key: string }> {
+  if (input.pharmacyId !== null) await assertPharmacyExists(tx, input.pharmacyId);
+  const key = await createApiKey(tx, { ...input, createdByKeyId: caller.keyId });
+  await audit(tx, [{ courierId: null, apiKeyId: caller.keyId, action: "key_created", subject: `key:${key.id}` }]);
+  return key;
+});
+
+/** DELETE keys/{id}: the key stops working at once (404 when there is no live key with that id), with its audit row. */
+export const withdrawApiKey = inTransaction(async function withdrawApiKey(tx: Tx, caller: OpsCaller, id: number): Promise<void> {
+  if (!(await revokeApiKey(tx, id))) throw notFound(`Key ${id}`);
+  await audit(tx, [{ courierId: null, apiKeyId: caller.keyId, action: "key_revoked", subject: `key:${id}` }]);
+});
 
 /** A new key: a random 256-bit token, shown once; only its SHA-256 is stored. */
 export async function createApiKey(

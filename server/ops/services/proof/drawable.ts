@@ -1,4 +1,4 @@
-import { checkSignatureSvg } from "../signature-svg.ts";
+import { checkSignatureSvg } from "../../../services/signature-svg.ts";
 import { drawSignature } from "./svg-to-pdf.ts";
 
 /**

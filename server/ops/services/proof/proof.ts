@@ -1,13 +1,13 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Proof } from "../../../domain/contract/ops-proof.ts";
-import { centsToDecimal } from "../../../domain/money.ts";
-import { relationshipName } from "../../../domain/recipient.ts";
-import { FAILURE_REASONS, statusById } from "../../../domain/vocabulary.ts";
-import type { Db } from "../../db/client.ts";
-import { couriers, deliveries, deliveryOrders, deliveryPhotos, payments, pharmacies, returnLines, returnSignatures } from "../../db/schema.ts";
-import { conflict } from "../../http/errors.ts";
-import type { PaymentGateway } from "../../payments/gateway.ts";
-import type { OrderRow } from "../order-transitions.ts";
+import type { Proof } from "../../../../domain/contract/ops-proof.ts";
+import { centsToDecimal } from "../../../../domain/money.ts";
+import { relationshipName } from "../../../../domain/recipient.ts";
+import { FAILURE_REASONS, statusById } from "../../../../domain/vocabulary.ts";
+import type { Db } from "../../../db/client.ts";
+import { couriers, deliveries, deliveryOrders, deliveryPhotos, payments, pharmacies, returnLines, returnSignatures } from "../../../db/schema.ts";
+import { conflict } from "../../../http/errors.ts";
+import type { PaymentGateway } from "../../../payments/gateway.ts";
+import type { OrderRow } from "../../../services/order-transitions.ts";
 import { photoUrl, returnSignatureUrl, scopedOrder, signatureUrl, type OpsScope } from "./scope.ts";
 
 /**

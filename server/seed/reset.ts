@@ -1,7 +1,7 @@
 /** npm run db:reset: the embedded database (or DATABASE_URL) back to the demo day for today. */
 import { calendarDate } from "../../domain/dates.ts";
 import { loadConfig } from "../config.ts";
-import { openDatabase } from "./client.ts";
+import { openDatabase } from "../db/client.ts";
 import { resetToDemo } from "./seed.ts";
 
 const config = loadConfig();

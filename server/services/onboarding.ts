@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { passwordProblem } from "../../../domain/password-rules.ts";
-import type { PasswordHasher } from "../../auth/password-hashing.ts";
-import { hashToken } from "../../auth/tokens.ts";
-import type { Db } from "../../db/client.ts";
-import { courierInvitations, couriers, sessions } from "../../db/schema.ts";
-import { badRequest, HttpError } from "../../http/errors.ts";
-import { audit } from "../../services/audit.ts";
+import { passwordProblem } from "../../domain/password-rules.ts";
+import { admitLoginAttempt, type LoginLimits } from "../auth/login-limits.ts";
+import type { PasswordHasher } from "../auth/password-hashing.ts";
+import { hashToken } from "../auth/tokens.ts";
+import type { Db } from "../db/client.ts";
+import { courierInvitations, couriers, sessions } from "../db/schema.ts";
+import { badRequest, HttpError } from "../http/errors.ts";
+import { audit } from "../db/audit.ts";
 
 const INVALID_LINK = "This invitation link is not valid any more. Ask dispatch for a new invite.";
 
@@ -13,8 +14,22 @@ const INVALID_LINK = "This invitation link is not valid any more. Ask dispatch f
  * POST /api/courier/password: the invited courier chooses a password. The
  * token works once and for 7 days; a password set this way ends every
  * session the courier had (a forgotten password is a re-invitation).
+ * The ops API invites (server/ops/services/couriers.ts), the courier's API
+ * accepts: this service sits below both.
  */
-export async function setPasswordFromInvitation(db: Db, hasher: Pick<PasswordHasher, "hash">, token: string, password: string): Promise<void> {
+export async function setPasswordFromInvitation(
+  deps: { db: Db; loginLimits: LoginLimits; hasher: Pick<PasswordHasher, "hash"> },
+  body: { token: string; password: string },
+  address: string,
+): Promise<void> {
+  // Login's limits, in the database: failures per invitation (its token's hash) and per address across all of them.
+  const account = `invitation:${hashToken(body.token)}`;
+  const attempt = await admitLoginAttempt(deps.db, { account, device: null, address }, deps.loginLimits);
+  await acceptInvitation(deps.db, deps.hasher, body.token, body.password);
+  await attempt.notAFailure();
+}
+
+async function acceptInvitation(db: Db, hasher: Pick<PasswordHasher, "hash">, token: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
   // Hashing happens before the transaction (argon2 is slow and holds no lock), bounded like login's.
   const passwordHash = problem ? null : await hasher.hash(password);

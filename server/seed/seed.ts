@@ -8,10 +8,10 @@ import { inviteCourier } from "../ops/services/couriers.ts";
 import { createOrder } from "../ops/services/orders.ts";
 import { createPharmacy } from "../ops/services/pharmacies.ts";
 import { applyTransition, type OrderRow } from "../services/order-transitions.ts";
-import type { Db } from "./client.ts";
+import type { Db } from "../db/client.ts";
 import { DEMO_PASSWORD, demoCouriers, demoOrders, demoPharmacies, demoVisits, type DemoOrder } from "./demo-data.ts";
-import { ensureReferenceData } from "./reference-data.ts";
-import { apiKeys, courierInvitations, couriers, orders, pharmacyVisits } from "./schema.ts";
+import { ensureReferenceData } from "../db/reference-data.ts";
+import { apiKeys, courierInvitations, couriers, orders, pharmacyVisits } from "../db/schema.ts";
 
 export async function hasCouriers(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(couriers);

@@ -1,15 +1,15 @@
 import { and, asc, eq, inArray, or } from "drizzle-orm";
-import type { Custody, CustodyEntry } from "../../../domain/contract/ops-proof.ts";
-import { centsToDecimal } from "../../../domain/money.ts";
-import { FAILURE_REASONS } from "../../../domain/vocabulary.ts";
-import type { Db } from "../../db/client.ts";
-import { apiKeys, auditEvents, couriers, deliveries, deliveryOrders, pharmacyVisits } from "../../db/schema.ts";
+import type { Custody, CustodyEntry } from "../../../../domain/contract/ops-proof.ts";
+import { centsToDecimal } from "../../../../domain/money.ts";
+import { FAILURE_REASONS } from "../../../../domain/vocabulary.ts";
+import type { Db } from "../../../db/client.ts";
+import { apiKeys, auditEvents, couriers, deliveries, deliveryOrders, pharmacyVisits } from "../../../db/schema.ts";
 import { returnOf } from "./proof.ts";
 import { returnSignatureUrl, scopedOrder, type OpsScope } from "./scope.ts";
 
 /**
  * GET /api/ops/v1/orders/{id}/custody: the order's chain of custody, in time
- * order, from the append-only audit trail (server/services/audit.ts). Views of
+ * order, from the append-only audit trail (server/db/audit.ts). Views of
  * patient details are not custody and are left out.
  *
  * The audit rows' convention: courier_id is the courier who acted, or, for an

@@ -1,11 +1,11 @@
 import type { MessagePort } from "node:worker_threads";
 import sharp from "sharp";
-import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
+import type { Proof, ReturnManifest } from "../../../../domain/contract/ops-proof.ts";
 import { DRAW_MAX_PIXELS, DRAW_MAX_SIDE } from "./drawable.ts";
 import { proofPdf, returnManifestPdf } from "./pdf.ts";
 
 /**
- * What a render worker does (server/services/proof/render-pool.ts): one PDF
+ * What a render worker does (server/ops/services/proof/render-pool.ts): one PDF
  * per message, answered with its bytes or the error's message. Everything a
  * job carries is plain data (structured clone), so the worker reads nothing
  * from the database.

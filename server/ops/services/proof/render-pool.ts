@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { HttpError } from "../../http/errors.ts";
+import { HttpError } from "../../../http/errors.ts";
 import type { RenderAnswer, RenderJob, RenderRequest } from "./render-jobs.ts";
 
 /**

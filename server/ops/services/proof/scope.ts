@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { orders } from "../../db/schema.ts";
-import { notFound } from "../../http/errors.ts";
-import type { OrderRow } from "../order-transitions.ts";
+import type { Db } from "../../../db/client.ts";
+import { orders } from "../../../db/schema.ts";
+import { notFound } from "../../../http/errors.ts";
+import type { OrderRow } from "../../../services/order-transitions.ts";
 
 /** What an operations key may read: a dispatch key (pharmacyId null) everything, a pharmacy key its own pharmacy's. */
 export interface OpsScope {

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { ReturnedOrder, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
-import { centsToDecimal } from "../../../domain/money.ts";
-import { FAILURE_REASONS } from "../../../domain/vocabulary.ts";
-import type { Db } from "../../db/client.ts";
-import { couriers, deliveries, deliveryOrders, orders, pharmacies, returnLines, returnSignatures } from "../../db/schema.ts";
-import { notFound } from "../../http/errors.ts";
+import type { ReturnedOrder, ReturnManifest } from "../../../../domain/contract/ops-proof.ts";
+import { centsToDecimal } from "../../../../domain/money.ts";
+import { FAILURE_REASONS } from "../../../../domain/vocabulary.ts";
+import type { Db } from "../../../db/client.ts";
+import { couriers, deliveries, deliveryOrders, orders, pharmacies, returnLines, returnSignatures } from "../../../db/schema.ts";
+import { notFound } from "../../../http/errors.ts";
 import { filed } from "./filing.ts";
 import { returnPdfUrl, returnSignatureUrl, type OpsScope } from "./scope.ts";
 

@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
-import type { Proof, ReturnManifest } from "../../../domain/contract/ops-proof.ts";
-import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
+import type { Proof, ReturnManifest } from "../../../../domain/contract/ops-proof.ts";
+import { SIGNATURE_REFUSAL_REASONS } from "../../../../domain/vocabulary.ts";
 import { PdfText, type TextStyle } from "./pdf-text.ts";
 import { cleanText } from "./text-layout.ts";
 import { drawablePhoto, drawStoredSignature, PHOTO_UNDRAWABLE, SIGNATURE_UNDRAWABLE } from "./drawable.ts";
@@ -192,7 +192,7 @@ const SIGNATURE_HEIGHT = 4 + 9 * 1.32 + 2 + SIGNATURE_BOX.height + 6;
 function photoBox(doc: PDFKit.PDFDocument, text: PdfText, photo: { mediaType: string; bytes: Buffer }, link: string | null, top: number): number {
   const y = text.write("Photo of the drop-off", MARGIN, top + 4, CONTENT_WIDTH, LABEL);
   const area = { x: MARGIN, y: y + 2, width: 300, height: Math.max(80, Math.min(200, BOTTOM - y - 2)) };
-  // Issue 24: only a photo whose header says it is small enough is decoded (server/services/proof/drawable.ts).
+  // Issue 24: only a photo whose header says it is small enough is decoded (server/ops/services/proof/drawable.ts).
   const drawable = photo.mediaType === "image/jpeg" || photo.mediaType === "image/png";
   const image = drawable ? drawablePhoto(doc, photo.bytes) : null;
   if (image) {

@@ -3,9 +3,9 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../../domain/webh
 import type { Db } from "../../db/client.ts";
 import { webhookAttempts, webhookMessages, webhookSubscriptions } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
-import { nudgeSenders } from "./outbox.ts";
-import { newWebhookSecret } from "./signing.ts";
-import { checkWebhookUrl, type Resolver } from "./url-policy.ts";
+import { nudgeSenders } from "../../services/webhooks/outbox.ts";
+import { newWebhookSecret } from "../../services/webhooks/signing.ts";
+import { checkWebhookUrl, type Resolver } from "../../services/webhooks/url-policy.ts";
 
 /**
  * Webhook subscriptions, their deliveries and redelivery. What a key may see:

@@ -1,7 +1,7 @@
-import type { CustodyEntry, Proof } from "../../../domain/contract/ops-proof.ts";
-import { centsToDecimal } from "../../../domain/money.ts";
-import type { Db } from "../../db/client.ts";
-import type { PaymentGateway } from "../../payments/gateway.ts";
+import type { CustodyEntry, Proof } from "../../../../domain/contract/ops-proof.ts";
+import { centsToDecimal } from "../../../../domain/money.ts";
+import type { Db } from "../../../db/client.ts";
+import type { PaymentGateway } from "../../../payments/gateway.ts";
 import { orderCustody } from "./custody.ts";
 import { filed } from "./filing.ts";
 import { orderProof } from "./proof.ts";
