@@ -1,6 +1,6 @@
 /**
  * Planning a day across couriers: the vocabulary shared by the planner
- * (server/ops/services/plans/planner/) and its callers, and the rules a plan
+ * (server/services/routing/planner/) and its callers, and the rules a plan
  * must keep — one place, so the solver's final check, the API and the tests
  * all judge a route the same way.
  *

@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { checkPlan } from "../../domain/planning.ts";
-import { solvePlan } from "../../server/ops/services/plans/planner/index.ts";
+import { solvePlan } from "../../server/services/routing/planner/index.ts";
 import { parseInstance, type InstanceFormat } from "../planning/instances.ts";
 import { realisticDay } from "../planning/realistic.ts";
 import { verifyRoutes } from "../planning/verify.ts";

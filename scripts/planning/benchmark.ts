@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { solvePlan } from "../../server/ops/services/plans/planner/index.ts";
+import { solvePlan } from "../../server/services/routing/planner/index.ts";
 import { parseInstance, type InstanceFormat } from "./instances.ts";
 
 function positiveInteger(value: string): number {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeEach, expect, it } from "vitest";
 import { haversineMeters } from "../../server/services/routing/distance.ts";
-import { OsrmTravel, UNREACHABLE } from "../../server/ops/services/plans/travel-matrix.ts";
+import { OsrmTravel, UNREACHABLE } from "../../server/services/routing/travel-matrix.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { describeOps, orderBody, pharmacyBody } from "../support/ops-harness.ts";
 

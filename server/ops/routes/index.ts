@@ -8,7 +8,7 @@ import { opsOrderRoutes } from "./orders.ts";
 import { opsPharmacyRoutes } from "./pharmacies.ts";
 import { opsPlanRoutes } from "./plans.ts";
 import type { RoutingConfig } from "../../config.ts";
-import { travelProviderFrom } from "../services/plans/travel-matrix.ts";
+import { travelProviderFrom } from "../../services/routing/travel-matrix.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { opsProofRoutes } from "./proof.ts";
 import type { RenderPool } from "../services/proof/render-pool.ts";

@@ -1,5 +1,5 @@
 /**
- * The planner's local search (server/ops/services/plans/planner/local-search.ts):
+ * The planner's local search (server/services/routing/planner/local-search.ts):
  * relocate and exchange find the moves they are for, and by property no move
  * ever leaves a route that domain/planning.ts finds infeasible, loses or
  * duplicates a task, or lengthens the plan.
@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateRoute, type PlanProblem, type StopRef } from "../../../domain/planning.ts";
 import { seededRandom } from "../../../server/services/routing/prng.ts";
-import { LocalSearch } from "../../../server/ops/services/plans/planner/local-search.ts";
-import { buildModel } from "../../../server/ops/services/plans/planner/model.ts";
-import { Solution } from "../../../server/ops/services/plans/planner/solution.ts";
+import { LocalSearch } from "../../../server/services/routing/planner/local-search.ts";
+import { buildModel } from "../../../server/services/routing/planner/model.ts";
+import { Solution } from "../../../server/services/routing/planner/solution.ts";
 import { problemFrom, problemInputs } from "./arbitrary.ts";
 import { open, problemOn, vehicle } from "./support.ts";
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { checkPlan } from "../../../domain/planning.ts";
-import { solvePlan, solvePlanInWorker } from "../../../server/ops/services/plans/planner/index.ts";
+import { solvePlan, solvePlanInWorker } from "../../../server/services/routing/planner/index.ts";
 import { realisticDay } from "../../../scripts/planning/realistic.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");

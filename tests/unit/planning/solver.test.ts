@@ -1,5 +1,5 @@
 /**
- * The planner (server/ops/services/plans/planner) on problems small enough to
+ * The planner (server/services/routing/planner) on problems small enough to
  * know the optimum by enumeration, on problems with tasks nobody can serve,
  * and by property: every plan it returns keeps every rule of
  * domain/planning.ts and accounts for every task.
@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkPlan, type PlanProblem, type PlanTask, type PlanVehicle } from "../../../domain/planning.ts";
 import { seededRandom } from "../../../server/services/routing/prng.ts";
-import { solvePlan } from "../../../server/ops/services/plans/planner/index.ts";
+import { solvePlan } from "../../../server/services/routing/planner/index.ts";
 import { problemFrom, problemInputs } from "./arbitrary.ts";
 import { bruteForce } from "./brute-force.ts";
 import { open, problemOn, vehicle, type Point } from "./support.ts";

@@ -3,7 +3,7 @@ import { clockMinutes } from "../../../../domain/time-of-day.ts";
 import type { couriers, orders, pharmacies } from "../../../db/schema.ts";
 import type { RoutingConfig } from "../../../config.ts";
 import type { LatLng } from "../../../services/routing/distance.ts";
-import type { TravelMatrixProvider } from "./travel-matrix.ts";
+import type { TravelMatrixProvider } from "../../../services/routing/travel-matrix.ts";
 import type { DayClock } from "./zoned-time.ts";
 import type { PlanProblem, PlanTask, PlanVehicle } from "./solver.ts";
 

@@ -9,7 +9,7 @@ import { assignOrders } from "../assignments.ts";
 import type { Actor } from "../pharmacies.ts";
 import { audit } from "../../../db/audit.ts";
 import { statusNameOf, type OrderRow } from "../../../services/order-transitions.ts";
-import type { TravelMatrixProvider } from "./travel-matrix.ts";
+import type { TravelMatrixProvider } from "../../../services/routing/travel-matrix.ts";
 import { buildProblem } from "./build-problem.ts";
 import { planRoutes, unassignedView } from "./plan-view.ts";
 import { solvePlanInWorker } from "./solver.ts";

@@ -7,7 +7,7 @@
  * solvePlan runs in the caller's thread; solvePlanInWorker runs the same code
  * in a worker thread so the API keeps answering while it searches.
  */
-import { evaluateRoute, type PlanOptions, type PlannedRoute, type PlanProblem, type PlanSolution, type StopRef } from "../../../../../domain/planning.ts";
+import { evaluateRoute, type PlanOptions, type PlannedRoute, type PlanProblem, type PlanSolution, type StopRef } from "../../../../domain/planning.ts";
 import { buildModel } from "./model.ts";
 import { unassignedReason } from "./reasons.ts";
 import { Search } from "./search.ts";

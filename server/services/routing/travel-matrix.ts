@@ -1,5 +1,5 @@
-import { HttpError } from "../../../http/errors.ts";
-import { haversineMeters, type LatLng } from "../../../services/routing/distance.ts";
+import { HttpError } from "../../http/errors.ts";
+import { haversineMeters, type LatLng } from "./distance.ts";
 
 /**
  * Travel between the places of a plan (issue 28), behind one interface: by

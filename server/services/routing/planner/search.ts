@@ -15,7 +15,7 @@
  * removed tasks one by one, in a random one of a few orders, at their cheapest
  * feasible place, skipping each place with a small probability ("blinks").
  */
-import { randomInt, seededRandom, type Random } from "../../../../services/routing/prng.ts";
+import { randomInt, seededRandom, type Random } from "../prng.ts";
 import type { Model } from "./model.ts";
 import { LocalSearch } from "./local-search.ts";
 import { Solution, type Insertion } from "./solution.ts";

@@ -1,6 +1,6 @@
 /** The worker thread's entry: solves the plan it was started with and posts it back. */
 import { parentPort, workerData } from "node:worker_threads";
-import type { PlanOptions, PlanProblem } from "../../../../../domain/planning.ts";
+import type { PlanOptions, PlanProblem } from "../../../../domain/planning.ts";
 import { solvePlan } from "./index.ts";
 
 const { problem, options } = workerData as { problem: PlanProblem; options: PlanOptions };

@@ -5,7 +5,7 @@
  * become one row-major Float64Array each, so the inner loops touch numbers,
  * not objects.
  */
-import type { PlanProblem } from "../../../../../domain/planning.ts";
+import type { PlanProblem } from "../../../../domain/planning.ts";
 
 export interface Model {
   /** Matrix side: the problem's locations plus one virtual place at zero distance from all (a null start or end). */

@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { PlanOptions, PlanProblem, PlanSolution } from "../../../../../domain/planning.ts";
+import type { PlanOptions, PlanProblem, PlanSolution } from "../../../../domain/planning.ts";
 
 /**
  * The worker's code: the compiled worker.js, or — running from source — a

@@ -6,7 +6,7 @@
  * the way: "capacity" when a route would take it but for the load on board,
  * "window" otherwise.
  */
-import { evaluateRoute, type PlanProblem, type PlanTask, type StopRef, type UnassignedReason } from "../../../../../domain/planning.ts";
+import { evaluateRoute, type PlanProblem, type PlanTask, type StopRef, type UnassignedReason } from "../../../../domain/planning.ts";
 import type { Model } from "./model.ts";
 import type { Solution } from "./solution.ts";
 
