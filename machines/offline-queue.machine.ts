@@ -1,8 +1,9 @@
-import { assign, fromPromise, raise, setup } from "xstate";
+import { assign, enqueueActions, fromPromise, raise, sendTo, setup, type AnyActorRef } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import {
   byCreatedAt,
   dropExpired,
+  hasIncompleteOrders,
   nextEntry,
   removeEntries,
   withKey,
@@ -10,6 +11,7 @@ import {
   type StoredOfflineOrder,
   type StoredQueue,
 } from "../domain/offline-queue.ts";
+import type { FollowEvent, QueueChanged } from "./following.ts";
 
 /**
  * The device's queue of stored offline orders (spec §4 "Offline storage", §7
@@ -18,6 +20,9 @@ import {
  * queue sends it again later, in order and one at a time, each with the
  * Idempotency-Key made when the courier acted, so a retry the server already
  * has is answered with the stored response and never recorded twice.
+ *
+ * The flows that follow the queue (FOLLOW: returns) are told whether orders
+ * still wait each time the entries change (QUEUE_CHANGED).
  *
  * Storage and HTTP are actors the app provides: loadQueue, saveQueue, resubmit.
  */
@@ -37,6 +42,8 @@ export interface OfflineQueueContext extends StoredQueue {
   sendingKey: string | null;
   lastFailure: ApiFailure | null;
   storageError: string | null;
+  /** The flows to tell when the entries change, from their FOLLOW until their UNFOLLOW. */
+  followers: AnyActorRef[];
 }
 
 export type OfflineQueueEvent =
@@ -47,7 +54,8 @@ export type OfflineQueueEvent =
   | { type: "DISMISS" }
   | { type: "CLEAR" }
   /** Raised by the machine after every change: after a failed save, the next change tries storage again. */
-  | { type: "PERSIST" };
+  | { type: "PERSIST" }
+  | FollowEvent;
 
 export interface OfflineQueueInput {
   today: string;
@@ -110,7 +118,8 @@ export const offlineQueueMachine = setup({
     storageFailed: assign((_, message: string) => ({ storageError: message, savingPuts: [], savingRemovals: [] })),
     abandonSave: assign({ savingPuts: [], savingRemovals: [] }),
     persist: raise({ type: "PERSIST" }),
-    startPass: assign({ failedKeys: [], lastFailure: null }),
+    /** 'Try again' or back online: the device's day now, expired entries dropped, a new pass from the first entry. */
+    startPass: assign(({ context }, today: string) => ({ ...dropExpired(context, today), failedKeys: [], lastFailure: null })),
     pickNext: assign(({ context }) => ({ sendingKey: nextEntry(context)?.idempotencyKey ?? null })),
     forgetSent: assign(({ context }) => ({ ...removeEntries(context, context.sendingKey ? [context.sendingKey] : []), sendingKey: null })),
     rememberFailure: assign((_, failure: ApiFailure) => ({ lastFailure: failure })),
@@ -119,6 +128,19 @@ export const offlineQueueMachine = setup({
       sendingKey: null,
     })),
     stopSending: assign({ sendingKey: null }),
+    addFollower: assign(({ context, event }) =>
+      event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {},
+    ),
+    removeFollower: assign(({ context, event }) => (event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {})),
+    /** A new follower hears whether orders wait now. */
+    tellNewFollower: sendTo(
+      ({ event }) => (event as Extract<OfflineQueueEvent, { type: "FOLLOW" }>).follower,
+      ({ context }): QueueChanged => ({ type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) }),
+    ),
+    tellFollowers: enqueueActions(({ context, enqueue }) => {
+      const news: QueueChanged = { type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) };
+      for (const follower of context.followers) enqueue.sendTo(follower, news);
+    }),
   },
 }).createMachine({
   id: "offlineQueue",
@@ -136,12 +158,15 @@ export const offlineQueueMachine = setup({
     failedKeys: [],
     lastFailure: null,
     storageError: null,
+    followers: [],
   }),
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"],
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers"],
     },
+    FOLLOW: { actions: ["addFollower", "tellNewFollower"], description: "A flow that must know whether orders wait (returns) starts: it is told now, then each change." },
+    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." },
   },
   states: {
     storage: {
@@ -156,7 +181,7 @@ export const offlineQueueMachine = setup({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired"],
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers"],
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } },
           },
@@ -203,35 +228,49 @@ export const offlineQueueMachine = setup({
     },
     drain: {
       description: "Resubmission: on 'Try again' or when the browser comes back online.",
-      initial: "idle",
+      initial: "waiting",
       on: {
         CLEAR: {
-          target: ".idle",
+          target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist"],
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers"],
         },
       },
       states: {
-        idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
+        waiting: {
+          description: "Nothing being sent: the entries wait for 'Try again' or the network.",
+          initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"],
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"],
+            },
+          },
+          states: {
+            idle: {
+              description: "With entries, the banner 'You have an incomplete order.' shows.",
+            },
+            offline: {
+              description: "Retry, any failure offline: a notice is shown; the entries wait.",
+              on: { DISMISS: { target: "idle", description: "The notice is closed." } },
+            },
+            refused: {
+              description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
+              on: { DISMISS: { target: "idle", description: "The message is closed." } },
             },
           },
         },
         choosing: {
           always: [
             { guard: "hasNext", target: "sending", actions: "pickNext" },
-            { guard: "anyRefused", target: "refused" },
-            { target: "idle" },
+            { guard: "anyRefused", target: "waiting.refused" },
+            { target: "waiting.idle" },
           ],
         },
         sending: {
@@ -244,7 +283,7 @@ export const offlineQueueMachine = setup({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
@@ -253,7 +292,7 @@ export const offlineQueueMachine = setup({
               },
               {
                 guard: { type: "stillOffline", params: ({ event }) => toApiFailure(event.error) },
-                target: "offline",
+                target: "waiting.offline",
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"],
               },
               {
@@ -262,34 +301,6 @@ export const offlineQueueMachine = setup({
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "markRefused"],
               },
             ],
-          },
-        },
-        offline: {
-          description: "Retry, any failure offline: a notice is shown; the entries wait.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            DISMISS: { target: "idle" },
-          },
-        },
-        refused: {
-          description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            DISMISS: { target: "idle" },
           },
         },
         reloadRequired: {
