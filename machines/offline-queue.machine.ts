@@ -22,7 +22,7 @@ import type { FollowEvent, QueueChanged } from "./following.ts";
  * has is answered with the stored response and never recorded twice.
  *
  * The flows that follow the queue (FOLLOW: returns) are told whether orders
- * still wait each time the entries change (QUEUE_CHANGED).
+ * wait each time that changes (QUEUE_CHANGED).
  *
  * Storage and HTTP are actors the app provides: loadQueue, saveQueue, resubmit.
  */
@@ -42,8 +42,10 @@ export interface OfflineQueueContext extends StoredQueue {
   sendingKey: string | null;
   lastFailure: ApiFailure | null;
   storageError: string | null;
-  /** The flows to tell when the entries change, from their FOLLOW until their UNFOLLOW. */
+  /** The flows to tell when the answer to "do orders wait?" changes, from their FOLLOW until their UNFOLLOW. */
   followers: AnyActorRef[];
+  /** That answer as the followers were last told it. */
+  incompleteOffline: boolean;
 }
 
 export type OfflineQueueEvent =
@@ -137,8 +139,12 @@ export const offlineQueueMachine = setup({
       ({ event }) => (event as Extract<OfflineQueueEvent, { type: "FOLLOW" }>).follower,
       ({ context }): QueueChanged => ({ type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) }),
     ),
+    /** After a change to the entries: the followers hear the answer if it is not the one they were last told. */
     tellFollowers: enqueueActions(({ context, enqueue }) => {
-      const news: QueueChanged = { type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) };
+      const incompleteOffline = hasIncompleteOrders(context);
+      if (incompleteOffline === context.incompleteOffline) return;
+      enqueue.assign({ incompleteOffline });
+      const news: QueueChanged = { type: "QUEUE_CHANGED", incompleteOffline };
       for (const follower of context.followers) enqueue.sendTo(follower, news);
     }),
   },
@@ -159,6 +165,7 @@ export const offlineQueueMachine = setup({
     lastFailure: null,
     storageError: null,
     followers: [],
+    incompleteOffline: false,
   }),
   on: {
     ENQUEUE: {

@@ -425,7 +425,7 @@ describe("offline queue machine: behaviour", () => {
     expect(harness.saves.at(-1)!.remove.sort()).toEqual(["one", "two"]);
   });
 
-  it("tells the flows that follow it whether orders wait: at once, after each change, and no more once they unfollow", async () => {
+  it("tells the flows that follow it whether orders wait: at once, when that changes, and no more once they unfollow", async () => {
     const { actor, settle } = startQueue({ stored: [entry("one")] });
     const heard: unknown[] = [];
     const follower = createActor(fromCallback(({ receive }) => receive((event) => heard.push(event)))).start();
@@ -437,9 +437,13 @@ describe("offline queue machine: behaviour", () => {
       { type: "QUEUE_CHANGED", incompleteOffline: true },
     ]);
     heard.length = 0;
+    // Another order stored: orders still wait, nothing new to tell.
+    actor.send({ type: "ENQUEUE", entry: entry("more", { id: 5 }) });
+    await settle();
+    expect(heard).toEqual([]);
     actor.send({ type: "TRY_AGAIN", today: TODAY });
     await settle();
-    expect(heard.at(-1)).toEqual({ type: "QUEUE_CHANGED", incompleteOffline: false });
+    expect(heard).toEqual([{ type: "QUEUE_CHANGED", incompleteOffline: false }]);
     heard.length = 0;
     actor.send({ type: "UNFOLLOW", follower });
     actor.send({ type: "ENQUEUE", entry: entry("two", { id: 2 }) });
