@@ -89,6 +89,7 @@ export const labelScannerMachine = setup({
   initial: "camera",
   states: {
     camera: {
+      description: "The rear camera is open, its picture above the screen.",
       invoke: { id: "camera", src: "camera" },
       on: {
         CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." },

@@ -131,9 +131,9 @@ export const returnsMachine = setup({
     /** The day's orders or the queue's news: what goes back is computed again. */
     updateFollowed: assign(({ context, event }) => followedChange(context, event)),
     /** The day tells this return of every change to its orders, the queue whether orders wait, until the return ends. */
-    follow: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "FOLLOW", follower: self })),
+    followDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "FOLLOW", follower: self })),
     followQueue: sendTo(({ system }) => system.get(SYSTEM_IDS.offlineQueue), ({ self }): FollowEvent => ({ type: "FOLLOW", follower: self })),
-    unfollow: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "UNFOLLOW", follower: self })),
+    unfollowDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "UNFOLLOW", follower: self })),
     unfollowQueue: sendTo(({ system }) => system.get(SYSTEM_IDS.offlineQueue), ({ self }): FollowEvent => ({ type: "UNFOLLOW", follower: self })),
     /** The scanner ticks off the bags going back now. */
     tellScannerBags: sendTo("labelScanner", ({ context }) => ({ type: "BAGS_CHANGED" as const, bags: bagsToReturn(context.orders, context.summary) })),
@@ -177,8 +177,8 @@ export const returnsMachine = setup({
     returnedOrders: [],
     tickedOrderIds: [],
   }),
-  entry: ["follow", "followQueue"],
-  exit: ["unfollow", "unfollowQueue"],
+  entry: ["followDay", "followQueue"],
+  exit: ["unfollowDay", "unfollowQueue"],
   on: {
     LOCATED: { actions: "setLocation", description: "The browser geolocation, where granted (never on the local host)." },
   },

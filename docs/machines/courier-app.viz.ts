@@ -22,7 +22,7 @@
 //   offlineQueue → resubmit: succeeds with {"delivery":{"id":88121,"status":"delivered","order_ids":[4104]}} (the stored call resubmitted: accepted)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, assign as assign2, assign as assign3, assign as assign4, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
+import { assign, assign as assign2, assign as assign3, assign as assign4, createMachine, enqueueActions, enqueueActions as enqueueActions2, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, sendTo as sendTo2, sendTo as sendTo3, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
 // machines/courier-app.machine.ts
 
 // machines/courier-day.machine.ts
@@ -144,6 +144,19 @@ var courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null
     })),
+    addFollower: assign(
+      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
+    ),
+    removeFollower: assign(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
+    /** A new follower hears how the day is now (it may have moved on since the flow's input was read). */
+    tellNewFollower: sendTo(
+      ({ event }) => event.follower,
+      ({ context }) => ({ type: "DAY_CHANGED", orders: context.day.orders })
+    ),
+    tellFollowers: enqueueActions(({ context, enqueue }) => {
+      const news = { type: "DAY_CHANGED", orders: context.day.orders };
+      for (const follower of context.followers) enqueue.sendTo(follower, news);
+    }),
     mergeVisits: assign(({ context }, visits) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null
     }))
@@ -154,7 +167,14 @@ var courierDayMachine = setup({
 }).createMachine({
   id: "courierDay",
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
-  context: { day: null, source: null, error: null },
+  context: { day: null, source: null, error: null, followers: [] },
+  on: {
+    FOLLOW: [
+      { guard: "hasDay", actions: ["addFollower", "tellNewFollower"], description: "A flow that shows the day starts: it is told the orders now, then each change." },
+      { actions: "addFollower", description: "A flow starts before the day is loaded: it is told the orders once they are." }
+    ],
+    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
+  },
   initial: "loading",
   states: {
     loading: {
@@ -162,7 +182,7 @@ var courierDayMachine = setup({
       invoke: {
         id: "loadDay",
         src: "loadDay",
-        onDone: { target: "ready", actions: { type: "storeDay", params: ({ event }) => event.output } },
+        onDone: { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
         onError: [
           { guard: "hasDay", target: "ready", actions: { type: "storeError", params: ({ event }) => event.error } },
           { target: "failed", actions: { type: "storeError", params: ({ event }) => event.error } }
@@ -183,17 +203,17 @@ var courierDayMachine = setup({
         REFRESH: { target: "loading", description: "The navigation bar's refresh." },
         ORDERS_CHANGED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned)."
         },
         ORDERS_DELIVERED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivered."
         },
         ORDER_ATTEMPTED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivery attempted."
         },
         VISITS_CHANGED: {
@@ -221,6 +241,9 @@ function nextEntry(context) {
     if (context.failedKeys.includes(entry.idempotencyKey)) ordersOf(entry).forEach((id) => blocked.add(id));
   }
   return context.entries.find((entry) => !context.failedKeys.includes(entry.idempotencyKey) && !ordersOf(entry).some((id) => blocked.has(id)));
+}
+function hasIncompleteOrders(context) {
+  return context.entries.length > 0;
 }
 var without = (list, gone) => list.filter((key) => !gone.includes(key));
 var withKey = (list, key) => list.includes(key) ? list : [...list, key];
@@ -299,7 +322,8 @@ var offlineQueueMachine = setup2({
     storageFailed: assign2((_, message) => ({ storageError: message, savingPuts: [], savingRemovals: [] })),
     abandonSave: assign2({ savingPuts: [], savingRemovals: [] }),
     persist: raise({ type: "PERSIST" }),
-    startPass: assign2({ failedKeys: [], lastFailure: null }),
+    /** 'Try again' or back online: the device's day now, expired entries dropped, a new pass from the first entry. */
+    startPass: assign2(({ context }, today) => ({ ...dropExpired(context, today), failedKeys: [], lastFailure: null })),
     pickNext: assign2(({ context }) => ({ sendingKey: nextEntry(context)?.idempotencyKey ?? null })),
     forgetSent: assign2(({ context }) => ({ ...removeEntries(context, context.sendingKey ? [context.sendingKey] : []), sendingKey: null })),
     rememberFailure: assign2((_, failure) => ({ lastFailure: failure })),
@@ -307,7 +331,24 @@ var offlineQueueMachine = setup2({
       failedKeys: context.sendingKey ? withKey(context.failedKeys, context.sendingKey) : context.failedKeys,
       sendingKey: null
     })),
-    stopSending: assign2({ sendingKey: null })
+    stopSending: assign2({ sendingKey: null }),
+    addFollower: assign2(
+      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
+    ),
+    removeFollower: assign2(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
+    /** A new follower hears whether orders wait now. */
+    tellNewFollower: sendTo2(
+      ({ event }) => event.follower,
+      ({ context }) => ({ type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) })
+    ),
+    /** After a change to the entries: the followers hear the answer if it is not the one they were last told. */
+    tellFollowers: enqueueActions2(({ context, enqueue }) => {
+      const incompleteOffline = hasIncompleteOrders(context);
+      if (incompleteOffline === context.incompleteOffline) return;
+      enqueue.assign({ incompleteOffline });
+      const news = { type: "QUEUE_CHANGED", incompleteOffline };
+      for (const follower of context.followers) enqueue.sendTo(follower, news);
+    })
   }
 }).createMachine({
   id: "offlineQueue",
@@ -323,13 +364,17 @@ var offlineQueueMachine = setup2({
     sendingKey: null,
     failedKeys: [],
     lastFailure: null,
-    storageError: null
+    storageError: null,
+    followers: [],
+    incompleteOffline: false
   }),
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"]
-    }
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers"]
+    },
+    FOLLOW: { actions: ["addFollower", "tellNewFollower"], description: "A flow that must know whether orders wait (returns) starts: it is told now, then each change." },
+    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
   },
   states: {
     storage: {
@@ -344,7 +389,7 @@ var offlineQueueMachine = setup2({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired"]
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers"]
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } }
           },
@@ -391,35 +436,49 @@ var offlineQueueMachine = setup2({
     },
     drain: {
       description: "Resubmission: on 'Try again' or when the browser comes back online.",
-      initial: "idle",
+      initial: "waiting",
       on: {
         CLEAR: {
-          target: ".idle",
+          target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist"]
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers"]
         }
       },
       states: {
-        idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
+        waiting: {
+          description: "Nothing being sent: the entries wait for 'Try again' or the network.",
+          initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
+            }
+          },
+          states: {
+            idle: {
+              description: "With entries, the banner 'You have an incomplete order.' shows."
+            },
+            offline: {
+              description: "Retry, any failure offline: a notice is shown; the entries wait.",
+              on: { DISMISS: { target: "idle", description: "The notice is closed." } }
+            },
+            refused: {
+              description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
+              on: { DISMISS: { target: "idle", description: "The message is closed." } }
             }
           }
         },
         choosing: {
           always: [
             { guard: "hasNext", target: "sending", actions: "pickNext" },
-            { guard: "anyRefused", target: "refused" },
-            { target: "idle" }
+            { guard: "anyRefused", target: "waiting.refused" },
+            { target: "waiting.idle" }
           ]
         },
         sending: {
@@ -432,7 +491,7 @@ var offlineQueueMachine = setup2({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
@@ -441,7 +500,7 @@ var offlineQueueMachine = setup2({
               },
               {
                 guard: { type: "stillOffline", params: ({ event }) => toApiFailure(event.error) },
-                target: "offline",
+                target: "waiting.offline",
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"]
               },
               {
@@ -450,34 +509,6 @@ var offlineQueueMachine = setup2({
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "markRefused"]
               }
             ]
-          }
-        },
-        offline: {
-          description: "Retry, any failure offline: a notice is shown; the entries wait.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
-          }
-        },
-        refused: {
-          description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
           }
         },
         reloadRequired: {
@@ -617,7 +648,7 @@ var courierAppMachine = setup4({
     }),
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
-    resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today }))
+    resubmitOffline: sendTo3(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today }))
   }
 }).createMachine({
   id: "courierApp",

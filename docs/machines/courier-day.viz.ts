@@ -13,7 +13,7 @@
 //   saveDay: succeeds with nothing (the day is saved on the device)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
+import { assign, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, sendTo, setup } from "xstate";
 // machines/courier-day.machine.ts
 
 // domain/texts.ts
@@ -132,6 +132,19 @@ var courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null
     })),
+    addFollower: assign(
+      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
+    ),
+    removeFollower: assign(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
+    /** A new follower hears how the day is now (it may have moved on since the flow's input was read). */
+    tellNewFollower: sendTo(
+      ({ event }) => event.follower,
+      ({ context }) => ({ type: "DAY_CHANGED", orders: context.day.orders })
+    ),
+    tellFollowers: enqueueActions(({ context, enqueue }) => {
+      const news = { type: "DAY_CHANGED", orders: context.day.orders };
+      for (const follower of context.followers) enqueue.sendTo(follower, news);
+    }),
     mergeVisits: assign(({ context }, visits) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null
     }))
@@ -142,7 +155,14 @@ var courierDayMachine = setup({
 }).createMachine({
   id: "courierDay",
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
-  context: { day: null, source: null, error: null },
+  context: { day: null, source: null, error: null, followers: [] },
+  on: {
+    FOLLOW: [
+      { guard: "hasDay", actions: ["addFollower", "tellNewFollower"], description: "A flow that shows the day starts: it is told the orders now, then each change." },
+      { actions: "addFollower", description: "A flow starts before the day is loaded: it is told the orders once they are." }
+    ],
+    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
+  },
   initial: "loading",
   states: {
     loading: {
@@ -150,7 +170,7 @@ var courierDayMachine = setup({
       invoke: {
         id: "loadDay",
         src: "loadDay",
-        onDone: { target: "ready", actions: { type: "storeDay", params: ({ event }) => event.output } },
+        onDone: { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
         onError: [
           { guard: "hasDay", target: "ready", actions: { type: "storeError", params: ({ event }) => event.error } },
           { target: "failed", actions: { type: "storeError", params: ({ event }) => event.error } }
@@ -171,17 +191,17 @@ var courierDayMachine = setup({
         REFRESH: { target: "loading", description: "The navigation bar's refresh." },
         ORDERS_CHANGED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned)."
         },
         ORDERS_DELIVERED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivered."
         },
         ORDER_ATTEMPTED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivery attempted."
         },
         VISITS_CHANGED: {

@@ -15,7 +15,7 @@
 //   resubmit: succeeds with {"delivery":{"id":88121,"status":"delivered","order_ids":[4104]}} (the stored call resubmitted: accepted)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, raise, setup } from "xstate";
+import { assign, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, raise, sendTo, setup } from "xstate";
 // machines/offline-queue.machine.ts
 
 // domain/api-failure.ts
@@ -37,6 +37,9 @@ function nextEntry(context) {
     if (context.failedKeys.includes(entry.idempotencyKey)) ordersOf(entry).forEach((id) => blocked.add(id));
   }
   return context.entries.find((entry) => !context.failedKeys.includes(entry.idempotencyKey) && !ordersOf(entry).some((id) => blocked.has(id)));
+}
+function hasIncompleteOrders(context) {
+  return context.entries.length > 0;
 }
 var without = (list, gone) => list.filter((key) => !gone.includes(key));
 var withKey = (list, key) => list.includes(key) ? list : [...list, key];
@@ -115,7 +118,8 @@ var offlineQueueMachine = setup({
     storageFailed: assign((_, message) => ({ storageError: message, savingPuts: [], savingRemovals: [] })),
     abandonSave: assign({ savingPuts: [], savingRemovals: [] }),
     persist: raise({ type: "PERSIST" }),
-    startPass: assign({ failedKeys: [], lastFailure: null }),
+    /** 'Try again' or back online: the device's day now, expired entries dropped, a new pass from the first entry. */
+    startPass: assign(({ context }, today) => ({ ...dropExpired(context, today), failedKeys: [], lastFailure: null })),
     pickNext: assign(({ context }) => ({ sendingKey: nextEntry(context)?.idempotencyKey ?? null })),
     forgetSent: assign(({ context }) => ({ ...removeEntries(context, context.sendingKey ? [context.sendingKey] : []), sendingKey: null })),
     rememberFailure: assign((_, failure) => ({ lastFailure: failure })),
@@ -123,7 +127,24 @@ var offlineQueueMachine = setup({
       failedKeys: context.sendingKey ? withKey(context.failedKeys, context.sendingKey) : context.failedKeys,
       sendingKey: null
     })),
-    stopSending: assign({ sendingKey: null })
+    stopSending: assign({ sendingKey: null }),
+    addFollower: assign(
+      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
+    ),
+    removeFollower: assign(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
+    /** A new follower hears whether orders wait now. */
+    tellNewFollower: sendTo(
+      ({ event }) => event.follower,
+      ({ context }) => ({ type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) })
+    ),
+    /** After a change to the entries: the followers hear the answer if it is not the one they were last told. */
+    tellFollowers: enqueueActions(({ context, enqueue }) => {
+      const incompleteOffline = hasIncompleteOrders(context);
+      if (incompleteOffline === context.incompleteOffline) return;
+      enqueue.assign({ incompleteOffline });
+      const news = { type: "QUEUE_CHANGED", incompleteOffline };
+      for (const follower of context.followers) enqueue.sendTo(follower, news);
+    })
   }
 }).createMachine({
   id: "offlineQueue",
@@ -139,13 +160,17 @@ var offlineQueueMachine = setup({
     sendingKey: null,
     failedKeys: [],
     lastFailure: null,
-    storageError: null
+    storageError: null,
+    followers: [],
+    incompleteOffline: false
   }),
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"]
-    }
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers"]
+    },
+    FOLLOW: { actions: ["addFollower", "tellNewFollower"], description: "A flow that must know whether orders wait (returns) starts: it is told now, then each change." },
+    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
   },
   states: {
     storage: {
@@ -160,7 +185,7 @@ var offlineQueueMachine = setup({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired"]
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers"]
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } }
           },
@@ -207,35 +232,49 @@ var offlineQueueMachine = setup({
     },
     drain: {
       description: "Resubmission: on 'Try again' or when the browser comes back online.",
-      initial: "idle",
+      initial: "waiting",
       on: {
         CLEAR: {
-          target: ".idle",
+          target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist"]
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers"]
         }
       },
       states: {
-        idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
+        waiting: {
+          description: "Nothing being sent: the entries wait for 'Try again' or the network.",
+          initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
+            }
+          },
+          states: {
+            idle: {
+              description: "With entries, the banner 'You have an incomplete order.' shows."
+            },
+            offline: {
+              description: "Retry, any failure offline: a notice is shown; the entries wait.",
+              on: { DISMISS: { target: "idle", description: "The notice is closed." } }
+            },
+            refused: {
+              description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
+              on: { DISMISS: { target: "idle", description: "The message is closed." } }
             }
           }
         },
         choosing: {
           always: [
             { guard: "hasNext", target: "sending", actions: "pickNext" },
-            { guard: "anyRefused", target: "refused" },
-            { target: "idle" }
+            { guard: "anyRefused", target: "waiting.refused" },
+            { target: "waiting.idle" }
           ]
         },
         sending: {
@@ -248,7 +287,7 @@ var offlineQueueMachine = setup({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
@@ -257,7 +296,7 @@ var offlineQueueMachine = setup({
               },
               {
                 guard: { type: "stillOffline", params: ({ event }) => toApiFailure(event.error) },
-                target: "offline",
+                target: "waiting.offline",
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"]
               },
               {
@@ -266,34 +305,6 @@ var offlineQueueMachine = setup({
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "markRefused"]
               }
             ]
-          }
-        },
-        offline: {
-          description: "Retry, any failure offline: a notice is shown; the entries wait.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
-          }
-        },
-        refused: {
-          description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
           }
         },
         reloadRequired: {

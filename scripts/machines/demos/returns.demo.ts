@@ -31,9 +31,8 @@ export default defineDemo({
     { type: "SCAN" },
     // The scanner read 4103's label RX-884215.
     { type: "LABEL_MATCHED", orderId: 4103 },
-    // The day and the offline queue tell the return what changes: none runs in the visualizer.
+    // The day and the offline queue tell the return what changes (none runs in the visualizer): nothing waits on the device.
     { type: "DAY_CHANGED", orders: [ORDERS.attempted, ORDERS.paidCash] },
-    { type: "QUEUE_CHANGED", incompleteOffline: true },
     { type: "QUEUE_CHANGED", incompleteOffline: false },
   ],
 });
