@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createActor, fromCallback, type ActorRefFrom, type AnyActorRef, type AnyMachineSnapshot } from "xstate";
+import { createActor, type AnyActorRef, type AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { checkInList } from "../../../domain/pharmacy-progress.ts";
 import { checkInMachine, type CheckInEvent, type CheckInInput } from "../../../machines/check-in.machine.ts";
-import { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
 import { itinerary, startAppSystem, type AppSystem } from "../../support/app-system.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
+import { scannerOf, testCamera } from "../../support/test-camera.ts";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
@@ -159,29 +159,14 @@ describe("scanning a bag's label at check-in", () => {
     makeOrder({ id: 9, status: "submitted_to_courier", rx_numbers: ["RX-9001"], pharmacy: MARKET }),
   ];
 
-  /** A live check-in with its real scanner, whose camera the test drives: it records when the camera is opened and closed. */
+  /** A live check-in with its real scanner and a camera the test drives. */
   function scanningActor() {
-    const camera = { opened: 0, closed: 0 };
-    const machine = checkInMachine.provide({
-      actors: {
-        labelScanner: labelScannerMachine.provide({
-          actors: {
-            camera: fromCallback(() => {
-              camera.opened += 1;
-              return () => {
-                camera.closed += 1;
-              };
-            }),
-          },
-        }),
-      },
-    });
-    const actor = createActor(machine, { input: { pharmacyId: RIVERSIDE.id, visitId: null, orders: LABELLED } });
+    const { camera, labelScanner } = testCamera();
+    const actor = createActor(checkInMachine.provide({ actors: { labelScanner } }), { input: { pharmacyId: RIVERSIDE.id, visitId: null, orders: LABELLED } });
     const scanned: number[] = [];
     actor.on("orderScanned", (event) => scanned.push(event.orderId));
     actor.start();
-    const scanner = () => actor.getSnapshot().children.labelScanner as ActorRefFrom<typeof labelScannerMachine> | undefined;
-    return { actor, camera, scanned, scanner };
+    return { actor, camera, scanned, scanner: () => scannerOf(actor) };
   }
 
   it.each([

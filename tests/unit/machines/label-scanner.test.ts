@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createActor, fromCallback, setup, type AnyMachineSnapshot, type EventObject } from "xstate";
+import { createActor, fromCallback, type AnyMachineSnapshot, type EventObject } from "xstate";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { labelScannerMachine, type LabelScannerEvent, type LabelScannerInput } from "../../../machines/label-scanner.machine.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
+import { testCamera } from "../../support/test-camera.ts";
 import { makeOrder } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
@@ -47,20 +48,10 @@ describe("label scanner machine (model-based)", () => {
 });
 
 describe("label scanner behaviour", () => {
-  /** A live scanner whose camera the test drives: it records when the camera is opened and closed. */
+  /** A live scanner with a camera the test drives. */
   function scanner(input: LabelScannerInput = INPUT) {
-    const camera = { opened: 0, closed: 0 };
-    const machine = labelScannerMachine.provide({
-      actors: {
-        camera: fromCallback(() => {
-          camera.opened += 1;
-          return () => {
-            camera.closed += 1;
-          };
-        }),
-      },
-    });
-    const actor = createActor(machine, { input }).start();
+    const { camera, labelScanner } = testCamera();
+    const actor = createActor(labelScanner, { input }).start();
     matched.length = 0;
     return { actor, camera };
   }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createActor, fromCallback, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot } from "xstate";
+import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import type { ReturnResponse } from "../../../domain/contract/returns.ts";
 import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
 import { returnsMachine, type ReturnsContext, type ReturnsEvent, type ReturnsInput } from "../../../machines/returns.machine.ts";
 import { APP_TODAY, itinerary, startAppSystem } from "../../support/app-system.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
+import { scannerOf, testCamera } from "../../support/test-camera.ts";
 import { makeOrder, makePharmacy, makeStoredDelivery } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
@@ -275,29 +275,14 @@ describe("returns behaviour (spec §2, §4, §5, §7, §8, §9)", () => {
 });
 
 describe("ticking bags off by their labels on the summary", () => {
-  /** The returns machine with its real scanner, whose camera the test drives. */
+  /** The returns machine with its real scanner and a camera the test drives, scanning with the picture shown. */
   function scanningReturns(startInput = input()) {
-    const camera = { opened: 0, closed: 0 };
-    const machine = returnsMachine.provide({
-      actors: {
-        labelScanner: labelScannerMachine.provide({
-          actors: {
-            camera: fromCallback(() => {
-              camera.opened += 1;
-              return () => {
-                camera.closed += 1;
-              };
-            }),
-          },
-        }),
-      },
-    });
-    const actor = createActor(machine, { input: startInput }).start();
-    const scanner = () => actor.getSnapshot().children.labelScanner as ActorRefFrom<typeof labelScannerMachine>;
-    const read = (code: string) => scanner().send({ type: "LABEL_READ", code });
+    const { camera, labelScanner } = testCamera();
+    const actor = createActor(returnsMachine.provide({ actors: { labelScanner } }), { input: startInput }).start();
+    const scanner = () => scannerOf(actor)!;
     actor.send({ type: "SCAN" });
     scanner().send({ type: "CAMERA_READY" });
-    return { actor, camera, scanner, read };
+    return { actor, camera, scanner, read: (code: string) => scanner().send({ type: "LABEL_READ", code }) };
   }
 
   it("each bag's label ticks it off once; a label of no bag here says so and scanning goes on", () => {
