@@ -1,8 +1,8 @@
-import { assign, enqueueActions, fromPromise, sendTo, setup, type AnyActorRef } from "xstate";
+import { assign, fromPromise, setup, type AnyActorRef } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { ItineraryResponse, Order, PharmacyVisit } from "../domain/contract/index.ts";
 import { mergeById } from "../domain/merge-by-id.ts";
-import type { DayChanged, FollowEvent } from "./following.ts";
+import { followersAfter, tell, type FollowEvent } from "./following.ts";
 
 /**
  * The courier's day as this device knows it: visits, pharmacies and orders.
@@ -50,19 +50,11 @@ export const courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders: Order[]) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null,
     })),
-    addFollower: assign(({ context, event }) =>
-      event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {},
-    ),
-    removeFollower: assign(({ context, event }) => (event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {})),
-    /** A new follower hears how the day is now (it may have moved on since the flow's input was read). */
-    tellNewFollower: sendTo(
-      ({ event }) => (event as Extract<CourierDayEvent, { type: "FOLLOW" }>).follower,
-      ({ context }): DayChanged => ({ type: "DAY_CHANGED", orders: context.day!.orders }),
-    ),
-    tellFollowers: enqueueActions(({ context, enqueue }) => {
-      const news: DayChanged = { type: "DAY_CHANGED", orders: context.day!.orders };
-      for (const follower of context.followers) enqueue.sendTo(follower, news);
-    }),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event as FollowEvent) })),
+    /** After the orders changed, to every follower; after a FOLLOW, to the new one (the day may have moved on since the flow's input was read). */
+    tellFollowers: ({ context, event }) => {
+      if (context.day) tell(context.followers, event, { type: "DAY_CHANGED", orders: context.day.orders });
+    },
     mergeVisits: assign(({ context }, visits: PharmacyVisit[]) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null,
     })),
@@ -75,11 +67,8 @@ export const courierDayMachine = setup({
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
   context: { day: null, source: null, error: null, followers: [] },
   on: {
-    FOLLOW: [
-      { guard: "hasDay", actions: ["addFollower", "tellNewFollower"], description: "A flow that shows the day starts: it is told the orders now, then each change." },
-      { actions: "addFollower", description: "A flow starts before the day is loaded: it is told the orders once they are." },
-    ],
-    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." },
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (check-in, returns) follows the orders." },
+    UNFOLLOW: { actions: "updateFollowers" },
   },
   initial: "loading",
   states: {

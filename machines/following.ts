@@ -20,3 +20,19 @@ export interface QueueChanged {
   type: "QUEUE_CHANGED";
   incompleteOffline: boolean;
 }
+
+/** The followers after a FOLLOW (added, once) or an UNFOLLOW (removed). */
+export function followersAfter(followers: AnyActorRef[], event: FollowEvent): AnyActorRef[] {
+  const others = followers.filter((ref) => ref !== event.follower);
+  return event.type === "FOLLOW" ? [...others, event.follower] : others;
+}
+
+/**
+ * The news for the new follower after a FOLLOW (how things are now), for
+ * every follower after a change. A plain loop in an action, not
+ * enqueueActions: the day and the queue are in the first screen's bundle,
+ * and it would add to it.
+ */
+export function tell(followers: readonly AnyActorRef[], event: { type: string; follower?: AnyActorRef }, news: DayChanged | QueueChanged): void {
+  for (const follower of event.type === "FOLLOW" ? [event.follower!] : followers) follower.send(news);
+}

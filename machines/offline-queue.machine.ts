@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromPromise, raise, sendTo, setup, type AnyActorRef } from "xstate";
+import { assign, fromPromise, raise, setup, type AnyActorRef } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import {
   byCreatedAt,
@@ -11,7 +11,7 @@ import {
   type StoredOfflineOrder,
   type StoredQueue,
 } from "../domain/offline-queue.ts";
-import type { FollowEvent, QueueChanged } from "./following.ts";
+import { followersAfter, tell, type FollowEvent } from "./following.ts";
 
 /**
  * The device's queue of stored offline orders (spec §4 "Offline storage", §7
@@ -130,23 +130,14 @@ export const offlineQueueMachine = setup({
       sendingKey: null,
     })),
     stopSending: assign({ sendingKey: null }),
-    addFollower: assign(({ context, event }) =>
-      event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {},
-    ),
-    removeFollower: assign(({ context, event }) => (event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {})),
-    /** A new follower hears whether orders wait now. */
-    tellNewFollower: sendTo(
-      ({ event }) => (event as Extract<OfflineQueueEvent, { type: "FOLLOW" }>).follower,
-      ({ context }): QueueChanged => ({ type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) }),
-    ),
-    /** After a change to the entries: the followers hear the answer if it is not the one they were last told. */
-    tellFollowers: enqueueActions(({ context, enqueue }) => {
-      const incompleteOffline = hasIncompleteOrders(context);
-      if (incompleteOffline === context.incompleteOffline) return;
-      enqueue.assign({ incompleteOffline });
-      const news: QueueChanged = { type: "QUEUE_CHANGED", incompleteOffline };
-      for (const follower of context.followers) enqueue.sendTo(follower, news);
-    }),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event as FollowEvent) })),
+    /** After a FOLLOW, to the new follower; after a change to the entries, to every follower if it is not what they were last told. */
+    tellFollowers: ({ context, event }) => {
+      const incompleteOffline = event.type === "FOLLOW" ? context.incompleteOffline : hasIncompleteOrders(context);
+      if (event.type === "FOLLOW" || incompleteOffline !== context.incompleteOffline) tell(context.followers, event, { type: "QUEUE_CHANGED", incompleteOffline });
+    },
+    /** What the followers were just told (after tellFollowers). */
+    rememberTold: assign(({ context }) => ({ incompleteOffline: hasIncompleteOrders(context) })),
   },
 }).createMachine({
   id: "offlineQueue",
@@ -170,10 +161,10 @@ export const offlineQueueMachine = setup({
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers"],
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers", "rememberTold"],
     },
-    FOLLOW: { actions: ["addFollower", "tellNewFollower"], description: "A flow that must know whether orders wait (returns) starts: it is told now, then each change." },
-    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." },
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (returns) follows whether orders wait." },
+    UNFOLLOW: { actions: "updateFollowers" },
   },
   states: {
     storage: {
@@ -188,7 +179,7 @@ export const offlineQueueMachine = setup({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers"],
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers", "rememberTold"],
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } },
           },
@@ -240,23 +231,23 @@ export const offlineQueueMachine = setup({
         CLEAR: {
           target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist", "tellFollowers"],
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers", "rememberTold"],
         },
       },
       states: {
         waiting: {
-          description: "Nothing being sent: the entries wait for 'Try again' or the network.",
+          description: "Nothing being sent.",
           initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"],
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"],
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"],
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"],
             },
           },
           states: {
@@ -265,11 +256,11 @@ export const offlineQueueMachine = setup({
             },
             offline: {
               description: "Retry, any failure offline: a notice is shown; the entries wait.",
-              on: { DISMISS: { target: "idle", description: "The notice is closed." } },
+              on: { DISMISS: { target: "idle" } },
             },
             refused: {
               description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-              on: { DISMISS: { target: "idle", description: "The message is closed." } },
+              on: { DISMISS: { target: "idle" } },
             },
           },
         },
@@ -290,7 +281,7 @@ export const offlineQueueMachine = setup({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers", "rememberTold"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },

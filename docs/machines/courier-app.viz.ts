@@ -22,7 +22,7 @@
 //   offlineQueue → resubmit: succeeds with {"delivery":{"id":88121,"status":"delivered","order_ids":[4104]}} (the stored call resubmitted: accepted)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, assign as assign2, assign as assign3, assign as assign4, createMachine, enqueueActions, enqueueActions as enqueueActions2, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, sendTo as sendTo2, sendTo as sendTo3, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
+import { assign, assign as assign2, assign as assign3, assign as assign4, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
 // machines/courier-app.machine.ts
 
 // machines/courier-day.machine.ts
@@ -127,6 +127,15 @@ function mergeById(current, changed) {
   return [...merged, ...changed.filter((item) => !known.has(item.id))];
 }
 
+// machines/following.ts
+function followersAfter(followers, event) {
+  const others = followers.filter((ref) => ref !== event.follower);
+  return event.type === "FOLLOW" ? [...others, event.follower] : others;
+}
+function tell(followers, event, news) {
+  for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
+}
+
 // machines/courier-day.machine.ts
 var courierDayMachine = setup({
   types: { context: {}, events: {} },
@@ -144,19 +153,11 @@ var courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null
     })),
-    addFollower: assign(
-      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
-    ),
-    removeFollower: assign(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
-    /** A new follower hears how the day is now (it may have moved on since the flow's input was read). */
-    tellNewFollower: sendTo(
-      ({ event }) => event.follower,
-      ({ context }) => ({ type: "DAY_CHANGED", orders: context.day.orders })
-    ),
-    tellFollowers: enqueueActions(({ context, enqueue }) => {
-      const news = { type: "DAY_CHANGED", orders: context.day.orders };
-      for (const follower of context.followers) enqueue.sendTo(follower, news);
-    }),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After the orders changed, to every follower; after a FOLLOW, to the new one (the day may have moved on since the flow's input was read). */
+    tellFollowers: ({ context, event }) => {
+      if (context.day) tell(context.followers, event, { type: "DAY_CHANGED", orders: context.day.orders });
+    },
     mergeVisits: assign(({ context }, visits) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null
     }))
@@ -169,11 +170,8 @@ var courierDayMachine = setup({
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
   context: { day: null, source: null, error: null, followers: [] },
   on: {
-    FOLLOW: [
-      { guard: "hasDay", actions: ["addFollower", "tellNewFollower"], description: "A flow that shows the day starts: it is told the orders now, then each change." },
-      { actions: "addFollower", description: "A flow starts before the day is loaded: it is told the orders once they are." }
-    ],
-    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (check-in, returns) follows the orders." },
+    UNFOLLOW: { actions: "updateFollowers" }
   },
   initial: "loading",
   states: {
@@ -332,23 +330,14 @@ var offlineQueueMachine = setup2({
       sendingKey: null
     })),
     stopSending: assign2({ sendingKey: null }),
-    addFollower: assign2(
-      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
-    ),
-    removeFollower: assign2(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
-    /** A new follower hears whether orders wait now. */
-    tellNewFollower: sendTo2(
-      ({ event }) => event.follower,
-      ({ context }) => ({ type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) })
-    ),
-    /** After a change to the entries: the followers hear the answer if it is not the one they were last told. */
-    tellFollowers: enqueueActions2(({ context, enqueue }) => {
-      const incompleteOffline = hasIncompleteOrders(context);
-      if (incompleteOffline === context.incompleteOffline) return;
-      enqueue.assign({ incompleteOffline });
-      const news = { type: "QUEUE_CHANGED", incompleteOffline };
-      for (const follower of context.followers) enqueue.sendTo(follower, news);
-    })
+    updateFollowers: assign2(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After a FOLLOW, to the new follower; after a change to the entries, to every follower if it is not what they were last told. */
+    tellFollowers: ({ context, event }) => {
+      const incompleteOffline = event.type === "FOLLOW" ? context.incompleteOffline : hasIncompleteOrders(context);
+      if (event.type === "FOLLOW" || incompleteOffline !== context.incompleteOffline) tell(context.followers, event, { type: "QUEUE_CHANGED", incompleteOffline });
+    },
+    /** What the followers were just told (after tellFollowers). */
+    rememberTold: assign2(({ context }) => ({ incompleteOffline: hasIncompleteOrders(context) }))
   }
 }).createMachine({
   id: "offlineQueue",
@@ -371,10 +360,10 @@ var offlineQueueMachine = setup2({
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers"]
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers", "rememberTold"]
     },
-    FOLLOW: { actions: ["addFollower", "tellNewFollower"], description: "A flow that must know whether orders wait (returns) starts: it is told now, then each change." },
-    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (returns) follows whether orders wait." },
+    UNFOLLOW: { actions: "updateFollowers" }
   },
   states: {
     storage: {
@@ -389,7 +378,7 @@ var offlineQueueMachine = setup2({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers"]
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers", "rememberTold"]
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } }
           },
@@ -441,23 +430,23 @@ var offlineQueueMachine = setup2({
         CLEAR: {
           target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist", "tellFollowers"]
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers", "rememberTold"]
         }
       },
       states: {
         waiting: {
-          description: "Nothing being sent: the entries wait for 'Try again' or the network.",
+          description: "Nothing being sent.",
           initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
             }
           },
           states: {
@@ -466,11 +455,11 @@ var offlineQueueMachine = setup2({
             },
             offline: {
               description: "Retry, any failure offline: a notice is shown; the entries wait.",
-              on: { DISMISS: { target: "idle", description: "The notice is closed." } }
+              on: { DISMISS: { target: "idle" } }
             },
             refused: {
               description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-              on: { DISMISS: { target: "idle", description: "The message is closed." } }
+              on: { DISMISS: { target: "idle" } }
             }
           }
         },
@@ -491,7 +480,7 @@ var offlineQueueMachine = setup2({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers", "rememberTold"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
@@ -648,7 +637,7 @@ var courierAppMachine = setup4({
     }),
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
-    resubmitOffline: sendTo3(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today }))
+    resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today }))
   }
 }).createMachine({
   id: "courierApp",

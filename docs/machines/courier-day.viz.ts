@@ -13,7 +13,7 @@
 //   saveDay: succeeds with nothing (the day is saved on the device)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, sendTo, setup } from "xstate";
+import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
 // machines/courier-day.machine.ts
 
 // domain/texts.ts
@@ -115,6 +115,15 @@ function mergeById(current, changed) {
   return [...merged, ...changed.filter((item) => !known.has(item.id))];
 }
 
+// machines/following.ts
+function followersAfter(followers, event) {
+  const others = followers.filter((ref) => ref !== event.follower);
+  return event.type === "FOLLOW" ? [...others, event.follower] : others;
+}
+function tell(followers, event, news) {
+  for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
+}
+
 // machines/courier-day.machine.ts
 var courierDayMachine = setup({
   types: { context: {}, events: {} },
@@ -132,19 +141,11 @@ var courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null
     })),
-    addFollower: assign(
-      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
-    ),
-    removeFollower: assign(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
-    /** A new follower hears how the day is now (it may have moved on since the flow's input was read). */
-    tellNewFollower: sendTo(
-      ({ event }) => event.follower,
-      ({ context }) => ({ type: "DAY_CHANGED", orders: context.day.orders })
-    ),
-    tellFollowers: enqueueActions(({ context, enqueue }) => {
-      const news = { type: "DAY_CHANGED", orders: context.day.orders };
-      for (const follower of context.followers) enqueue.sendTo(follower, news);
-    }),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After the orders changed, to every follower; after a FOLLOW, to the new one (the day may have moved on since the flow's input was read). */
+    tellFollowers: ({ context, event }) => {
+      if (context.day) tell(context.followers, event, { type: "DAY_CHANGED", orders: context.day.orders });
+    },
     mergeVisits: assign(({ context }, visits) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null
     }))
@@ -157,11 +158,8 @@ var courierDayMachine = setup({
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
   context: { day: null, source: null, error: null, followers: [] },
   on: {
-    FOLLOW: [
-      { guard: "hasDay", actions: ["addFollower", "tellNewFollower"], description: "A flow that shows the day starts: it is told the orders now, then each change." },
-      { actions: "addFollower", description: "A flow starts before the day is loaded: it is told the orders once they are." }
-    ],
-    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (check-in, returns) follows the orders." },
+    UNFOLLOW: { actions: "updateFollowers" }
   },
   initial: "loading",
   states: {

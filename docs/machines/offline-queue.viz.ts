@@ -15,7 +15,7 @@
 //   resubmit: succeeds with {"delivery":{"id":88121,"status":"delivered","order_ids":[4104]}} (the stored call resubmitted: accepted)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, raise, sendTo, setup } from "xstate";
+import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, raise, setup } from "xstate";
 // machines/offline-queue.machine.ts
 
 // domain/api-failure.ts
@@ -60,6 +60,15 @@ function removeEntries(context, keys) {
     unsavedKeys: without(context.unsavedKeys, present),
     removedKeys: present.reduce(withKey, context.removedKeys)
   };
+}
+
+// machines/following.ts
+function followersAfter(followers, event) {
+  const others = followers.filter((ref) => ref !== event.follower);
+  return event.type === "FOLLOW" ? [...others, event.follower] : others;
+}
+function tell(followers, event, news) {
+  for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
 }
 
 // machines/offline-queue.machine.ts
@@ -128,23 +137,14 @@ var offlineQueueMachine = setup({
       sendingKey: null
     })),
     stopSending: assign({ sendingKey: null }),
-    addFollower: assign(
-      ({ context, event }) => event.type === "FOLLOW" && !context.followers.includes(event.follower) ? { followers: [...context.followers, event.follower] } : {}
-    ),
-    removeFollower: assign(({ context, event }) => event.type === "UNFOLLOW" ? { followers: context.followers.filter((ref) => ref !== event.follower) } : {}),
-    /** A new follower hears whether orders wait now. */
-    tellNewFollower: sendTo(
-      ({ event }) => event.follower,
-      ({ context }) => ({ type: "QUEUE_CHANGED", incompleteOffline: hasIncompleteOrders(context) })
-    ),
-    /** After a change to the entries: the followers hear the answer if it is not the one they were last told. */
-    tellFollowers: enqueueActions(({ context, enqueue }) => {
-      const incompleteOffline = hasIncompleteOrders(context);
-      if (incompleteOffline === context.incompleteOffline) return;
-      enqueue.assign({ incompleteOffline });
-      const news = { type: "QUEUE_CHANGED", incompleteOffline };
-      for (const follower of context.followers) enqueue.sendTo(follower, news);
-    })
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After a FOLLOW, to the new follower; after a change to the entries, to every follower if it is not what they were last told. */
+    tellFollowers: ({ context, event }) => {
+      const incompleteOffline = event.type === "FOLLOW" ? context.incompleteOffline : hasIncompleteOrders(context);
+      if (event.type === "FOLLOW" || incompleteOffline !== context.incompleteOffline) tell(context.followers, event, { type: "QUEUE_CHANGED", incompleteOffline });
+    },
+    /** What the followers were just told (after tellFollowers). */
+    rememberTold: assign(({ context }) => ({ incompleteOffline: hasIncompleteOrders(context) }))
   }
 }).createMachine({
   id: "offlineQueue",
@@ -167,10 +167,10 @@ var offlineQueueMachine = setup({
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers"]
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers", "rememberTold"]
     },
-    FOLLOW: { actions: ["addFollower", "tellNewFollower"], description: "A flow that must know whether orders wait (returns) starts: it is told now, then each change." },
-    UNFOLLOW: { actions: "removeFollower", description: "The flow ended: no more news to it." }
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (returns) follows whether orders wait." },
+    UNFOLLOW: { actions: "updateFollowers" }
   },
   states: {
     storage: {
@@ -185,7 +185,7 @@ var offlineQueueMachine = setup({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers"]
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers", "rememberTold"]
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } }
           },
@@ -237,23 +237,23 @@ var offlineQueueMachine = setup({
         CLEAR: {
           target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist", "tellFollowers"]
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers", "rememberTold"]
         }
       },
       states: {
         waiting: {
-          description: "Nothing being sent: the entries wait for 'Try again' or the network.",
+          description: "Nothing being sent.",
           initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
             }
           },
           states: {
@@ -262,11 +262,11 @@ var offlineQueueMachine = setup({
             },
             offline: {
               description: "Retry, any failure offline: a notice is shown; the entries wait.",
-              on: { DISMISS: { target: "idle", description: "The notice is closed." } }
+              on: { DISMISS: { target: "idle" } }
             },
             refused: {
               description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-              on: { DISMISS: { target: "idle", description: "The message is closed." } }
+              on: { DISMISS: { target: "idle" } }
             }
           }
         },
@@ -287,7 +287,7 @@ var offlineQueueMachine = setup({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers", "rememberTold"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },

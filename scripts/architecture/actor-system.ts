@@ -86,7 +86,7 @@ function sendsOf(machine: AnyStateMachine, from: string): Edge[] {
 /**
  * What the actors the application starts tell the flows that follow them
  * (the day's and the queue's `tellFollowers`: DAY_CHANGED, QUEUE_CHANGED):
- * an action that sends to each of `context.followers`, drawn to every flow
+ * an action that tells each of `context.followers`, drawn to every flow
  * that sends that actor FOLLOW.
  */
 function newsOf(app: AnyStateMachine, flowEdges: Edge[]): Edge[] {
@@ -96,10 +96,11 @@ function newsOf(app: AnyStateMachine, flowEdges: Edge[]): Edge[] {
     const from = invoke.systemId ?? invoke.id;
     if (!logic?.implementations) return [];
     const followers = flowEdges.filter((edge) => edge.to === from && edge.label.endsWith(": FOLLOW")).map((edge) => edge.from);
-    const actions = (logic.implementations.actions ?? {}) as Record<string, { type?: string; collect?: unknown; event?: unknown }>;
+    const actions = (logic.implementations.actions ?? {}) as Record<string, unknown>;
     return Object.entries(actions).flatMap(([name, action]) => {
-      const source = action.type === "xstate.enqueueActions" ? String(action.collect) : "";
-      if (!/context\.followers/.test(source) || !/\.sendTo\(/.test(source)) return [];
+      // A plain action function (machines/following.ts's tell: enqueueActions would add to the first screen's bundle).
+      const source = typeof action === "function" && !("type" in action) ? String(action) : "";
+      if (!/\btell\)?\(\s*context\.followers/.test(source)) return [];
       const type = /type:\s*"([A-Z_.]+)"/.exec(source)?.[1];
       return followers.map((to) => ({ from, to, label: type ? `${name}: ${type}` : name, kind: "sends" as const }));
     });
