@@ -1,24 +1,23 @@
-import { assign, emit, fromCallback, fromPromise, sendTo, setup, type EventObject, type SnapshotFrom } from "xstate";
+import { assign, emit, fromPromise, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order, PharmacyVisit } from "../domain/contract/entities.ts";
-import { scannedOrder, type CameraProblem } from "../domain/label-scan.ts";
-import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
-import { canContinueCheckIn, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
-import { SYSTEM_IDS, type CourierDayRef } from "./system-ids.ts";
+import { labelScannerMachine, type LabelMatched } from "./label-scanner.machine.ts";
+import { canContinueCheckIn, checkInList, onlyCancelledOrders, reviewLists } from "../domain/pharmacy-progress.ts";
+import type { DayChanged, FollowEvent } from "./following.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * The check-in gate at one pharmacy (spec §2 check-in screen and
  * confirm_orders, §4 check-in list): the courier checks in every order
  * (verify or cancel, in the verify-order machine), Continue opens the review
- * step, which records the arrival at the pharmacy's visit. 'Scan' (issue 19)
- * reads a bag's label with the camera: the `labelScanner` actor the app
- * provides opens the camera and reports CAMERA_READY, CAMERA_FAILED and each
- * LABEL_READ; a label of a listed order opens its verify screen (the emitted
- * `orderScanned`), any other label is named and the scanning goes on.
+ * step, which records the arrival at the pharmacy's visit. 'Scan' reads a
+ * bag's label with the camera (the label-scanner machine, invoked while
+ * scanning): a label of a listed order opens its verify screen (the emitted
+ * `orderScanned`); the scanner names any other label and goes on.
  *
- * The machine follows the courier's day itself (`followDay`): an order
- * verified, cancelled or added on, or a refresh, reaches its list as
- * ORDERS_CHANGED while it runs.
+ * The machine follows the courier's day: it asks the day (FOLLOW) to tell
+ * it the orders each time they change — an order verified, cancelled or
+ * added on, or a refresh — as DAY_CHANGED while it runs.
  */
 
 export interface CheckInInput {
@@ -40,23 +39,18 @@ export interface CheckInContext {
   error: string | null;
   /** Where the review step led. */
   next: CheckInOutput["next"] | null;
-  /** The last label read that matches no listed order (shown while scanning goes on), or null. */
-  unknownLabel: string | null;
-  /** Why the camera did not open, or null. */
-  cameraProblem: CameraProblem | null;
 }
 
 export type CheckInEvent =
   | { type: "SEARCH"; query: string }
-  | { type: "ORDERS_CHANGED"; orders: Order[] }
+  | DayChanged
   | { type: "CONTINUE" }
   | { type: "BACK" }
   | { type: "RETRY_ARRIVAL" }
   | { type: "START_DELIVERIES" }
   | { type: "GO_HOME" }
   | { type: "SCAN" }
-  | { type: "CLOSE_SCANNER" }
-  | LabelScannerEvent;
+  | LabelMatched;
 
 /** Emitted when a label names a listed order: the view opens /verify_orders/{orderId}. */
 export interface OrderScanned {
@@ -79,31 +73,11 @@ export const checkInMachine = setup({
     emitted: {} as OrderScanned,
   },
   actors: {
-    /** Opens the rear camera, reads labels until stopped; stops the camera when the machine leaves scanning. */
-    labelScanner: labelScannerPlaceholder,
+    /** The camera reading bag labels while the courier scans: the app provides its camera. */
+    labelScanner: labelScannerMachine,
     /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
     markArrived: fromPromise<PharmacyVisit, { visitId: number }>(async () => {
       throw new Error("provide markArrived");
-    }),
-    /**
-     * The day's orders, each time the application's courierDay has new ones
-     * (from those the machine started with): ORDERS_CHANGED. With no day in
-     * the system (the machine alone) it follows nothing.
-     */
-    followDay: fromCallback<EventObject, { orders: Order[] }>(({ input, system, sendBack }) => {
-      const day = system.get(SYSTEM_IDS.courierDay) as CourierDayRef | undefined;
-      if (!day) return;
-      let known = input.orders;
-      const follow = ({ context }: SnapshotFrom<CourierDayRef>) => {
-        const orders = context.day?.orders;
-        if (!orders || orders === known) return;
-        known = orders;
-        sendBack({ type: "ORDERS_CHANGED", orders });
-      };
-      // The day may have moved on between the machine's input and this subscription.
-      follow(day.getSnapshot());
-      const subscription = day.subscribe(follow);
-      return () => subscription.unsubscribe();
     }),
   },
   guards: {
@@ -114,12 +88,15 @@ export const checkInMachine = setup({
     hasVerifiedOrders: ({ context }) => reviewLists(context.orders, context.pharmacyId).verified.length > 0,
     /** 'Continue' (goes home) if only cancelled orders exist. */
     onlyCancelled: ({ context }) => onlyCancelledOrders(context.orders, context.pharmacyId),
-    /** The label is an RX number or external id of an order on this pharmacy's check-in list. */
-    labelIsListed: ({ context, event }) => event.type === "LABEL_READ" && scannedOrder(context, event.code) !== null,
   },
   actions: {
     setSearch: assign(({ event }) => (event.type === "SEARCH" ? { search: event.query } : {})),
-    setOrders: assign(({ event }) => (event.type === "ORDERS_CHANGED" ? { orders: event.orders } : {})),
+    setOrders: assign(({ event }) => (event.type === "DAY_CHANGED" ? { orders: event.orders } : {})),
+    /** The day tells this check-in of every change to its orders, from now until the check-in ends. */
+    followDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "FOLLOW", follower: self })),
+    unfollowDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "UNFOLLOW", follower: self })),
+    /** The scanner reads the labels of the orders listed now. */
+    tellScannerOrders: sendTo("labelScanner", ({ context }) => ({ type: "BAGS_CHANGED" as const, bags: checkInList(context.orders, context.pharmacyId) })),
     storeVisit: assign((_, visit: PharmacyVisit) => ({ visit, error: null })),
     /** The day learns of the arrival (every screen agrees): the machine runs in the application's system. */
     reportVisit: sendTo(
@@ -130,13 +107,7 @@ export const checkInMachine = setup({
     clearError: assign({ error: null }),
     goToDeliveries: assign({ next: "deliveries" as const }),
     goHome: assign({ next: "home" as const }),
-    openScannedOrder: emit(({ context, event }) => ({
-      type: "orderScanned" as const,
-      orderId: event.type === "LABEL_READ" ? (scannedOrder(context, event.code)?.id ?? -1) : -1,
-    })),
-    noteUnknownLabel: assign(({ event }) => (event.type === "LABEL_READ" ? { unknownLabel: event.code } : {})),
-    noteCameraProblem: assign(({ event }) => (event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {})),
-    clearScan: assign({ unknownLabel: null, cameraProblem: null }),
+    openScannedOrder: emit(({ event }) => ({ type: "orderScanned" as const, orderId: event.type === "LABEL_MATCHED" ? event.orderId : -1 })),
   },
 }).createMachine({
   id: "checkIn",
@@ -149,12 +120,11 @@ export const checkInMachine = setup({
     visit: null,
     error: null,
     next: null,
-    unknownLabel: null,
-    cameraProblem: null,
   }),
-  invoke: { id: "followDay", src: "followDay", input: ({ context }) => ({ orders: context.orders }) },
+  entry: "followDay",
+  exit: "unfollowDay",
   on: {
-    ORDERS_CHANGED: { actions: "setOrders", description: "The day's orders changed: an order was verified, cancelled or added on, or the day refreshed." },
+    DAY_CHANGED: { actions: "setOrders", description: "The day's orders changed: an order was verified, cancelled or added on, or the day refreshed." },
   },
   initial: "checkingIn",
   states: {
@@ -172,49 +142,23 @@ export const checkInMachine = setup({
     },
     scanning: {
       description: "The camera reads bag labels above the list; the search box and the list stay.",
-      entry: "clearScan",
-      exit: "clearScan",
+      invoke: {
+        id: "labelScanner",
+        src: "labelScanner",
+        input: ({ context, self }) => ({ bags: checkInList(context.orders, context.pharmacyId), reportTo: self }),
+        onDone: { target: "checkingIn", description: "Stop scanning: the camera closes." },
+      },
       on: {
         SEARCH: { actions: "setSearch", description: "Search... by recipient description, as without the camera." },
-        CLOSE_SCANNER: { target: "checkingIn", description: "Stop scanning: the camera closes." },
+        DAY_CHANGED: {
+          actions: ["setOrders", "tellScannerOrders"],
+          description: "The day's orders changed while scanning: the list, and the labels the camera looks for, follow.",
+        },
+        LABEL_MATCHED: { target: "checkingIn", actions: "openScannedOrder", description: "A listed order's label: its verify screen opens." },
         CONTINUE: {
           guard: "canContinue",
           target: "confirmingOrders",
           description: "Continue while the camera is open: it closes.",
-        },
-      },
-      initial: "camera",
-      states: {
-        camera: {
-          invoke: { id: "labelScanner", src: "labelScanner" },
-          on: {
-            CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." },
-          },
-          initial: "starting",
-          states: {
-            starting: {
-              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
-              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } },
-            },
-            reading: {
-              description: "Point the camera at the bag's label.",
-              on: {
-                LABEL_READ: [
-                  {
-                    guard: "labelIsListed",
-                    target: "#checkIn.checkingIn",
-                    actions: "openScannedOrder",
-                    description: "A listed order's label: its verify screen opens.",
-                  },
-                  { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." },
-                ],
-              },
-            },
-          },
-        },
-        unavailable: {
-          description: "A clear message why; the typed search box as before.",
-          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } },
         },
       },
     },

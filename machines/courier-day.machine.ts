@@ -1,12 +1,14 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromPromise, setup, type AnyActorRef } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { ItineraryResponse, Order, PharmacyVisit } from "../domain/contract/index.ts";
 import { mergeById } from "../domain/merge-by-id.ts";
+import { followersAfter, tell, type FollowEvent } from "./following.ts";
 
 /**
  * The courier's day as this device knows it: visits, pharmacies and orders.
  * Screens read it; flows report what they changed so every screen agrees
- * without a round trip.
+ * without a round trip, and the flows that follow it (FOLLOW: check-in,
+ * returns) are told its orders each time they change (DAY_CHANGED).
  */
 export interface DayLoad {
   itinerary: ItineraryResponse;
@@ -18,6 +20,8 @@ export interface CourierDayContext {
   day: ItineraryResponse | null;
   source: "server" | "device" | null;
   error: string | null;
+  /** The flows to tell when the orders change, from their FOLLOW until their UNFOLLOW. */
+  followers: AnyActorRef[];
 }
 
 export type CourierDayEvent =
@@ -27,7 +31,8 @@ export type CourierDayEvent =
   | { type: "ORDERS_DELIVERED"; orders: Order[] }
   /** A delivery flow recorded a failed delivery: its orders as delivery_attempted. */
   | { type: "ORDER_ATTEMPTED"; orders: Order[] }
-  | { type: "VISITS_CHANGED"; visits: PharmacyVisit[] };
+  | { type: "VISITS_CHANGED"; visits: PharmacyVisit[] }
+  | FollowEvent;
 
 export const courierDayMachine = setup({
   types: { context: {} as CourierDayContext, events: {} as CourierDayEvent },
@@ -45,6 +50,11 @@ export const courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders: Order[]) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null,
     })),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event as FollowEvent) })),
+    /** After the orders changed, to every follower; after a FOLLOW, to the new one (the day may have moved on since the flow's input was read). */
+    tellFollowers: ({ context, event }) => {
+      if (context.day) tell(context.followers, event, { type: "DAY_CHANGED", orders: context.day.orders });
+    },
     mergeVisits: assign(({ context }, visits: PharmacyVisit[]) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null,
     })),
@@ -55,7 +65,11 @@ export const courierDayMachine = setup({
 }).createMachine({
   id: "courierDay",
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
-  context: { day: null, source: null, error: null },
+  context: { day: null, source: null, error: null, followers: [] },
+  on: {
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (check-in, returns) follows the orders." },
+    UNFOLLOW: { actions: "updateFollowers" },
+  },
   initial: "loading",
   states: {
     loading: {
@@ -63,7 +77,7 @@ export const courierDayMachine = setup({
       invoke: {
         id: "loadDay",
         src: "loadDay",
-        onDone: { target: "ready", actions: { type: "storeDay", params: ({ event }) => event.output } },
+        onDone: { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
         onError: [
           { guard: "hasDay", target: "ready", actions: { type: "storeError", params: ({ event }: { event: { error: unknown } }) => event.error } },
           { target: "failed", actions: { type: "storeError", params: ({ event }: { event: { error: unknown } }) => event.error } },
@@ -84,17 +98,17 @@ export const courierDayMachine = setup({
         REFRESH: { target: "loading", description: "The navigation bar's refresh." },
         ORDERS_CHANGED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned).",
         },
         ORDERS_DELIVERED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivered.",
         },
         ORDER_ATTEMPTED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivery attempted.",
         },
         VISITS_CHANGED: {

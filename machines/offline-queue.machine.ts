@@ -1,8 +1,9 @@
-import { assign, fromPromise, raise, setup } from "xstate";
+import { assign, fromPromise, raise, setup, type AnyActorRef } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import {
   byCreatedAt,
   dropExpired,
+  hasIncompleteOrders,
   nextEntry,
   removeEntries,
   withKey,
@@ -10,6 +11,7 @@ import {
   type StoredOfflineOrder,
   type StoredQueue,
 } from "../domain/offline-queue.ts";
+import { followersAfter, tell, type FollowEvent } from "./following.ts";
 
 /**
  * The device's queue of stored offline orders (spec §4 "Offline storage", §7
@@ -18,6 +20,9 @@ import {
  * queue sends it again later, in order and one at a time, each with the
  * Idempotency-Key made when the courier acted, so a retry the server already
  * has is answered with the stored response and never recorded twice.
+ *
+ * The flows that follow the queue (FOLLOW: returns) are told whether orders
+ * wait each time that changes (QUEUE_CHANGED).
  *
  * Storage and HTTP are actors the app provides: loadQueue, saveQueue, resubmit.
  */
@@ -37,6 +42,10 @@ export interface OfflineQueueContext extends StoredQueue {
   sendingKey: string | null;
   lastFailure: ApiFailure | null;
   storageError: string | null;
+  /** The flows to tell when the answer to "do orders wait?" changes, from their FOLLOW until their UNFOLLOW. */
+  followers: AnyActorRef[];
+  /** That answer as the followers were last told it. */
+  incompleteOffline: boolean;
 }
 
 export type OfflineQueueEvent =
@@ -47,7 +56,8 @@ export type OfflineQueueEvent =
   | { type: "DISMISS" }
   | { type: "CLEAR" }
   /** Raised by the machine after every change: after a failed save, the next change tries storage again. */
-  | { type: "PERSIST" };
+  | { type: "PERSIST" }
+  | FollowEvent;
 
 export interface OfflineQueueInput {
   today: string;
@@ -110,7 +120,8 @@ export const offlineQueueMachine = setup({
     storageFailed: assign((_, message: string) => ({ storageError: message, savingPuts: [], savingRemovals: [] })),
     abandonSave: assign({ savingPuts: [], savingRemovals: [] }),
     persist: raise({ type: "PERSIST" }),
-    startPass: assign({ failedKeys: [], lastFailure: null }),
+    /** 'Try again' or back online: the device's day now, expired entries dropped, a new pass from the first entry. */
+    startPass: assign(({ context }, today: string) => ({ ...dropExpired(context, today), failedKeys: [], lastFailure: null })),
     pickNext: assign(({ context }) => ({ sendingKey: nextEntry(context)?.idempotencyKey ?? null })),
     forgetSent: assign(({ context }) => ({ ...removeEntries(context, context.sendingKey ? [context.sendingKey] : []), sendingKey: null })),
     rememberFailure: assign((_, failure: ApiFailure) => ({ lastFailure: failure })),
@@ -119,6 +130,14 @@ export const offlineQueueMachine = setup({
       sendingKey: null,
     })),
     stopSending: assign({ sendingKey: null }),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event as FollowEvent) })),
+    /** After a FOLLOW, to the new follower; after a change to the entries, to every follower if it is not what they were last told. */
+    tellFollowers: ({ context, event }) => {
+      const incompleteOffline = event.type === "FOLLOW" ? context.incompleteOffline : hasIncompleteOrders(context);
+      if (event.type === "FOLLOW" || incompleteOffline !== context.incompleteOffline) tell(context.followers, event, { type: "QUEUE_CHANGED", incompleteOffline });
+    },
+    /** What the followers were just told (after tellFollowers). */
+    rememberTold: assign(({ context }) => ({ incompleteOffline: hasIncompleteOrders(context) })),
   },
 }).createMachine({
   id: "offlineQueue",
@@ -136,12 +155,16 @@ export const offlineQueueMachine = setup({
     failedKeys: [],
     lastFailure: null,
     storageError: null,
+    followers: [],
+    incompleteOffline: false,
   }),
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"],
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers", "rememberTold"],
     },
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (returns) follows whether orders wait." },
+    UNFOLLOW: { actions: "updateFollowers" },
   },
   states: {
     storage: {
@@ -156,7 +179,7 @@ export const offlineQueueMachine = setup({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired"],
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers", "rememberTold"],
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } },
           },
@@ -203,35 +226,49 @@ export const offlineQueueMachine = setup({
     },
     drain: {
       description: "Resubmission: on 'Try again' or when the browser comes back online.",
-      initial: "idle",
+      initial: "waiting",
       on: {
         CLEAR: {
-          target: ".idle",
+          target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist"],
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers", "rememberTold"],
         },
       },
       states: {
-        idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
+        waiting: {
+          description: "Nothing being sent.",
+          initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"],
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"],
+            },
+          },
+          states: {
+            idle: {
+              description: "With entries, the banner 'You have an incomplete order.' shows.",
+            },
+            offline: {
+              description: "Retry, any failure offline: a notice is shown; the entries wait.",
+              on: { DISMISS: { target: "idle" } },
+            },
+            refused: {
+              description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
+              on: { DISMISS: { target: "idle" } },
             },
           },
         },
         choosing: {
           always: [
             { guard: "hasNext", target: "sending", actions: "pickNext" },
-            { guard: "anyRefused", target: "refused" },
-            { target: "idle" },
+            { guard: "anyRefused", target: "waiting.refused" },
+            { target: "waiting.idle" },
           ],
         },
         sending: {
@@ -244,7 +281,7 @@ export const offlineQueueMachine = setup({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers", "rememberTold"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
@@ -253,7 +290,7 @@ export const offlineQueueMachine = setup({
               },
               {
                 guard: { type: "stillOffline", params: ({ event }) => toApiFailure(event.error) },
-                target: "offline",
+                target: "waiting.offline",
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"],
               },
               {
@@ -262,34 +299,6 @@ export const offlineQueueMachine = setup({
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "markRefused"],
               },
             ],
-          },
-        },
-        offline: {
-          description: "Retry, any failure offline: a notice is shown; the entries wait.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            DISMISS: { target: "idle" },
-          },
-        },
-        refused: {
-          description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"],
-            },
-            DISMISS: { target: "idle" },
           },
         },
         reloadRequired: {

@@ -1,14 +1,13 @@
-import { assign, fromCallback, fromPromise, sendTo, setup, type EventObject } from "xstate";
+import { assign, fromPromise, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import type { ReturnResponse, ReturnSubmission } from "../domain/contract/returns.ts";
-import type { CameraProblem } from "../domain/label-scan.ts";
-import { bagOfLabel, dayChange, hasLinesOf, returnedOrdersOf, returnSubmissionOf, type ReturnRecord } from "../domain/return-record.ts";
-import { returnSummary, STAFF_NAME_MAX_LENGTH, staffSignatureComplete, type ReturnDetailKind } from "../domain/returns.ts";
-import { labelScannerPlaceholder, type LabelScannerEvent } from "./label-scanner.ts";
+import { dayChange, hasLinesOf, returnedOrdersOf, returnSubmissionOf, type ReturnRecord } from "../domain/return-record.ts";
+import { bagsToReturn, returnSummary, STAFF_NAME_MAX_LENGTH, staffSignatureComplete, type ReturnDetailKind } from "../domain/returns.ts";
+import type { DayChanged, FollowEvent, QueueChanged } from "./following.ts";
+import { labelScannerMachine, type LabelMatched } from "./label-scanner.machine.ts";
 import { nextOrderStatus } from "./order-status.ts";
-import { hasIncompleteOrders } from "../domain/offline-queue.ts";
-import { SYSTEM_IDS, type CourierDayRef, type OfflineQueueRef } from "./system-ids.ts";
+import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * Returns to the pharmacy (spec §2 /reconcile, /reconcile_details/{orders,
@@ -21,13 +20,14 @@ import { SYSTEM_IDS, type CourierDayRef, type OfflineQueueRef } from "./system-i
  * a failed submission shows the spec §8 text and keeps everything entered
  * for another try.
  *
- * On the summary, 'Scan' (issue 19) reads each bag's label as it goes back
- * over the counter and ticks it off (`tickedOrderIds`): a check the courier
- * and the staff see, not a step — Continue and the signature are as before.
+ * On the summary, 'Scan' reads each bag's label as it goes back over the
+ * counter and ticks it off (`tickedOrderIds`; the label-scanner machine,
+ * invoked while scanning): a check the courier and the staff see, not a
+ * step — Continue and the signature are as before.
  *
- * The machine follows the courier's day and the offline queue itself
- * (`followDay`): a refresh, or the stored orders resubmitted, reach it as
- * DAY_CHANGED and the return is computed again.
+ * The machine follows the courier's day and the offline queue: it asks
+ * both (FOLLOW) to tell it what changes — a refresh (DAY_CHANGED), the
+ * stored orders resubmitted (QUEUE_CHANGED) — and the return is computed again.
  */
 
 export type ReturnsView = { screen: "summary" } | { screen: "details"; kind: ReturnDetailKind } | { screen: "signature" };
@@ -59,10 +59,6 @@ export interface ReturnsContext extends ReturnRecord {
   result: ReturnResponse["return"] | null;
   /** The returned orders as they are now: returned to the pharmacy, or reconciled. */
   returnedOrders: Order[];
-  /** The last label read that names no bag going back here, or null. */
-  unknownLabel: string | null;
-  /** Why the camera did not open, or null. */
-  cameraProblem: CameraProblem | null;
 }
 
 export type ReturnsEvent =
@@ -70,14 +66,14 @@ export type ReturnsEvent =
   | { type: "SIGN" }
   | { type: "BACK" }
   | { type: "GO_TO"; view: ReturnsView }
-  | { type: "DAY_CHANGED"; orders: Order[]; incompleteOffline: boolean }
+  | DayChanged
+  | QueueChanged
   | { type: "STAFF_CHANGED"; changes: Partial<StaffEntry> }
   | { type: "SIGNATURE_CHANGED"; svg: string | null }
   | { type: "LOCATED"; latitude: number; longitude: number }
   | { type: "SUBMIT" }
   | { type: "SCAN" }
-  | { type: "CLOSE_SCANNER" }
-  | LabelScannerEvent;
+  | LabelMatched;
 
 export interface ReturnsOutput {
   result: ReturnResponse["return"];
@@ -85,6 +81,13 @@ export interface ReturnsOutput {
 }
 
 const SUMMARY: ReturnsView = { screen: "summary" };
+
+/** The record as the day's or the queue's news leaves it. */
+function followedChange(context: ReturnsContext, event: ReturnsEvent) {
+  if (event.type === "DAY_CHANGED") return dayChange(context, event.orders, context.incompleteOffline);
+  if (event.type === "QUEUE_CHANGED") return dayChange(context, context.orders, event.incompleteOffline);
+  return { orders: context.orders, incompleteOffline: context.incompleteOffline, summary: context.summary, tickedOrderIds: context.tickedOrderIds };
+}
 
 export const returnsMachine = setup({
   types: {
@@ -94,33 +97,11 @@ export const returnsMachine = setup({
     output: {} as ReturnsOutput,
   },
   actors: {
-    /** Opens the rear camera, reads labels until stopped; stops the camera when the machine leaves scanning. */
-    labelScanner: labelScannerPlaceholder,
+    /** The camera ticking bags off while the courier scans: the app provides its camera. */
+    labelScanner: labelScannerMachine,
     /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
     submitReturn: fromPromise<ReturnResponse, ReturnSubmission>(async () => {
       throw new Error("provide submitReturn");
-    }),
-    /**
-     * The day's orders and whether orders wait in the offline queue, each time
-     * either differs from what the machine last knew (it starts from its
-     * input): DAY_CHANGED. Follows what the application's system has of the
-     * two; with neither (the machine alone) it follows nothing.
-     */
-    followDay: fromCallback<EventObject, { orders: Order[]; incompleteOffline: boolean }>(({ input, system, sendBack }) => {
-      const day = system.get(SYSTEM_IDS.courierDay) as CourierDayRef | undefined;
-      const queue = system.get(SYSTEM_IDS.offlineQueue) as OfflineQueueRef | undefined;
-      let known = input;
-      const follow = () => {
-        const orders = day?.getSnapshot().context.day?.orders ?? known.orders;
-        const incompleteOffline = queue ? hasIncompleteOrders(queue.getSnapshot().context) : known.incompleteOffline;
-        if (orders === known.orders && incompleteOffline === known.incompleteOffline) return;
-        known = { orders, incompleteOffline };
-        sendBack({ type: "DAY_CHANGED", orders, incompleteOffline });
-      };
-      // Either may have moved on between the machine's input and these subscriptions.
-      follow();
-      const subscriptions = [day?.subscribe(follow), queue?.subscribe(follow)];
-      return () => subscriptions.forEach((subscription) => subscription?.unsubscribe());
     }),
   },
   guards: {
@@ -136,26 +117,30 @@ export const returnsMachine = setup({
     /** Spec §5: first name, last name and signature are required. */
     signatureComplete: ({ context }) =>
       staffSignatureComplete({ ...context.staff, signed: context.signatureSvg !== null }),
-    /** The label names a bag going back to this pharmacy. */
-    labelIsBag: ({ context, event }) => event.type === "LABEL_READ" && bagOfLabel(context, event.code) !== null,
-    /** The changed day still has the summary to show (not the alert, not "nothing to return"). */
-    dayKeepsSummary: ({ context, event }) =>
-      event.type === "DAY_CHANGED" && !event.incompleteOffline && returnSummary(event.orders, context.pharmacyId).lines.length > 0,
+    /** The changed day or queue still has the summary to show (not the alert, not "nothing to return"). */
+    changeKeepsSummary: ({ context, event }) => {
+      const { incompleteOffline, summary } = followedChange(context, event);
+      return !incompleteOffline && summary.lines.length > 0;
+    },
   },
   actions: {
     requestDetails: assign(({ event }) => (event.type === "VIEW_DETAILS" ? { requested: { screen: "details" as const, kind: event.kind } } : {})),
     requestSummary: assign({ requested: SUMMARY }),
     requestSignature: assign({ requested: { screen: "signature" } as ReturnsView }),
     requestView: assign(({ event }) => (event.type === "GO_TO" ? { requested: event.view } : {})),
-    updateDay: assign(({ context, event }) => (event.type === "DAY_CHANGED" ? dayChange(context, event.orders, event.incompleteOffline) : {})),
+    /** The day's orders or the queue's news: what goes back is computed again. */
+    updateFollowed: assign(({ context, event }) => followedChange(context, event)),
+    /** The day tells this return of every change to its orders, the queue whether orders wait, until the return ends. */
+    followDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "FOLLOW", follower: self })),
+    followQueue: sendTo(({ system }) => system.get(SYSTEM_IDS.offlineQueue), ({ self }): FollowEvent => ({ type: "FOLLOW", follower: self })),
+    unfollowDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }): FollowEvent => ({ type: "UNFOLLOW", follower: self })),
+    unfollowQueue: sendTo(({ system }) => system.get(SYSTEM_IDS.offlineQueue), ({ self }): FollowEvent => ({ type: "UNFOLLOW", follower: self })),
+    /** The scanner ticks off the bags going back now. */
+    tellScannerBags: sendTo("labelScanner", ({ context }) => ({ type: "BAGS_CHANGED" as const, bags: bagsToReturn(context.orders, context.summary) })),
     tickBag: assign(({ context, event }) => {
-      const bag = event.type === "LABEL_READ" ? bagOfLabel(context, event.code) : null;
-      if (!bag) return {};
-      return { unknownLabel: null, tickedOrderIds: context.tickedOrderIds.includes(bag.id) ? context.tickedOrderIds : [...context.tickedOrderIds, bag.id] };
+      if (event.type !== "LABEL_MATCHED" || context.tickedOrderIds.includes(event.orderId)) return {};
+      return { tickedOrderIds: [...context.tickedOrderIds, event.orderId] };
     }),
-    noteUnknownLabel: assign(({ event }) => (event.type === "LABEL_READ" ? { unknownLabel: event.code } : {})),
-    noteCameraProblem: assign(({ event }) => (event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {})),
-    clearScan: assign({ unknownLabel: null, cameraProblem: null }),
     setStaff: assign(({ context, event }) => {
       if (event.type !== "STAFF_CHANGED") return {};
       const clamp = (value: string | undefined, current: string) => (value === undefined ? current : value.slice(0, STAFF_NAME_MAX_LENGTH));
@@ -191,14 +176,9 @@ export const returnsMachine = setup({
     result: null,
     returnedOrders: [],
     tickedOrderIds: [],
-    unknownLabel: null,
-    cameraProblem: null,
   }),
-  invoke: {
-    id: "followDay",
-    src: "followDay",
-    input: ({ context }) => ({ orders: context.orders, incompleteOffline: context.incompleteOffline }),
-  },
+  entry: ["followDay", "followQueue"],
+  exit: ["unfollowDay", "unfollowQueue"],
   on: {
     LOCATED: { actions: "setLocation", description: "The browser geolocation, where granted (never on the local host)." },
   },
@@ -217,11 +197,17 @@ export const returnsMachine = setup({
     blocked: {
       description:
         "Incomplete orders must be successfully resubmitted by end of day. Click the try again button to resubmit.",
-      on: { DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The stored orders were resubmitted, or the day was refreshed." } },
+      on: {
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "The stored orders were resubmitted." },
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day was refreshed." },
+      },
     },
     nothingToReturn: {
       description: "No undelivered item, cash or check is to go back to this pharmacy.",
-      on: { DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day was refreshed." } },
+      on: {
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day was refreshed." },
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "Orders wait on the device again: the alert." },
+      },
     },
     summary: {
       description: "/reconcile: the items, cash and check to return, with their totals in US dollars.",
@@ -229,52 +215,36 @@ export const returnsMachine = setup({
         VIEW_DETAILS: { guard: "kindHasLines", target: "details", actions: "requestDetails", description: "The lines of orders, cash or check." },
         SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature ('sign for items')." },
         GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
-        DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day changed: the summary is computed again." },
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day changed: the summary is computed again." },
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "Orders wait on the device, or no longer: the alert or the summary." },
         SCAN: { target: "scanningBags", description: "Scan: tick off each bag by its label as it goes back over the counter." },
       },
     },
     scanningBags: {
       description: "/reconcile with the camera open above the summary: each bag's label read ticks it off.",
-      entry: "clearScan",
-      exit: "clearScan",
+      invoke: {
+        id: "labelScanner",
+        src: "labelScanner",
+        input: ({ context, self }) => ({ bags: bagsToReturn(context.orders, context.summary), reportTo: self }),
+        onDone: { target: "summary", description: "Stop scanning: the camera closes, the ticks stay." },
+      },
       on: {
-        CLOSE_SCANNER: { target: "summary", description: "Stop scanning: the camera closes, the ticks stay." },
+        LABEL_MATCHED: { actions: "tickBag", description: "A bag going back here: ticked off." },
         VIEW_DETAILS: { guard: "kindHasLines", target: "details", actions: "requestDetails", description: "The lines of orders, cash or check." },
         SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature ('sign for items')." },
         GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
         DAY_CHANGED: [
-          { guard: "dayKeepsSummary", actions: "updateDay", description: "The day changed: the summary and the ticks are computed again; the camera stays open." },
-          { target: "opening", actions: "updateDay", description: "The day changed and leaves no summary: the alert or nothing to return." },
+          {
+            guard: "changeKeepsSummary",
+            actions: ["updateFollowed", "tellScannerBags"],
+            description: "The day changed: the summary, the ticks and the labels the camera looks for are computed again; the camera stays open.",
+          },
+          { target: "opening", actions: "updateFollowed", description: "The day changed and leaves no summary: nothing to return." },
         ],
-      },
-      initial: "camera",
-      states: {
-        camera: {
-          invoke: { id: "labelScanner", src: "labelScanner" },
-          on: {
-            CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." },
-          },
-          initial: "starting",
-          states: {
-            starting: {
-              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
-              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } },
-            },
-            reading: {
-              description: "Point the camera at the bag's label.",
-              on: {
-                LABEL_READ: [
-                  { guard: "labelIsBag", actions: "tickBag", description: "A bag going back here: ticked off." },
-                  { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." },
-                ],
-              },
-            },
-          },
-        },
-        unavailable: {
-          description: "A clear message why; the summary as before.",
-          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } },
-        },
+        QUEUE_CHANGED: [
+          { guard: "changeKeepsSummary", actions: "updateFollowed", description: "Nothing waits on the device: the camera stays open." },
+          { target: "opening", actions: "updateFollowed", description: "Orders wait on the device again: the alert." },
+        ],
       },
     },
     details: {
@@ -284,7 +254,8 @@ export const returnsMachine = setup({
         VIEW_DETAILS: { guard: "kindHasLines", target: "details", reenter: true, actions: "requestDetails", description: "Another kind's lines." },
         SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature." },
         GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
-        DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day changed: the lines are computed again." },
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day changed: the lines are computed again." },
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "Orders wait on the device, or no longer: the alert or the lines." },
       },
     },
     signing: {
@@ -298,7 +269,8 @@ export const returnsMachine = setup({
             SUBMIT: { guard: "signatureComplete", target: "submitting", description: "Submit, once first name, last name and signature are there." },
             BACK: { target: "#returns.summary", actions: "requestSummary", description: "Back to the returns summary." },
             GO_TO: { guard: "viewAllowed", target: "#returns.opening", actions: "requestView", description: "A deep link." },
-            DAY_CHANGED: { target: "#returns.opening", actions: "updateDay", description: "The day changed: what goes back is computed again; what was entered stays." },
+            DAY_CHANGED: { target: "#returns.opening", actions: "updateFollowed", description: "The day changed: what goes back is computed again; what was entered stays." },
+            QUEUE_CHANGED: { target: "#returns.opening", actions: "updateFollowed", description: "Orders wait on the device, or no longer: what was entered stays." },
           },
         },
         submitting: {

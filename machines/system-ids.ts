@@ -4,10 +4,10 @@ import type { offlineQueueMachine } from "./offline-queue.machine.ts";
 
 /**
  * Who is who in the application's actor system (machines/courier-app.machine.ts):
- * the ids a flow sends its outcome and its stored calls to, with
- * sendTo(({ system }) => system.get(SYSTEM_IDS.…)), and the actors it follows.
- * A file of its own so a flow need not import the application (nor the
- * application a flow: flows load on demand).
+ * the ids a flow sends its outcome, its stored calls and its FOLLOW to, with
+ * sendTo(({ system }) => system.get(SYSTEM_IDS.…)). A file of its own so a
+ * flow need not import the application (nor the application a flow: flows
+ * load on demand).
  */
 export const SYSTEM_IDS = {
   session: "session",
@@ -15,6 +15,6 @@ export const SYSTEM_IDS = {
   offlineQueue: "offlineQueue",
 } as const;
 
-/** What a flow finds under those ids, to follow it (types only: nothing of the day or the queue is bundled with a flow). */
+/** The actors under those ids, for the app and the tests (types only: nothing of the day or the queue is bundled with a flow). */
 export type CourierDayRef = ActorRefFrom<typeof courierDayMachine>;
 export type OfflineQueueRef = ActorRefFrom<typeof offlineQueueMachine>;

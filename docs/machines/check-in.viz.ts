@@ -7,15 +7,15 @@
 //
 // Demo:
 // Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified;
-// the camera reads 4101's label RX-884213; then both are picked up.
+// the camera reads 4101's label RX-884213 (the scanner reports LABEL_MATCHED); then both are picked up, as the
+// day tells it (DAY_CHANGED).
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   markArrived: succeeds with {"id":31,"pharmacy":{"id":3,"name":"Riverside Community Pharmacy","address":{"street_ad... (the visit marked arrived)
-//   labelScanner: the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED
-//   followDay: the courier's day: none runs in the visualizer; send ORDERS_CHANGED as the day's change would
+//   labelScanner → camera: the camera: reports nothing by itself; the scanner's own page sends its events
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, emit, fromCallback, fromCallback as fromCallback2, fromCallback as fromCallback3, fromPromise, fromPromise as fromPromise2, sendTo, setup } from "xstate";
+import { assign, assign as assign2, createMachine, emit, enqueueActions, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2 } from "xstate";
 // machines/check-in.machine.ts
 
 // domain/texts.ts
@@ -109,6 +109,8 @@ function failureText(failure) {
   }
 }
 
+// machines/label-scanner.machine.ts
+
 // domain/pharmacy-list.ts
 var ofPharmacy = (orders, pharmacyId) => orders.filter((order) => order.pharmacy.id === pharmacyId);
 
@@ -150,13 +152,78 @@ function orderOfLabel(candidates, code) {
     (order) => order.rx_numbers.some((rx) => normalLabel(rx) === wanted) || typeof order.external_id === "string" && normalLabel(order.external_id) === wanted
   ) ?? null;
 }
-function scannedOrder(context, code) {
-  return orderOfLabel(checkInList(context.orders, context.pharmacyId), code);
-}
 
-// machines/label-scanner.ts
-var labelScannerPlaceholder = fromCallback(() => {
-  throw new Error("provide labelScanner");
+// machines/label-scanner.machine.ts
+var labelScannerMachine = setup({
+  types: {
+    context: {},
+    events: {},
+    input: {}
+  },
+  actors: {
+    /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
+    camera: fromCallback(() => {
+      throw new Error("provide camera");
+    })
+  },
+  guards: {
+    /** The label carries an RX number or the external id of one of the screen's bags. */
+    labelOfABag: ({ context, event }) => event.type === "LABEL_READ" && orderOfLabel(context.bags, event.code) !== null
+  },
+  actions: {
+    reportMatch: enqueueActions(({ context, event, enqueue }) => {
+      const bag = event.type === "LABEL_READ" ? orderOfLabel(context.bags, event.code) : null;
+      const matched = { type: "LABEL_MATCHED", orderId: bag?.id ?? -1 };
+      if (context.reportTo) enqueue.sendTo(context.reportTo, matched);
+    }),
+    setBags: assign(({ event }) => event.type === "BAGS_CHANGED" ? { bags: event.bags } : {}),
+    noteUnknownLabel: assign(({ event }) => event.type === "LABEL_READ" ? { unknownLabel: event.code } : {}),
+    forgetUnknownLabel: assign({ unknownLabel: null }),
+    noteCameraProblem: assign(({ event }) => event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {}),
+    clearScan: assign({ unknownLabel: null, cameraProblem: null })
+  }
+}).createMachine({
+  id: "labelScanner",
+  description: "The camera open above the screen, reading bags' labels until the courier stops it or the screen moves on.",
+  context: ({ input }) => ({ bags: input.bags, reportTo: input.reportTo ?? null, unknownLabel: null, cameraProblem: null }),
+  on: {
+    BAGS_CHANGED: { actions: "setBags", description: "The day changed under the screen: the labels that count are the new bags'." }
+  },
+  initial: "camera",
+  states: {
+    camera: {
+      description: "The rear camera is open, its picture above the screen.",
+      invoke: { id: "camera", src: "camera" },
+      on: {
+        CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." },
+        CLOSE: { target: "closed", description: "Stop scanning: the camera closes." }
+      },
+      initial: "starting",
+      states: {
+        starting: {
+          description: "Asking for the rear camera (and loading the decoder where the browser has none).",
+          on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } }
+        },
+        reading: {
+          description: "Point the camera at the bag's label.",
+          on: {
+            LABEL_READ: [
+              { guard: "labelOfABag", actions: ["forgetUnknownLabel", "reportMatch"], description: "A label of one of the screen's bags: the screen acts on it." },
+              { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." }
+            ]
+          }
+        }
+      }
+    },
+    unavailable: {
+      description: "A clear message why the camera did not open; the screen works as without it.",
+      on: {
+        RETRY: { target: "camera", actions: "clearScan", description: "Try the camera again." },
+        CLOSE: { target: "closed", description: "Stop scanning." }
+      }
+    },
+    closed: { type: "final", description: "Scanning stopped: the camera is off." }
+  }
 });
 
 // machines/system-ids.ts
@@ -167,7 +234,7 @@ var SYSTEM_IDS = {
 };
 
 // machines/check-in.machine.ts
-var checkInMachine = setup({
+var checkInMachine = setup2({
   types: {
     context: {},
     events: {},
@@ -176,30 +243,11 @@ var checkInMachine = setup({
     emitted: {}
   },
   actors: {
-    /** Opens the rear camera, reads labels until stopped; stops the camera when the machine leaves scanning. */
-    labelScanner: labelScannerPlaceholder,
+    /** The camera reading bag labels while the courier scans: the app provides its camera. */
+    labelScanner: labelScannerMachine,
     /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
     markArrived: fromPromise(async () => {
       throw new Error("provide markArrived");
-    }),
-    /**
-     * The day's orders, each time the application's courierDay has new ones
-     * (from those the machine started with): ORDERS_CHANGED. With no day in
-     * the system (the machine alone) it follows nothing.
-     */
-    followDay: fromCallback2(({ input, system, sendBack }) => {
-      const day = system.get(SYSTEM_IDS.courierDay);
-      if (!day) return;
-      let known = input.orders;
-      const follow = ({ context }) => {
-        const orders = context.day?.orders;
-        if (!orders || orders === known) return;
-        known = orders;
-        sendBack({ type: "ORDERS_CHANGED", orders });
-      };
-      follow(day.getSnapshot());
-      const subscription = day.subscribe(follow);
-      return () => subscription.unsubscribe();
     })
   },
   guards: {
@@ -209,30 +257,27 @@ var checkInMachine = setup({
     /** 'Start order deliveries': there are verified orders to deliver. */
     hasVerifiedOrders: ({ context }) => reviewLists(context.orders, context.pharmacyId).verified.length > 0,
     /** 'Continue' (goes home) if only cancelled orders exist. */
-    onlyCancelled: ({ context }) => onlyCancelledOrders(context.orders, context.pharmacyId),
-    /** The label is an RX number or external id of an order on this pharmacy's check-in list. */
-    labelIsListed: ({ context, event }) => event.type === "LABEL_READ" && scannedOrder(context, event.code) !== null
+    onlyCancelled: ({ context }) => onlyCancelledOrders(context.orders, context.pharmacyId)
   },
   actions: {
-    setSearch: assign(({ event }) => event.type === "SEARCH" ? { search: event.query } : {}),
-    setOrders: assign(({ event }) => event.type === "ORDERS_CHANGED" ? { orders: event.orders } : {}),
-    storeVisit: assign((_, visit) => ({ visit, error: null })),
+    setSearch: assign2(({ event }) => event.type === "SEARCH" ? { search: event.query } : {}),
+    setOrders: assign2(({ event }) => event.type === "DAY_CHANGED" ? { orders: event.orders } : {}),
+    /** The day tells this check-in of every change to its orders, from now until the check-in ends. */
+    followDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }) => ({ type: "FOLLOW", follower: self })),
+    unfollowDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }) => ({ type: "UNFOLLOW", follower: self })),
+    /** The scanner reads the labels of the orders listed now. */
+    tellScannerOrders: sendTo("labelScanner", ({ context }) => ({ type: "BAGS_CHANGED", bags: checkInList(context.orders, context.pharmacyId) })),
+    storeVisit: assign2((_, visit) => ({ visit, error: null })),
     /** The day learns of the arrival (every screen agrees): the machine runs in the application's system. */
     reportVisit: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
       (_, visit) => ({ type: "VISITS_CHANGED", visits: [visit] })
     ),
-    showFailure: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
-    clearError: assign({ error: null }),
-    goToDeliveries: assign({ next: "deliveries" }),
-    goHome: assign({ next: "home" }),
-    openScannedOrder: emit(({ context, event }) => ({
-      type: "orderScanned",
-      orderId: event.type === "LABEL_READ" ? scannedOrder(context, event.code)?.id ?? -1 : -1
-    })),
-    noteUnknownLabel: assign(({ event }) => event.type === "LABEL_READ" ? { unknownLabel: event.code } : {}),
-    noteCameraProblem: assign(({ event }) => event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {}),
-    clearScan: assign({ unknownLabel: null, cameraProblem: null })
+    showFailure: assign2((_, error) => ({ error: failureText(toApiFailure(error)) })),
+    clearError: assign2({ error: null }),
+    goToDeliveries: assign2({ next: "deliveries" }),
+    goHome: assign2({ next: "home" }),
+    openScannedOrder: emit(({ event }) => ({ type: "orderScanned", orderId: event.type === "LABEL_MATCHED" ? event.orderId : -1 }))
   }
 }).createMachine({
   id: "checkIn",
@@ -244,13 +289,12 @@ var checkInMachine = setup({
     search: "",
     visit: null,
     error: null,
-    next: null,
-    unknownLabel: null,
-    cameraProblem: null
+    next: null
   }),
-  invoke: { id: "followDay", src: "followDay", input: ({ context }) => ({ orders: context.orders }) },
+  entry: "followDay",
+  exit: "unfollowDay",
   on: {
-    ORDERS_CHANGED: { actions: "setOrders", description: "The day's orders changed: an order was verified, cancelled or added on, or the day refreshed." }
+    DAY_CHANGED: { actions: "setOrders", description: "The day's orders changed: an order was verified, cancelled or added on, or the day refreshed." }
   },
   initial: "checkingIn",
   states: {
@@ -268,49 +312,23 @@ var checkInMachine = setup({
     },
     scanning: {
       description: "The camera reads bag labels above the list; the search box and the list stay.",
-      entry: "clearScan",
-      exit: "clearScan",
+      invoke: {
+        id: "labelScanner",
+        src: "labelScanner",
+        input: ({ context, self }) => ({ bags: checkInList(context.orders, context.pharmacyId), reportTo: self }),
+        onDone: { target: "checkingIn", description: "Stop scanning: the camera closes." }
+      },
       on: {
         SEARCH: { actions: "setSearch", description: "Search... by recipient description, as without the camera." },
-        CLOSE_SCANNER: { target: "checkingIn", description: "Stop scanning: the camera closes." },
+        DAY_CHANGED: {
+          actions: ["setOrders", "tellScannerOrders"],
+          description: "The day's orders changed while scanning: the list, and the labels the camera looks for, follow."
+        },
+        LABEL_MATCHED: { target: "checkingIn", actions: "openScannedOrder", description: "A listed order's label: its verify screen opens." },
         CONTINUE: {
           guard: "canContinue",
           target: "confirmingOrders",
           description: "Continue while the camera is open: it closes."
-        }
-      },
-      initial: "camera",
-      states: {
-        camera: {
-          invoke: { id: "labelScanner", src: "labelScanner" },
-          on: {
-            CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." }
-          },
-          initial: "starting",
-          states: {
-            starting: {
-              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
-              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } }
-            },
-            reading: {
-              description: "Point the camera at the bag's label.",
-              on: {
-                LABEL_READ: [
-                  {
-                    guard: "labelIsListed",
-                    target: "#checkIn.checkingIn",
-                    actions: "openScannedOrder",
-                    description: "A listed order's label: its verify screen opens."
-                  },
-                  { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." }
-                ]
-              }
-            }
-          }
-        },
-        unavailable: {
-          description: "A clear message why; the typed search box as before.",
-          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } }
         }
       }
     },
@@ -374,7 +392,7 @@ function defineDemo(demo) {
 }
 var copy = (value) => value === void 0 ? value : JSON.parse(JSON.stringify(value));
 function standInLogic(standIn) {
-  if ("callback" in standIn) return fromCallback3(() => void 0);
+  if ("callback" in standIn) return fromCallback2(() => void 0);
   return fromPromise2(async () => copy(standIn.resolves));
 }
 function withStandIns(machine, standIns, children = {}) {
@@ -567,28 +585,25 @@ var { id, name } = statusByName("picked_up");
 var PICKED_UP = { id, name };
 var check_in_demo_default = defineDemo({
   machine: checkInMachine,
-  summary: "Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified; the camera reads 4101's label RX-884213; then both are picked up.",
+  summary: "Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified; the camera reads 4101's label RX-884213 (the scanner reports LABEL_MATCHED); then both are picked up, as the day tells it (DAY_CHANGED).",
   input: { pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
   standIns: {
-    markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" },
-    labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },
-    followDay: { callback: "the courier's day: none runs in the visualizer; send ORDERS_CHANGED as the day's change would" }
+    markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" }
+  },
+  children: {
+    labelScanner: { camera: { callback: "the camera: reports nothing by itself; the scanner's own page sends its events" } }
   },
   events: [
     { type: "SEARCH", query: "Abernathy" },
     // Both picked up on their verify screens: only then may the check-in continue.
-    { type: "ORDERS_CHANGED", orders: [ORDERS.toPickUp, ORDERS.verified].map((order) => ({ ...order, status: PICKED_UP })) },
+    { type: "DAY_CHANGED", orders: [ORDERS.toPickUp, ORDERS.verified].map((order) => ({ ...order, status: PICKED_UP })) },
     { type: "CONTINUE" },
     { type: "BACK" },
     { type: "RETRY_ARRIVAL" },
     { type: "START_DELIVERIES" },
     { type: "GO_HOME" },
     { type: "SCAN" },
-    { type: "CAMERA_READY" },
-    { type: "LABEL_READ", code: "RX-884213" },
-    { type: "LABEL_READ", code: "RX-000000" },
-    { type: "CAMERA_FAILED", problem: "denied" },
-    { type: "CLOSE_SCANNER" }
+    { type: "LABEL_MATCHED", orderId: 4101 }
   ]
 });
 

@@ -127,6 +127,15 @@ function mergeById(current, changed) {
   return [...merged, ...changed.filter((item) => !known.has(item.id))];
 }
 
+// machines/following.ts
+function followersAfter(followers, event) {
+  const others = followers.filter((ref) => ref !== event.follower);
+  return event.type === "FOLLOW" ? [...others, event.follower] : others;
+}
+function tell(followers, event, news) {
+  for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
+}
+
 // machines/courier-day.machine.ts
 var courierDayMachine = setup({
   types: { context: {}, events: {} },
@@ -144,6 +153,11 @@ var courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null
     })),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After the orders changed, to every follower; after a FOLLOW, to the new one (the day may have moved on since the flow's input was read). */
+    tellFollowers: ({ context, event }) => {
+      if (context.day) tell(context.followers, event, { type: "DAY_CHANGED", orders: context.day.orders });
+    },
     mergeVisits: assign(({ context }, visits) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null
     }))
@@ -154,7 +168,11 @@ var courierDayMachine = setup({
 }).createMachine({
   id: "courierDay",
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
-  context: { day: null, source: null, error: null },
+  context: { day: null, source: null, error: null, followers: [] },
+  on: {
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (check-in, returns) follows the orders." },
+    UNFOLLOW: { actions: "updateFollowers" }
+  },
   initial: "loading",
   states: {
     loading: {
@@ -162,7 +180,7 @@ var courierDayMachine = setup({
       invoke: {
         id: "loadDay",
         src: "loadDay",
-        onDone: { target: "ready", actions: { type: "storeDay", params: ({ event }) => event.output } },
+        onDone: { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
         onError: [
           { guard: "hasDay", target: "ready", actions: { type: "storeError", params: ({ event }) => event.error } },
           { target: "failed", actions: { type: "storeError", params: ({ event }) => event.error } }
@@ -183,17 +201,17 @@ var courierDayMachine = setup({
         REFRESH: { target: "loading", description: "The navigation bar's refresh." },
         ORDERS_CHANGED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned)."
         },
         ORDERS_DELIVERED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivered."
         },
         ORDER_ATTEMPTED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivery attempted."
         },
         VISITS_CHANGED: {
@@ -221,6 +239,9 @@ function nextEntry(context) {
     if (context.failedKeys.includes(entry.idempotencyKey)) ordersOf(entry).forEach((id) => blocked.add(id));
   }
   return context.entries.find((entry) => !context.failedKeys.includes(entry.idempotencyKey) && !ordersOf(entry).some((id) => blocked.has(id)));
+}
+function hasIncompleteOrders(context) {
+  return context.entries.length > 0;
 }
 var without = (list, gone) => list.filter((key) => !gone.includes(key));
 var withKey = (list, key) => list.includes(key) ? list : [...list, key];
@@ -299,7 +320,8 @@ var offlineQueueMachine = setup2({
     storageFailed: assign2((_, message) => ({ storageError: message, savingPuts: [], savingRemovals: [] })),
     abandonSave: assign2({ savingPuts: [], savingRemovals: [] }),
     persist: raise({ type: "PERSIST" }),
-    startPass: assign2({ failedKeys: [], lastFailure: null }),
+    /** 'Try again' or back online: the device's day now, expired entries dropped, a new pass from the first entry. */
+    startPass: assign2(({ context }, today) => ({ ...dropExpired(context, today), failedKeys: [], lastFailure: null })),
     pickNext: assign2(({ context }) => ({ sendingKey: nextEntry(context)?.idempotencyKey ?? null })),
     forgetSent: assign2(({ context }) => ({ ...removeEntries(context, context.sendingKey ? [context.sendingKey] : []), sendingKey: null })),
     rememberFailure: assign2((_, failure) => ({ lastFailure: failure })),
@@ -307,7 +329,15 @@ var offlineQueueMachine = setup2({
       failedKeys: context.sendingKey ? withKey(context.failedKeys, context.sendingKey) : context.failedKeys,
       sendingKey: null
     })),
-    stopSending: assign2({ sendingKey: null })
+    stopSending: assign2({ sendingKey: null }),
+    updateFollowers: assign2(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After a FOLLOW, to the new follower; after a change to the entries, to every follower if it is not what they were last told. */
+    tellFollowers: ({ context, event }) => {
+      const incompleteOffline = event.type === "FOLLOW" ? context.incompleteOffline : hasIncompleteOrders(context);
+      if (event.type === "FOLLOW" || incompleteOffline !== context.incompleteOffline) tell(context.followers, event, { type: "QUEUE_CHANGED", incompleteOffline });
+    },
+    /** What the followers were just told (after tellFollowers). */
+    rememberTold: assign2(({ context }) => ({ incompleteOffline: hasIncompleteOrders(context) }))
   }
 }).createMachine({
   id: "offlineQueue",
@@ -323,13 +353,17 @@ var offlineQueueMachine = setup2({
     sendingKey: null,
     failedKeys: [],
     lastFailure: null,
-    storageError: null
+    storageError: null,
+    followers: [],
+    incompleteOffline: false
   }),
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"]
-    }
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers", "rememberTold"]
+    },
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (returns) follows whether orders wait." },
+    UNFOLLOW: { actions: "updateFollowers" }
   },
   states: {
     storage: {
@@ -344,7 +378,7 @@ var offlineQueueMachine = setup2({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired"]
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers", "rememberTold"]
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } }
           },
@@ -391,35 +425,49 @@ var offlineQueueMachine = setup2({
     },
     drain: {
       description: "Resubmission: on 'Try again' or when the browser comes back online.",
-      initial: "idle",
+      initial: "waiting",
       on: {
         CLEAR: {
-          target: ".idle",
+          target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist"]
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers", "rememberTold"]
         }
       },
       states: {
-        idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
+        waiting: {
+          description: "Nothing being sent.",
+          initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
+            }
+          },
+          states: {
+            idle: {
+              description: "With entries, the banner 'You have an incomplete order.' shows."
+            },
+            offline: {
+              description: "Retry, any failure offline: a notice is shown; the entries wait.",
+              on: { DISMISS: { target: "idle" } }
+            },
+            refused: {
+              description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
+              on: { DISMISS: { target: "idle" } }
             }
           }
         },
         choosing: {
           always: [
             { guard: "hasNext", target: "sending", actions: "pickNext" },
-            { guard: "anyRefused", target: "refused" },
-            { target: "idle" }
+            { guard: "anyRefused", target: "waiting.refused" },
+            { target: "waiting.idle" }
           ]
         },
         sending: {
@@ -432,7 +480,7 @@ var offlineQueueMachine = setup2({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers", "rememberTold"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
@@ -441,7 +489,7 @@ var offlineQueueMachine = setup2({
               },
               {
                 guard: { type: "stillOffline", params: ({ event }) => toApiFailure(event.error) },
-                target: "offline",
+                target: "waiting.offline",
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"]
               },
               {
@@ -450,34 +498,6 @@ var offlineQueueMachine = setup2({
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "markRefused"]
               }
             ]
-          }
-        },
-        offline: {
-          description: "Retry, any failure offline: a notice is shown; the entries wait.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
-          }
-        },
-        refused: {
-          description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
           }
         },
         reloadRequired: {

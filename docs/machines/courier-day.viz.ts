@@ -115,6 +115,15 @@ function mergeById(current, changed) {
   return [...merged, ...changed.filter((item) => !known.has(item.id))];
 }
 
+// machines/following.ts
+function followersAfter(followers, event) {
+  const others = followers.filter((ref) => ref !== event.follower);
+  return event.type === "FOLLOW" ? [...others, event.follower] : others;
+}
+function tell(followers, event, news) {
+  for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
+}
+
 // machines/courier-day.machine.ts
 var courierDayMachine = setup({
   types: { context: {}, events: {} },
@@ -132,6 +141,11 @@ var courierDayMachine = setup({
     mergeOrders: assign(({ context }, orders) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null
     })),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After the orders changed, to every follower; after a FOLLOW, to the new one (the day may have moved on since the flow's input was read). */
+    tellFollowers: ({ context, event }) => {
+      if (context.day) tell(context.followers, event, { type: "DAY_CHANGED", orders: context.day.orders });
+    },
     mergeVisits: assign(({ context }, visits) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null
     }))
@@ -142,7 +156,11 @@ var courierDayMachine = setup({
 }).createMachine({
   id: "courierDay",
   description: "The courier's day: pharmacy visits and orders, kept on the device.",
-  context: { day: null, source: null, error: null },
+  context: { day: null, source: null, error: null, followers: [] },
+  on: {
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (check-in, returns) follows the orders." },
+    UNFOLLOW: { actions: "updateFollowers" }
+  },
   initial: "loading",
   states: {
     loading: {
@@ -150,7 +168,7 @@ var courierDayMachine = setup({
       invoke: {
         id: "loadDay",
         src: "loadDay",
-        onDone: { target: "ready", actions: { type: "storeDay", params: ({ event }) => event.output } },
+        onDone: { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
         onError: [
           { guard: "hasDay", target: "ready", actions: { type: "storeError", params: ({ event }) => event.error } },
           { target: "failed", actions: { type: "storeError", params: ({ event }) => event.error } }
@@ -171,17 +189,17 @@ var courierDayMachine = setup({
         REFRESH: { target: "loading", description: "The navigation bar's refresh." },
         ORDERS_CHANGED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned)."
         },
         ORDERS_DELIVERED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivered."
         },
         ORDER_ATTEMPTED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
+          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "Delivery attempted."
         },
         VISITS_CHANGED: {

@@ -38,6 +38,9 @@ function nextEntry(context) {
   }
   return context.entries.find((entry) => !context.failedKeys.includes(entry.idempotencyKey) && !ordersOf(entry).some((id) => blocked.has(id)));
 }
+function hasIncompleteOrders(context) {
+  return context.entries.length > 0;
+}
 var without = (list, gone) => list.filter((key) => !gone.includes(key));
 var withKey = (list, key) => list.includes(key) ? list : [...list, key];
 function dropExpired(context, today) {
@@ -57,6 +60,15 @@ function removeEntries(context, keys) {
     unsavedKeys: without(context.unsavedKeys, present),
     removedKeys: present.reduce(withKey, context.removedKeys)
   };
+}
+
+// machines/following.ts
+function followersAfter(followers, event) {
+  const others = followers.filter((ref) => ref !== event.follower);
+  return event.type === "FOLLOW" ? [...others, event.follower] : others;
+}
+function tell(followers, event, news) {
+  for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
 }
 
 // machines/offline-queue.machine.ts
@@ -115,7 +127,8 @@ var offlineQueueMachine = setup({
     storageFailed: assign((_, message) => ({ storageError: message, savingPuts: [], savingRemovals: [] })),
     abandonSave: assign({ savingPuts: [], savingRemovals: [] }),
     persist: raise({ type: "PERSIST" }),
-    startPass: assign({ failedKeys: [], lastFailure: null }),
+    /** 'Try again' or back online: the device's day now, expired entries dropped, a new pass from the first entry. */
+    startPass: assign(({ context }, today) => ({ ...dropExpired(context, today), failedKeys: [], lastFailure: null })),
     pickNext: assign(({ context }) => ({ sendingKey: nextEntry(context)?.idempotencyKey ?? null })),
     forgetSent: assign(({ context }) => ({ ...removeEntries(context, context.sendingKey ? [context.sendingKey] : []), sendingKey: null })),
     rememberFailure: assign((_, failure) => ({ lastFailure: failure })),
@@ -123,7 +136,15 @@ var offlineQueueMachine = setup({
       failedKeys: context.sendingKey ? withKey(context.failedKeys, context.sendingKey) : context.failedKeys,
       sendingKey: null
     })),
-    stopSending: assign({ sendingKey: null })
+    stopSending: assign({ sendingKey: null }),
+    updateFollowers: assign(({ context, event }) => ({ followers: followersAfter(context.followers, event) })),
+    /** After a FOLLOW, to the new follower; after a change to the entries, to every follower if it is not what they were last told. */
+    tellFollowers: ({ context, event }) => {
+      const incompleteOffline = event.type === "FOLLOW" ? context.incompleteOffline : hasIncompleteOrders(context);
+      if (event.type === "FOLLOW" || incompleteOffline !== context.incompleteOffline) tell(context.followers, event, { type: "QUEUE_CHANGED", incompleteOffline });
+    },
+    /** What the followers were just told (after tellFollowers). */
+    rememberTold: assign(({ context }) => ({ incompleteOffline: hasIncompleteOrders(context) }))
   }
 }).createMachine({
   id: "offlineQueue",
@@ -139,13 +160,17 @@ var offlineQueueMachine = setup({
     sendingKey: null,
     failedKeys: [],
     lastFailure: null,
-    storageError: null
+    storageError: null,
+    followers: [],
+    incompleteOffline: false
   }),
   on: {
     ENQUEUE: {
       description: "A delivery call failed on the network: store it.",
-      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist"]
-    }
+      actions: [{ type: "store", params: ({ event }) => event.entry }, "persist", "tellFollowers", "rememberTold"]
+    },
+    FOLLOW: { actions: ["updateFollowers", "tellFollowers"], description: "A flow (returns) follows whether orders wait." },
+    UNFOLLOW: { actions: "updateFollowers" }
   },
   states: {
     storage: {
@@ -160,7 +185,7 @@ var offlineQueueMachine = setup({
             // Entries enqueued while loading, or expired ones found in storage, are saved next.
             onDone: {
               target: "saved",
-              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired"]
+              actions: [{ type: "mergeLoaded", params: ({ event }) => event.output }, "dropExpired", "tellFollowers", "rememberTold"]
             },
             onError: { target: "failed", actions: { type: "storageFailed", params: ({ event }) => toApiFailure(event.error).message } }
           },
@@ -207,35 +232,49 @@ var offlineQueueMachine = setup({
     },
     drain: {
       description: "Resubmission: on 'Try again' or when the browser comes back online.",
-      initial: "idle",
+      initial: "waiting",
       on: {
         CLEAR: {
-          target: ".idle",
+          target: ".waiting",
           description: "Logout, after the courier agreed to discard anything unsent.",
-          actions: ["clearAll", "stopSending", "persist"]
+          actions: ["clearAll", "stopSending", "persist", "tellFollowers", "rememberTold"]
         }
       },
       states: {
-        idle: {
-          description: "Nothing being sent. With entries, the banner 'You have an incomplete order.' shows.",
+        waiting: {
+          description: "Nothing being sent.",
+          initial: "idle",
           on: {
             TRY_AGAIN: {
               target: "choosing",
               description: "The banner's 'Try again'.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
             },
             ONLINE: {
               target: "choosing",
               description: "The browser came back online: drain by itself.",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
+              actions: [{ type: "startPass", params: ({ event }) => event.today }, "persist", "tellFollowers", "rememberTold"]
+            }
+          },
+          states: {
+            idle: {
+              description: "With entries, the banner 'You have an incomplete order.' shows."
+            },
+            offline: {
+              description: "Retry, any failure offline: a notice is shown; the entries wait.",
+              on: { DISMISS: { target: "idle" } }
+            },
+            refused: {
+              description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
+              on: { DISMISS: { target: "idle" } }
             }
           }
         },
         choosing: {
           always: [
             { guard: "hasNext", target: "sending", actions: "pickNext" },
-            { guard: "anyRefused", target: "refused" },
-            { target: "idle" }
+            { guard: "anyRefused", target: "waiting.refused" },
+            { target: "waiting.idle" }
           ]
         },
         sending: {
@@ -248,7 +287,7 @@ var offlineQueueMachine = setup({
               if (!entry) throw new Error("resubmit: no entry picked");
               return entry;
             },
-            onDone: { target: "choosing", actions: ["forgetSent", "persist"] },
+            onDone: { target: "choosing", actions: ["forgetSent", "persist", "tellFollowers", "rememberTold"] },
             onError: [
               {
                 guard: { type: "needsReload", params: ({ event }) => toApiFailure(event.error) },
@@ -257,7 +296,7 @@ var offlineQueueMachine = setup({
               },
               {
                 guard: { type: "stillOffline", params: ({ event }) => toApiFailure(event.error) },
-                target: "offline",
+                target: "waiting.offline",
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "stopSending"]
               },
               {
@@ -266,34 +305,6 @@ var offlineQueueMachine = setup({
                 actions: [{ type: "rememberFailure", params: ({ event }) => toApiFailure(event.error) }, "markRefused"]
               }
             ]
-          }
-        },
-        offline: {
-          description: "Retry, any failure offline: a notice is shown; the entries wait.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
-          }
-        },
-        refused: {
-          description: "Retry, other failure: 'There is a problem re-submitting orders'; the refused entries are kept.",
-          on: {
-            TRY_AGAIN: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            ONLINE: {
-              target: "choosing",
-              actions: [{ type: "setToday", params: ({ event }) => event.today }, "dropExpired", "startPass", "persist"]
-            },
-            DISMISS: { target: "idle" }
           }
         },
         reloadRequired: {

@@ -11,11 +11,10 @@
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   submitReturn: succeeds with {"return":{"id":560,"order_ids":[4103,4104],"cash_collected":"12.50","check_collected":... (POST /courier/pharmacies/3/returns: the return recorded)
-//   labelScanner: the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED
-//   followDay: the courier's day and the offline queue: none runs in the visualizer; send DAY_CHANGED as their change would
+//   labelScanner → camera: the camera: reports nothing by itself; the scanner's own page sends its events
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromCallback as fromCallback3, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
+import { assign, assign as assign2, createMachine, enqueueActions, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, setup as setup3, transition } from "xstate";
 // machines/returns.machine.ts
 
 // domain/texts.ts
@@ -286,22 +285,89 @@ function returnedOrdersOf(record, nextOrderStatus2) {
   });
 }
 var hasLinesOf = (summary, kind) => linesOfKind(summary, kind).length > 0;
-var bagOfLabel = (record, code) => orderOfLabel(bagsToReturn(record.orders, record.summary), code);
 function dayChange(record, orders, incompleteOffline) {
   const summary = returnSummary(orders, record.pharmacyId);
   const bags = new Set(bagsToReturn(orders, summary).map((order) => order.id));
   return { orders, incompleteOffline, summary, tickedOrderIds: record.tickedOrderIds.filter((id) => bags.has(id)) };
 }
 
-// machines/label-scanner.ts
-var labelScannerPlaceholder = fromCallback(() => {
-  throw new Error("provide labelScanner");
+// machines/label-scanner.machine.ts
+var labelScannerMachine = setup({
+  types: {
+    context: {},
+    events: {},
+    input: {}
+  },
+  actors: {
+    /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
+    camera: fromCallback(() => {
+      throw new Error("provide camera");
+    })
+  },
+  guards: {
+    /** The label carries an RX number or the external id of one of the screen's bags. */
+    labelOfABag: ({ context, event }) => event.type === "LABEL_READ" && orderOfLabel(context.bags, event.code) !== null
+  },
+  actions: {
+    reportMatch: enqueueActions(({ context, event, enqueue }) => {
+      const bag = event.type === "LABEL_READ" ? orderOfLabel(context.bags, event.code) : null;
+      const matched = { type: "LABEL_MATCHED", orderId: bag?.id ?? -1 };
+      if (context.reportTo) enqueue.sendTo(context.reportTo, matched);
+    }),
+    setBags: assign(({ event }) => event.type === "BAGS_CHANGED" ? { bags: event.bags } : {}),
+    noteUnknownLabel: assign(({ event }) => event.type === "LABEL_READ" ? { unknownLabel: event.code } : {}),
+    forgetUnknownLabel: assign({ unknownLabel: null }),
+    noteCameraProblem: assign(({ event }) => event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {}),
+    clearScan: assign({ unknownLabel: null, cameraProblem: null })
+  }
+}).createMachine({
+  id: "labelScanner",
+  description: "The camera open above the screen, reading bags' labels until the courier stops it or the screen moves on.",
+  context: ({ input }) => ({ bags: input.bags, reportTo: input.reportTo ?? null, unknownLabel: null, cameraProblem: null }),
+  on: {
+    BAGS_CHANGED: { actions: "setBags", description: "The day changed under the screen: the labels that count are the new bags'." }
+  },
+  initial: "camera",
+  states: {
+    camera: {
+      description: "The rear camera is open, its picture above the screen.",
+      invoke: { id: "camera", src: "camera" },
+      on: {
+        CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." },
+        CLOSE: { target: "closed", description: "Stop scanning: the camera closes." }
+      },
+      initial: "starting",
+      states: {
+        starting: {
+          description: "Asking for the rear camera (and loading the decoder where the browser has none).",
+          on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } }
+        },
+        reading: {
+          description: "Point the camera at the bag's label.",
+          on: {
+            LABEL_READ: [
+              { guard: "labelOfABag", actions: ["forgetUnknownLabel", "reportMatch"], description: "A label of one of the screen's bags: the screen acts on it." },
+              { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." }
+            ]
+          }
+        }
+      }
+    },
+    unavailable: {
+      description: "A clear message why the camera did not open; the screen works as without it.",
+      on: {
+        RETRY: { target: "camera", actions: "clearScan", description: "Try the camera again." },
+        CLOSE: { target: "closed", description: "Stop scanning." }
+      }
+    },
+    closed: { type: "final", description: "Scanning stopped: the camera is off." }
+  }
 });
 
 // machines/order-status.ts
 
 // machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup({
+var orderLifecycleMachine = setup2({
   types: {
     context: {},
     events: {},
@@ -389,11 +455,6 @@ function nextOrderStatus(status, event, context = {}) {
   return next.value;
 }
 
-// domain/offline-queue.ts
-function hasIncompleteOrders(context) {
-  return context.entries.length > 0;
-}
-
 // machines/system-ids.ts
 var SYSTEM_IDS = {
   session: "session",
@@ -403,7 +464,12 @@ var SYSTEM_IDS = {
 
 // machines/returns.machine.ts
 var SUMMARY = { screen: "summary" };
-var returnsMachine = setup2({
+function followedChange(context, event) {
+  if (event.type === "DAY_CHANGED") return dayChange(context, event.orders, context.incompleteOffline);
+  if (event.type === "QUEUE_CHANGED") return dayChange(context, context.orders, event.incompleteOffline);
+  return { orders: context.orders, incompleteOffline: context.incompleteOffline, summary: context.summary, tickedOrderIds: context.tickedOrderIds };
+}
+var returnsMachine = setup3({
   types: {
     context: {},
     events: {},
@@ -411,32 +477,11 @@ var returnsMachine = setup2({
     output: {}
   },
   actors: {
-    /** Opens the rear camera, reads labels until stopped; stops the camera when the machine leaves scanning. */
-    labelScanner: labelScannerPlaceholder,
+    /** The camera ticking bags off while the courier scans: the app provides its camera. */
+    labelScanner: labelScannerMachine,
     /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
     submitReturn: fromPromise(async () => {
       throw new Error("provide submitReturn");
-    }),
-    /**
-     * The day's orders and whether orders wait in the offline queue, each time
-     * either differs from what the machine last knew (it starts from its
-     * input): DAY_CHANGED. Follows what the application's system has of the
-     * two; with neither (the machine alone) it follows nothing.
-     */
-    followDay: fromCallback2(({ input, system, sendBack }) => {
-      const day = system.get(SYSTEM_IDS.courierDay);
-      const queue = system.get(SYSTEM_IDS.offlineQueue);
-      let known = input;
-      const follow = () => {
-        const orders = day?.getSnapshot().context.day?.orders ?? known.orders;
-        const incompleteOffline = queue ? hasIncompleteOrders(queue.getSnapshot().context) : known.incompleteOffline;
-        if (orders === known.orders && incompleteOffline === known.incompleteOffline) return;
-        known = { orders, incompleteOffline };
-        sendBack({ type: "DAY_CHANGED", orders, incompleteOffline });
-      };
-      follow();
-      const subscriptions = [day?.subscribe(follow), queue?.subscribe(follow)];
-      return () => subscriptions.forEach((subscription) => subscription?.unsubscribe());
     })
   },
   guards: {
@@ -450,37 +495,42 @@ var returnsMachine = setup2({
     viewAllowed: ({ context, event }) => event.type === "GO_TO" && (event.view.screen !== "details" || hasLinesOf(context.summary, event.view.kind)),
     /** Spec §5: first name, last name and signature are required. */
     signatureComplete: ({ context }) => staffSignatureComplete({ ...context.staff, signed: context.signatureSvg !== null }),
-    /** The label names a bag going back to this pharmacy. */
-    labelIsBag: ({ context, event }) => event.type === "LABEL_READ" && bagOfLabel(context, event.code) !== null,
-    /** The changed day still has the summary to show (not the alert, not "nothing to return"). */
-    dayKeepsSummary: ({ context, event }) => event.type === "DAY_CHANGED" && !event.incompleteOffline && returnSummary(event.orders, context.pharmacyId).lines.length > 0
+    /** The changed day or queue still has the summary to show (not the alert, not "nothing to return"). */
+    changeKeepsSummary: ({ context, event }) => {
+      const { incompleteOffline, summary } = followedChange(context, event);
+      return !incompleteOffline && summary.lines.length > 0;
+    }
   },
   actions: {
-    requestDetails: assign(({ event }) => event.type === "VIEW_DETAILS" ? { requested: { screen: "details", kind: event.kind } } : {}),
-    requestSummary: assign({ requested: SUMMARY }),
-    requestSignature: assign({ requested: { screen: "signature" } }),
-    requestView: assign(({ event }) => event.type === "GO_TO" ? { requested: event.view } : {}),
-    updateDay: assign(({ context, event }) => event.type === "DAY_CHANGED" ? dayChange(context, event.orders, event.incompleteOffline) : {}),
-    tickBag: assign(({ context, event }) => {
-      const bag = event.type === "LABEL_READ" ? bagOfLabel(context, event.code) : null;
-      if (!bag) return {};
-      return { unknownLabel: null, tickedOrderIds: context.tickedOrderIds.includes(bag.id) ? context.tickedOrderIds : [...context.tickedOrderIds, bag.id] };
+    requestDetails: assign2(({ event }) => event.type === "VIEW_DETAILS" ? { requested: { screen: "details", kind: event.kind } } : {}),
+    requestSummary: assign2({ requested: SUMMARY }),
+    requestSignature: assign2({ requested: { screen: "signature" } }),
+    requestView: assign2(({ event }) => event.type === "GO_TO" ? { requested: event.view } : {}),
+    /** The day's orders or the queue's news: what goes back is computed again. */
+    updateFollowed: assign2(({ context, event }) => followedChange(context, event)),
+    /** The day tells this return of every change to its orders, the queue whether orders wait, until the return ends. */
+    followDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }) => ({ type: "FOLLOW", follower: self })),
+    followQueue: sendTo(({ system }) => system.get(SYSTEM_IDS.offlineQueue), ({ self }) => ({ type: "FOLLOW", follower: self })),
+    unfollowDay: sendTo(({ system }) => system.get(SYSTEM_IDS.courierDay), ({ self }) => ({ type: "UNFOLLOW", follower: self })),
+    unfollowQueue: sendTo(({ system }) => system.get(SYSTEM_IDS.offlineQueue), ({ self }) => ({ type: "UNFOLLOW", follower: self })),
+    /** The scanner ticks off the bags going back now. */
+    tellScannerBags: sendTo("labelScanner", ({ context }) => ({ type: "BAGS_CHANGED", bags: bagsToReturn(context.orders, context.summary) })),
+    tickBag: assign2(({ context, event }) => {
+      if (event.type !== "LABEL_MATCHED" || context.tickedOrderIds.includes(event.orderId)) return {};
+      return { tickedOrderIds: [...context.tickedOrderIds, event.orderId] };
     }),
-    noteUnknownLabel: assign(({ event }) => event.type === "LABEL_READ" ? { unknownLabel: event.code } : {}),
-    noteCameraProblem: assign(({ event }) => event.type === "CAMERA_FAILED" ? { cameraProblem: event.problem } : {}),
-    clearScan: assign({ unknownLabel: null, cameraProblem: null }),
-    setStaff: assign(({ context, event }) => {
+    setStaff: assign2(({ context, event }) => {
       if (event.type !== "STAFF_CHANGED") return {};
       const clamp = (value, current) => value === void 0 ? current : value.slice(0, STAFF_NAME_MAX_LENGTH);
       return {
         staff: { first_name: clamp(event.changes.first_name, context.staff.first_name), last_name: clamp(event.changes.last_name, context.staff.last_name) }
       };
     }),
-    setSignature: assign(({ event }) => event.type === "SIGNATURE_CHANGED" ? { signatureSvg: event.svg } : {}),
-    setLocation: assign(({ event }) => event.type === "LOCATED" ? { location: { latitude: event.latitude, longitude: event.longitude } } : {}),
-    clearError: assign({ error: null }),
-    showFailure: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
-    storeResult: assign(({ context }, response) => ({ result: response.return, returnedOrders: returnedOrdersOf(context, nextOrderStatus) })),
+    setSignature: assign2(({ event }) => event.type === "SIGNATURE_CHANGED" ? { signatureSvg: event.svg } : {}),
+    setLocation: assign2(({ event }) => event.type === "LOCATED" ? { location: { latitude: event.latitude, longitude: event.longitude } } : {}),
+    clearError: assign2({ error: null }),
+    showFailure: assign2((_, error) => ({ error: failureText(toApiFailure(error)) })),
+    storeResult: assign2(({ context }, response) => ({ result: response.return, returnedOrders: returnedOrdersOf(context, nextOrderStatus) })),
     /** Every screen learns the returned orders: the day merges them (it runs in the application's system). */
     reportReturned: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
@@ -503,15 +553,10 @@ var returnsMachine = setup2({
     error: null,
     result: null,
     returnedOrders: [],
-    tickedOrderIds: [],
-    unknownLabel: null,
-    cameraProblem: null
+    tickedOrderIds: []
   }),
-  invoke: {
-    id: "followDay",
-    src: "followDay",
-    input: ({ context }) => ({ orders: context.orders, incompleteOffline: context.incompleteOffline })
-  },
+  entry: ["followDay", "followQueue"],
+  exit: ["unfollowDay", "unfollowQueue"],
   on: {
     LOCATED: { actions: "setLocation", description: "The browser geolocation, where granted (never on the local host)." }
   },
@@ -529,11 +574,17 @@ var returnsMachine = setup2({
     },
     blocked: {
       description: "Incomplete orders must be successfully resubmitted by end of day. Click the try again button to resubmit.",
-      on: { DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The stored orders were resubmitted, or the day was refreshed." } }
+      on: {
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "The stored orders were resubmitted." },
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day was refreshed." }
+      }
     },
     nothingToReturn: {
       description: "No undelivered item, cash or check is to go back to this pharmacy.",
-      on: { DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day was refreshed." } }
+      on: {
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day was refreshed." },
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "Orders wait on the device again: the alert." }
+      }
     },
     summary: {
       description: "/reconcile: the items, cash and check to return, with their totals in US dollars.",
@@ -541,52 +592,36 @@ var returnsMachine = setup2({
         VIEW_DETAILS: { guard: "kindHasLines", target: "details", actions: "requestDetails", description: "The lines of orders, cash or check." },
         SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature ('sign for items')." },
         GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
-        DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day changed: the summary is computed again." },
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day changed: the summary is computed again." },
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "Orders wait on the device, or no longer: the alert or the summary." },
         SCAN: { target: "scanningBags", description: "Scan: tick off each bag by its label as it goes back over the counter." }
       }
     },
     scanningBags: {
       description: "/reconcile with the camera open above the summary: each bag's label read ticks it off.",
-      entry: "clearScan",
-      exit: "clearScan",
+      invoke: {
+        id: "labelScanner",
+        src: "labelScanner",
+        input: ({ context, self }) => ({ bags: bagsToReturn(context.orders, context.summary), reportTo: self }),
+        onDone: { target: "summary", description: "Stop scanning: the camera closes, the ticks stay." }
+      },
       on: {
-        CLOSE_SCANNER: { target: "summary", description: "Stop scanning: the camera closes, the ticks stay." },
+        LABEL_MATCHED: { actions: "tickBag", description: "A bag going back here: ticked off." },
         VIEW_DETAILS: { guard: "kindHasLines", target: "details", actions: "requestDetails", description: "The lines of orders, cash or check." },
         SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature ('sign for items')." },
         GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
         DAY_CHANGED: [
-          { guard: "dayKeepsSummary", actions: "updateDay", description: "The day changed: the summary and the ticks are computed again; the camera stays open." },
-          { target: "opening", actions: "updateDay", description: "The day changed and leaves no summary: the alert or nothing to return." }
-        ]
-      },
-      initial: "camera",
-      states: {
-        camera: {
-          invoke: { id: "labelScanner", src: "labelScanner" },
-          on: {
-            CAMERA_FAILED: { target: "unavailable", actions: "noteCameraProblem", description: "No camera, permission refused, or it would not start." }
+          {
+            guard: "changeKeepsSummary",
+            actions: ["updateFollowed", "tellScannerBags"],
+            description: "The day changed: the summary, the ticks and the labels the camera looks for are computed again; the camera stays open."
           },
-          initial: "starting",
-          states: {
-            starting: {
-              description: "Asking for the rear camera (and loading the decoder where the browser has none).",
-              on: { CAMERA_READY: { target: "reading", description: "The camera shows the picture." } }
-            },
-            reading: {
-              description: "Point the camera at the bag's label.",
-              on: {
-                LABEL_READ: [
-                  { guard: "labelIsBag", actions: "tickBag", description: "A bag going back here: ticked off." },
-                  { actions: "noteUnknownLabel", description: "'No order here has the label {code}.' and the scanning goes on." }
-                ]
-              }
-            }
-          }
-        },
-        unavailable: {
-          description: "A clear message why; the summary as before.",
-          on: { SCAN: { target: "camera", actions: "clearScan", description: "Try the camera again." } }
-        }
+          { target: "opening", actions: "updateFollowed", description: "The day changed and leaves no summary: nothing to return." }
+        ],
+        QUEUE_CHANGED: [
+          { guard: "changeKeepsSummary", actions: "updateFollowed", description: "Nothing waits on the device: the camera stays open." },
+          { target: "opening", actions: "updateFollowed", description: "Orders wait on the device again: the alert." }
+        ]
       }
     },
     details: {
@@ -596,7 +631,8 @@ var returnsMachine = setup2({
         VIEW_DETAILS: { guard: "kindHasLines", target: "details", reenter: true, actions: "requestDetails", description: "Another kind's lines." },
         SIGN: { target: "signing", actions: "requestSignature", description: "On to the pharmacy staff signature." },
         GO_TO: { guard: "viewAllowed", target: "opening", actions: "requestView", description: "A deep link." },
-        DAY_CHANGED: { target: "opening", actions: "updateDay", description: "The day changed: the lines are computed again." }
+        DAY_CHANGED: { target: "opening", actions: "updateFollowed", description: "The day changed: the lines are computed again." },
+        QUEUE_CHANGED: { target: "opening", actions: "updateFollowed", description: "Orders wait on the device, or no longer: the alert or the lines." }
       }
     },
     signing: {
@@ -610,7 +646,8 @@ var returnsMachine = setup2({
             SUBMIT: { guard: "signatureComplete", target: "submitting", description: "Submit, once first name, last name and signature are there." },
             BACK: { target: "#returns.summary", actions: "requestSummary", description: "Back to the returns summary." },
             GO_TO: { guard: "viewAllowed", target: "#returns.opening", actions: "requestView", description: "A deep link." },
-            DAY_CHANGED: { target: "#returns.opening", actions: "updateDay", description: "The day changed: what goes back is computed again; what was entered stays." }
+            DAY_CHANGED: { target: "#returns.opening", actions: "updateFollowed", description: "The day changed: what goes back is computed again; what was entered stays." },
+            QUEUE_CHANGED: { target: "#returns.opening", actions: "updateFollowed", description: "Orders wait on the device, or no longer: what was entered stays." }
           }
         },
         submitting: {
@@ -645,7 +682,7 @@ function defineDemo(demo) {
 }
 var copy = (value) => value === void 0 ? value : JSON.parse(JSON.stringify(value));
 function standInLogic(standIn) {
-  if ("callback" in standIn) return fromCallback3(() => void 0);
+  if ("callback" in standIn) return fromCallback2(() => void 0);
   return fromPromise2(async () => copy(standIn.resolves));
 }
 function withStandIns(machine, standIns, children = {}) {
@@ -812,9 +849,10 @@ var returns_demo_default = defineDemo({
     submitReturn: {
       resolves: { return: { id: 560, order_ids: [4103, 4104], cash_collected: "12.50", check_collected: "0.00" } },
       says: "POST /courier/pharmacies/3/returns: the return recorded"
-    },
-    labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },
-    followDay: { callback: "the courier's day and the offline queue: none runs in the visualizer; send DAY_CHANGED as their change would" }
+    }
+  },
+  children: {
+    labelScanner: { camera: { callback: "the camera: reports nothing by itself; the scanner's own page sends its events" } }
   },
   events: [
     { type: "VIEW_DETAILS", kind: "orders" },
@@ -826,10 +864,11 @@ var returns_demo_default = defineDemo({
     { type: "LOCATED", latitude: 39.9436, longitude: -75.1679 },
     { type: "SUBMIT" },
     { type: "SCAN" },
-    { type: "CAMERA_READY" },
-    { type: "LABEL_READ", code: "RX-884215" },
-    { type: "CAMERA_FAILED", problem: "denied" },
-    { type: "CLOSE_SCANNER" }
+    // The scanner read 4103's label RX-884215.
+    { type: "LABEL_MATCHED", orderId: 4103 },
+    // The day and the offline queue tell the return what changes (none runs in the visualizer): nothing waits on the device.
+    { type: "DAY_CHANGED", orders: [ORDERS.attempted, ORDERS.paidCash] },
+    { type: "QUEUE_CHANGED", incompleteOffline: false }
   ]
 });
 

@@ -12,8 +12,10 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  * The actor system as a Mermaid flowchart, read from the machine definitions:
  * who starts whom (the application machine's invokes, with their system ids
  * and the state they live in), and who sends what to whom (every sendTo action
- * of the application and of the flows in it, by system id), and the flows the
- * application spawns on FLOW.OPEN (every FlowKind), each drawn with its machine.
+ * of the application and of the flows in it, by system id), the flows the
+ * application spawns on FLOW.OPEN (every FlowKind), each drawn with its machine,
+ * what the day and the queue tell the flows that FOLLOW them, and the
+ * machines a flow starts itself (the label scanner, the payment) with what they tell it.
  *
  * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
  * into docs/architecture.md between the actor-system markers.
@@ -82,15 +84,47 @@ function sendsOf(machine: AnyStateMachine, from: string): Edge[] {
 }
 
 /**
- * Actors a flow invokes that follow others of the system (check-in's and
- * returns' followDay): the system ids their callback reads, from its source.
+ * What the actors the application starts tell the flows that follow them
+ * (the day's and the queue's `tellFollowers`: DAY_CHANGED, QUEUE_CHANGED):
+ * an action that tells each of `context.followers`, drawn to every flow
+ * that sends that actor FOLLOW.
  */
-function followsOf(machine: AnyStateMachine, from: string): Edge[] {
-  const actors = (machine.implementations.actors ?? {}) as Record<string, { config?: unknown }>;
-  return Object.entries(actors).flatMap(([name, logic]) => {
-    const source = typeof logic.config === "function" ? String(logic.config) : "";
-    const followed = [...source.matchAll(/system\.get\((?:[\w$]+\.)*SYSTEM_IDS\.(\w+)\)/g)].map((match) => match[1]!);
-    return followed.map((to) => ({ from, to, label: `${name}: follows`, kind: "sends" as const }));
+function newsOf(app: AnyStateMachine, flowEdges: Edge[]): Edge[] {
+  const actors = (app.implementations.actors ?? {}) as Record<string, unknown>;
+  return invokesOf(app.root).flatMap((invoke) => {
+    const logic = actors[invoke.src] as AnyStateMachine | undefined;
+    const from = invoke.systemId ?? invoke.id;
+    if (!logic?.implementations) return [];
+    const followers = flowEdges.filter((edge) => edge.to === from && edge.label.endsWith(": FOLLOW")).map((edge) => edge.from);
+    const actions = (logic.implementations.actions ?? {}) as Record<string, unknown>;
+    return Object.entries(actions).flatMap(([name, action]) => {
+      // A plain action function (machines/following.ts's tell: enqueueActions would add to the first screen's bundle).
+      const source = typeof action === "function" && !("type" in action) ? String(action) : "";
+      if (!/\btell\)?\(\s*context\.followers/.test(source)) return [];
+      const type = /type:\s*"([A-Z_.]+)"/.exec(source)?.[1];
+      return followers.map((to) => ({ from, to, label: type ? `${name}: ${type}` : name, kind: "sends" as const }));
+    });
+  });
+}
+
+/**
+ * The machines a flow invokes (check-in's and returns' label scanner), while
+ * which state, and what they tell the flow: an action that sends to
+ * `context.reportTo`, the flow that started it.
+ */
+function childrenOf(flow: AnyStateMachine): Edge[] {
+  const actors = (flow.implementations.actors ?? {}) as Record<string, AnyStateMachine | undefined>;
+  return invokesOf(flow.root).flatMap((invoke) => {
+    const child = actors[invoke.src];
+    if (!child?.implementations) return [];
+    const actions = (child.implementations.actions ?? {}) as Record<string, { type?: string; collect?: unknown }>;
+    const reports = Object.entries(actions).flatMap(([name, action]) => {
+      const source = action.type === "xstate.enqueueActions" ? String(action.collect) : "";
+      if (!/context\.reportTo/.test(source)) return [];
+      const type = /type:\s*"([A-Z_.]+)"/.exec(source)?.[1];
+      return [{ from: invoke.id, to: flow.id, label: type ? `${name}: ${type}` : name, kind: "sends" as const }];
+    });
+    return [{ from: flow.id, to: invoke.id, label: `starts, while ${invoke.where}`, kind: "starts" as const }, ...reports];
   });
 }
 
@@ -111,7 +145,8 @@ export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows
   const opened: Edge[] = spawnedOn
     ? flows.map((flow) => ({ from: app.id, to: flow.id, label: `spawns on ${spawnedOn}`, kind: "starts" as const }))
     : [];
-  return [...starts, ...opened, ...sendsOf(app, app.id), ...flows.flatMap((flow) => [...sendsOf(flow, flow.id), ...followsOf(flow, flow.id)])];
+  const flowSends = flows.flatMap((flow) => sendsOf(flow, flow.id));
+  return [...starts, ...opened, ...sendsOf(app, app.id), ...flowSends, ...newsOf(app, flowSends), ...flows.flatMap(childrenOf)];
 }
 
 export function actorSystemMermaid(edges: Edge[] = actorSystemEdges()): string {

@@ -8,8 +8,8 @@ type QueueSnapshot = SnapshotFrom<typeof offlineQueueMachine>;
 
 /** The alert to show for the last resubmission, in the spec's words. */
 export function queueMessage(snapshot: QueueSnapshot): { tone: "notice" | "error"; text: string } | null {
-  if (snapshot.matches({ drain: "offline" })) return { tone: "notice", text: TEXT.gatewayUnreachable };
-  if (snapshot.matches({ drain: "refused" })) return { tone: "error", text: TEXT.resubmitError };
+  if (snapshot.matches({ drain: { waiting: "offline" } })) return { tone: "notice", text: TEXT.gatewayUnreachable };
+  if (snapshot.matches({ drain: { waiting: "refused" } })) return { tone: "error", text: TEXT.resubmitError };
   return null;
 }
 

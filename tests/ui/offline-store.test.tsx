@@ -237,7 +237,7 @@ describe("two tabs draining one device's queue", () => {
     tabA.send({ type: "ONLINE", today: TODAY });
     tabB.send({ type: "ONLINE", today: TODAY });
     for (const actor of [tabA, tabB]) {
-      await waitFor(actor, (s) => s.matches({ drain: "idle", storage: "saved" }) && !hasIncompleteOrders(s.context), { timeout: 5_000 });
+      await waitFor(actor, (s) => s.matches({ drain: { waiting: "idle" }, storage: "saved" }) && !hasIncompleteOrders(s.context), { timeout: 5_000 });
     }
     expect(maxInFlight).toBe(1);
     expect(deliveries).toEqual(keys);

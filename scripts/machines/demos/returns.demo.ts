@@ -15,8 +15,9 @@ export default defineDemo({
       resolves: { return: { id: 560, order_ids: [4103, 4104], cash_collected: "12.50", check_collected: "0.00" } },
       says: "POST /courier/pharmacies/3/returns: the return recorded",
     },
-    labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },
-    followDay: { callback: "the courier's day and the offline queue: none runs in the visualizer; send DAY_CHANGED as their change would" },
+  },
+  children: {
+    labelScanner: { camera: { callback: "the camera: reports nothing by itself; the scanner's own page sends its events" } },
   },
   events: [
     { type: "VIEW_DETAILS", kind: "orders" },
@@ -28,9 +29,10 @@ export default defineDemo({
     { type: "LOCATED", latitude: 39.9436, longitude: -75.1679 },
     { type: "SUBMIT" },
     { type: "SCAN" },
-    { type: "CAMERA_READY" },
-    { type: "LABEL_READ", code: "RX-884215" },
-    { type: "CAMERA_FAILED", problem: "denied" },
-    { type: "CLOSE_SCANNER" },
+    // The scanner read 4103's label RX-884215.
+    { type: "LABEL_MATCHED", orderId: 4103 },
+    // The day and the offline queue tell the return what changes (none runs in the visualizer): nothing waits on the device.
+    { type: "DAY_CHANGED", orders: [ORDERS.attempted, ORDERS.paidCash] },
+    { type: "QUEUE_CHANGED", incompleteOffline: false },
   ],
 });

@@ -1,5 +1,5 @@
 import { useSelector } from "@xstate/react";
-import { useEffect, useId } from "react";
+import { useId } from "react";
 import { Link } from "react-router";
 import { checkInList, pickupInstructions } from "../../../domain/pharmacy-progress.ts";
 import { formatPhone, telHref } from "../../../domain/phone.ts";
@@ -7,8 +7,9 @@ import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
-import { ScanButton, ScannerPanel } from "../../ui/scanner/ScanButton.tsx";
-import type { ScanPhase } from "../../ui/scanner/ScannerPanel.tsx";
+import { ScanButton } from "../../ui/scanner/ScanButton.tsx";
+import { ScannerPanel } from "../../ui/scanner/ScannerPanel.tsx";
+import { useLabelScanner } from "../../ui/scanner/use-label-scanner.ts";
 import { useCheckIn } from "./check-in-context.tsx";
 import { CheckInRow } from "./CheckInRow.tsx";
 import { ScreenHeader } from "./ScreenHeader.tsx";
@@ -27,29 +28,7 @@ export function CheckInScreen() {
     }),
     (a, b) => a.orders === b.orders && a.search === b.search && a.canContinue === b.canContinue,
   );
-  const scan = useSelector(
-    actor,
-    (snapshot) => ({
-      phase: (snapshot.matches({ scanning: "unavailable" })
-        ? "unavailable"
-        : snapshot.matches({ scanning: { camera: "reading" } })
-          ? "reading"
-          : snapshot.matches("scanning")
-            ? "starting"
-            : null) as ScanPhase | null,
-      unknownLabel: snapshot.context.unknownLabel,
-      cameraProblem: snapshot.context.cameraProblem,
-    }),
-    (a, b) => a.phase === b.phase && a.unknownLabel === b.unknownLabel && a.cameraProblem === b.cameraProblem,
-  );
-
-  // Leaving the screen (the itinerary link, the browser's back) closes the camera.
-  useEffect(
-    () => () => {
-      if (actor.getSnapshot().matches("scanning")) actor.send({ type: "CLOSE_SCANNER" });
-    },
-    [actor],
-  );
+  const scanner = useLabelScanner(actor);
 
   const everyOrder = checkInList(orders, pharmacy.id);
   const listed = checkInList(orders, pharmacy.id, search);
@@ -75,22 +54,12 @@ export function CheckInScreen() {
             onChange={(event) => actor.send({ type: "SEARCH", query: event.target.value })}
           />
         </div>
-        {scan.phase === null && everyOrder.length > 0 && (
+        {!scanner && everyOrder.length > 0 && (
           <ScanButton onScan={() => actor.send({ type: "SCAN" })} />
         )}
       </div>
 
-      {scan.phase !== null && (
-        <ScannerPanel
-          phase={scan.phase}
-          unknownLabel={scan.unknownLabel}
-          cameraProblem={scan.cameraProblem}
-          hint={SCAN_TEXT.checkInHint}
-          instead={SCAN_TEXT.searchInstead}
-          onStop={() => actor.send({ type: "CLOSE_SCANNER" })}
-          onRetry={() => actor.send({ type: "SCAN" })}
-        />
-      )}
+      {scanner && <ScannerPanel scanner={scanner} hint={SCAN_TEXT.checkInHint} instead={SCAN_TEXT.searchInstead} />}
 
       {instructions && (
         <section className="notice notice--warn section" aria-labelledby="pickup-instructions">

@@ -3,10 +3,11 @@ import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { fromPromise, type ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { checkInMachine } from "../../../machines/check-in.machine.ts";
+import { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
 import { markArrived } from "../../api/pickup.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
-import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
+import { cameraActor } from "../../ui/scanner/camera-actor.ts";
 import { useCheckInUrl } from "./use-check-in-url.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;
@@ -16,9 +17,9 @@ const CheckInActorContext = createContext<{ actor: CheckInActor; pharmacy: Pharm
 /**
  * One check-in machine per pharmacy, shared by the check-in list and the
  * confirm_orders review so the URL can move between them while the machine
- * keeps its place. It starts from the day's orders and follows the day
- * itself (its followDay actor); the arrival it records goes to the day from
- * the machine too (VISITS_CHANGED).
+ * keeps its place. It starts from the day's orders and the day tells it
+ * each change (the machine FOLLOWs it); the arrival it records goes to the
+ * day from the machine too (VISITS_CHANGED).
  */
 export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; children: ReactNode }) {
   const courierId = CourierDayContext.useSelector((state) => state.context.day!.courier.id);
@@ -30,11 +31,11 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
   const machine = useMemo(
     () =>
       checkInMachine.provide({
-        actors: { markArrived: fromPromise(({ input }) => markArrived(courierId, input.visitId)), labelScanner: labelScannerActor },
+        actors: { markArrived: fromPromise(({ input }) => markArrived(courierId, input.visitId)), labelScanner: labelScannerMachine.provide({ actors: { camera: cameraActor } }) },
       }),
     [courierId],
   );
-  // Spawned by the application machine: the machine follows the day and tells it the arrival it records.
+  // Spawned by the application machine: the day tells the machine its changes, the machine tells the day the arrival.
   const actor = useFlowActor("checkIn", machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
   return actor ? <CheckInFlow actor={actor} pharmacy={pharmacy}>{children}</CheckInFlow> : null;
 }

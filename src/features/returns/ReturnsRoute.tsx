@@ -4,6 +4,7 @@ import { useLocation, useParams } from "react-router";
 import { fromPromise } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { pharmaciesOfDay } from "../../../domain/pharmacy-list.ts";
+import { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
 import { returnsMachine } from "../../../machines/returns.machine.ts";
 import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
@@ -11,7 +12,7 @@ import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { useMachineUrl } from "../../app/use-machine-url.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
-import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
+import { cameraActor } from "../../ui/scanner/camera-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
 import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
@@ -19,7 +20,7 @@ import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
 import { ReturnsSummaryScreen } from "./ReturnsSummaryScreen.tsx";
 
 const appReturnsMachine = returnsMachine.provide({
-  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)), labelScanner: labelScannerActor },
+  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)), labelScanner: labelScannerMachine.provide({ actors: { camera: cameraActor } }) },
 });
 
 /**
@@ -43,8 +44,8 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   const incompleteOffline = useOfflineOrderIds().size > 0;
 
-  // Spawned by the application machine: the machine follows the day and the offline queue
-  // (a refresh, the stored orders resubmitted) and tells the day what it returned, itself.
+  // Spawned by the application machine: the day and the offline queue tell the machine what
+  // changes (a refresh, the stored orders resubmitted); it tells the day what it returned, itself.
   const actor = useFlowActor("returns", appReturnsMachine, {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });

@@ -1,5 +1,4 @@
 import { useSelector } from "@xstate/react";
-import { useEffect } from "react";
 import { Link } from "react-router";
 import type { Order, Pharmacy } from "../../../domain/contract/entities.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
@@ -8,8 +7,9 @@ import { bagsToReturn, linesOfKind, totalOfKind, type ReturnDetailKind } from ".
 import { TEXT } from "../../../domain/texts.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { CheckIcon } from "../../ui/icons.tsx";
-import { ScanButton, ScannerPanel } from "../../ui/scanner/ScanButton.tsx";
-import type { ScanPhase } from "../../ui/scanner/ScannerPanel.tsx";
+import { ScanButton } from "../../ui/scanner/ScanButton.tsx";
+import { ScannerPanel } from "../../ui/scanner/ScannerPanel.tsx";
+import { useLabelScanner } from "../../ui/scanner/use-label-scanner.ts";
 import { KIND_TITLES } from "./return-words.ts";
 import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnsHeader } from "./ReturnsHeader.tsx";
@@ -25,30 +25,8 @@ export function ReturnsSummaryScreen({ actor, pharmacy }: { actor: ReturnsActor;
   const summary = useSelector(actor, (snapshot) => snapshot.context.summary);
   const orders = useSelector(actor, (snapshot) => snapshot.context.orders);
   const ticked = useSelector(actor, (snapshot) => snapshot.context.tickedOrderIds);
-  const scan = useSelector(
-    actor,
-    (snapshot) => ({
-      phase: (snapshot.matches({ scanningBags: "unavailable" })
-        ? "unavailable"
-        : snapshot.matches({ scanningBags: { camera: "reading" } })
-          ? "reading"
-          : snapshot.matches("scanningBags")
-            ? "starting"
-            : null) as ScanPhase | null,
-      unknownLabel: snapshot.context.unknownLabel,
-      cameraProblem: snapshot.context.cameraProblem,
-    }),
-    (a, b) => a.phase === b.phase && a.unknownLabel === b.unknownLabel && a.cameraProblem === b.cameraProblem,
-  );
+  const scanner = useLabelScanner(actor);
   const bags = bagsToReturn(orders, summary);
-
-  // Leaving the summary (another screen, the browser's back) closes the camera.
-  useEffect(
-    () => () => {
-      if (actor.getSnapshot().matches("scanningBags")) actor.send({ type: "CLOSE_SCANNER" });
-    },
-    [actor],
-  );
 
   return (
     <main className="screen">
@@ -71,23 +49,14 @@ export function ReturnsSummaryScreen({ actor, pharmacy }: { actor: ReturnsActor;
       {state === "summary" && (
         <>
           <p className="lead">Hand these to the pharmacy staff, then ask them to sign for the items.</p>
-          {scan.phase === null && bags.length > 0 && (
+          {!scanner && bags.length > 0 && (
             <div className="scan-row">
               <p className="muted">{SCAN_TEXT.returnsOffer}</p>
               <ScanButton onScan={() => actor.send({ type: "SCAN" })} />
             </div>
           )}
-          {scan.phase !== null && (
-            <ScannerPanel
-              phase={scan.phase}
-              unknownLabel={scan.unknownLabel}
-              cameraProblem={scan.cameraProblem}
-              hint={SCAN_TEXT.returnsHint}
-              onStop={() => actor.send({ type: "CLOSE_SCANNER" })}
-              onRetry={() => actor.send({ type: "SCAN" })}
-            />
-          )}
-          {(scan.phase !== null || ticked.length > 0) && <BagTicks bags={bags} ticked={ticked} />}
+          {scanner && <ScannerPanel scanner={scanner} hint={SCAN_TEXT.returnsHint} />}
+          {(scanner || ticked.length > 0) && <BagTicks bags={bags} ticked={ticked} />}
           <ul className="list" aria-label="What goes back to the pharmacy">
             {KINDS.map((kind) => {
               const count = linesOfKind(summary, kind).length;
@@ -133,7 +102,7 @@ export function ReturnsSummaryScreen({ actor, pharmacy }: { actor: ReturnsActor;
   );
 }
 
-/** The bags going back, each ticked off once its label was read (issue 19): a check, not a step. */
+/** The bags going back, each ticked off once its label was read: a check, not a step. */
 function BagTicks({ bags, ticked }: { bags: Order[]; ticked: number[] }) {
   const count = bags.filter((bag) => ticked.includes(bag.id)).length;
   return (

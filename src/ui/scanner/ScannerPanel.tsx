@@ -1,30 +1,39 @@
+import { useSelector } from "@xstate/react";
 import { useEffect, useRef } from "react";
-import { SCAN_TEXT, type CameraProblem } from "../../../domain/label-scan.ts";
+import type { ActorRefFrom } from "xstate";
+import { SCAN_TEXT } from "../../../domain/label-scan.ts";
+import type { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
 import { ActionButton } from "../ActionButton.tsx";
 import { viewfinderVideo } from "./viewfinder.ts";
 
-export type ScanPhase = "starting" | "reading" | "unavailable";
+export type LabelScannerRef = ActorRefFrom<typeof labelScannerMachine>;
 
 interface Props {
-  phase: ScanPhase;
-  /** The last label that named nothing here, shown while scanning goes on. */
-  unknownLabel: string | null;
-  cameraProblem: CameraProblem | null;
+  /** The label-scanner machine the screen's machine runs while scanning. */
+  scanner: LabelScannerRef;
   /** What a read label does on this screen. */
   hint: string;
   /** What to do instead when there is no camera (check-in: the search box). */
   instead?: string;
-  onStop(): void;
-  onRetry(): void;
 }
 
 /**
- * The camera's picture, what the scanner is doing and its buttons, above the
+ * The label scanner on the check-in list and the returns summary: the
+ * camera's picture, what the scanner is doing and its buttons, above the
  * screen's own content (which stays usable: the search box, Continue). The
- * picture is the adapter's <video>, moved in here while the panel shows.
+ * picture is the camera adapter's <video>, moved in here while the panel shows.
  */
-export function ScannerPanel({ phase, unknownLabel, cameraProblem, hint, instead, onStop, onRetry }: Props) {
+export function ScannerPanel({ scanner, hint, instead }: Props) {
   const frame = useRef<HTMLDivElement>(null);
+  const { phase, unknownLabel, cameraProblem } = useSelector(
+    scanner,
+    (snapshot) => ({
+      phase: snapshot.matches("unavailable") ? "unavailable" : snapshot.matches({ camera: "reading" }) ? "reading" : "starting",
+      unknownLabel: snapshot.context.unknownLabel,
+      cameraProblem: snapshot.context.cameraProblem,
+    }),
+    (a, b) => a.phase === b.phase && a.unknownLabel === b.unknownLabel && a.cameraProblem === b.cameraProblem,
+  );
   const showsPicture = phase !== "unavailable";
 
   useEffect(() => {
@@ -58,8 +67,8 @@ export function ScannerPanel({ phase, unknownLabel, cameraProblem, hint, instead
         </p>
       )}
       <div className="actions scanner__actions">
-        {phase === "unavailable" && <ActionButton onClick={onRetry}>{SCAN_TEXT.tryAgain}</ActionButton>}
-        <ActionButton variant="secondary" onClick={onStop}>
+        {phase === "unavailable" && <ActionButton onClick={() => scanner.send({ type: "RETRY" })}>{SCAN_TEXT.tryAgain}</ActionButton>}
+        <ActionButton variant="secondary" onClick={() => scanner.send({ type: "CLOSE" })}>
           {SCAN_TEXT.stopScanning}
         </ActionButton>
       </div>

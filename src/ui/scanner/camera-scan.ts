@@ -1,10 +1,10 @@
 import { PLATFORM_LABEL_FORMATS, type CameraProblem } from "../../../domain/label-scan.ts";
-import type { LabelScannerEvent } from "../../../machines/label-scanner.ts";
+import type { CameraEvent } from "../../../machines/label-scanner.machine.ts";
 import { viewfinderVideo } from "./viewfinder.ts";
 
 /**
- * The camera and the decoder behind the machines' `labelScanner` actor,
- * loaded when the courier taps Scan (label-scanner-actor.ts). It opens the
+ * The camera and the decoder behind the label-scanner machine's `camera` actor,
+ * loaded when the courier taps Scan (camera-actor.ts). It opens the
  * rear camera, reads the picture a few times a second and reports each label
  * read; the returned function closes the camera.
  */
@@ -73,7 +73,7 @@ export function cameraProblemOf(error: unknown): CameraProblem {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function startCameraScan(send: (event: LabelScannerEvent) => void, video: HTMLVideoElement = viewfinderVideo()): () => void {
+export function startCameraScan(send: (event: CameraEvent) => void, video: HTMLVideoElement = viewfinderVideo()): () => void {
   let stopped = false;
   let stream: MediaStream | null = null;
   const close = () => {

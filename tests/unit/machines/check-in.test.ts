@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createActor, fromCallback, type AnyActorRef, type AnyMachineSnapshot } from "xstate";
+import { createActor, type AnyActorRef, type AnyMachineSnapshot } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
@@ -7,6 +7,7 @@ import { checkInList } from "../../../domain/pharmacy-progress.ts";
 import { checkInMachine, type CheckInEvent, type CheckInInput } from "../../../machines/check-in.machine.ts";
 import { itinerary, startAppSystem, type AppSystem } from "../../support/app-system.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
+import { scannerOf, testCamera } from "../../support/test-camera.ts";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
@@ -31,9 +32,9 @@ const OFFLINE: ApiFailure = { kind: "network", status: null, message: "offline",
 const EVENTS: CheckInEvent[] | Record<string, unknown>[] = [
   { type: "SEARCH", query: "patient 1" },
   { type: "SEARCH", query: "" },
-  { type: "ORDERS_CHANGED", orders: PENDING },
-  { type: "ORDERS_CHANGED", orders: READY },
-  { type: "ORDERS_CHANGED", orders: CANCELLED_ONLY },
+  { type: "DAY_CHANGED", orders: PENDING },
+  { type: "DAY_CHANGED", orders: READY },
+  { type: "DAY_CHANGED", orders: CANCELLED_ONLY },
   { type: "CONTINUE" },
   { type: "BACK" },
   { type: "RETRY_ARRIVAL" },
@@ -42,12 +43,9 @@ const EVENTS: CheckInEvent[] | Record<string, unknown>[] = [
   { type: "xstate.done.actor.markArrived", output: VISIT },
   { type: "xstate.error.actor.markArrived", error: OFFLINE },
   { type: "SCAN" },
-  { type: "CLOSE_SCANNER" },
-  { type: "CAMERA_READY" },
-  { type: "CAMERA_FAILED", problem: "denied" },
-  // Order 1's RX number (fixtures: RX-1), read in another case and with spaces; then a label of no order here.
-  { type: "LABEL_READ", code: " rx-1 " },
-  { type: "LABEL_READ", code: "RX-404" },
+  // The scanner (its own machine, tests/unit/machines/label-scanner.test.ts): order 1's label read, or 'Stop scanning'.
+  { type: "LABEL_MATCHED", orderId: 1 },
+  { type: "xstate.done.actor.labelScanner" },
 ];
 
 const SCENARIOS: { name: string; input: CheckInInput }[] = [
@@ -57,15 +55,8 @@ const SCENARIOS: { name: string; input: CheckInInput }[] = [
 
 /** The search only filters what is shown (no guard reads it), so it does not make a new state here. */
 const serializeState = (snapshot: AnyMachineSnapshot) => {
-  const { orders, visit, error, next, unknownLabel, cameraProblem } = snapshot.context as {
-    orders: Order[];
-    visit: unknown;
-    error: string | null;
-    next: string | null;
-    unknownLabel: string | null;
-    cameraProblem: string | null;
-  };
-  return JSON.stringify([snapshot.value, snapshot.status, orders.map((o) => o.status.name), visit !== null, error, next, unknownLabel, cameraProblem]);
+  const { orders, visit, error, next } = snapshot.context as { orders: Order[]; visit: unknown; error: string | null; next: string | null };
+  return JSON.stringify([snapshot.value, snapshot.status, orders.map((o) => o.status.name), visit !== null, error, next]);
 };
 
 const pathsOf = (input: CheckInInput) =>
@@ -109,7 +100,7 @@ describe("check-in behaviour (spec §2, §4)", () => {
 
   it("Continue opens confirm_orders and records the arrival at this pharmacy's visit", async () => {
     const { snapshot, calls } = await replayPath(checkInMachine, ACTORS, withVisit, by([
-      { type: "ORDERS_CHANGED", orders: READY },
+      { type: "DAY_CHANGED", orders: READY },
       { type: "CONTINUE" },
       { type: "xstate.done.actor.markArrived", output: VISIT },
       { type: "START_DELIVERIES" },
@@ -121,7 +112,7 @@ describe("check-in behaviour (spec §2, §4)", () => {
 
   it("with only cancelled orders the review step offers 'Continue' home, not deliveries", async () => {
     const { snapshot } = await replayPath(checkInMachine, ACTORS, withVisit, by([
-      { type: "ORDERS_CHANGED", orders: CANCELLED_ONLY },
+      { type: "DAY_CHANGED", orders: CANCELLED_ONLY },
       { type: "CONTINUE" },
       { type: "xstate.done.actor.markArrived", output: VISIT },
     ]));
@@ -131,7 +122,7 @@ describe("check-in behaviour (spec §2, §4)", () => {
 
   it("a failed arrival shows the catalogue's text and can be retried or skipped", async () => {
     const { snapshot } = await replayPath(checkInMachine, ACTORS, withVisit, by([
-      { type: "ORDERS_CHANGED", orders: READY },
+      { type: "DAY_CHANGED", orders: READY },
       { type: "CONTINUE" },
       { type: "xstate.error.actor.markArrived", error: OFFLINE },
     ]));
@@ -144,14 +135,14 @@ describe("check-in behaviour (spec §2, §4)", () => {
   });
 
   it("the buttons wait while the arrival is being recorded", async () => {
-    const { snapshot } = await replayPath(checkInMachine, ACTORS, withVisit, by([{ type: "ORDERS_CHANGED", orders: READY }, { type: "CONTINUE" }]));
+    const { snapshot } = await replayPath(checkInMachine, ACTORS, withVisit, by([{ type: "DAY_CHANGED", orders: READY }, { type: "CONTINUE" }]));
     expect(snapshot.value).toEqual({ confirmingOrders: "recordingArrival" });
     expect(snapshot.can({ type: "START_DELIVERIES" })).toBe(false);
   });
 
   it("the search narrows the list shown, not the Continue rule", async () => {
     const { snapshot } = await replayPath(checkInMachine, ACTORS, withVisit, by([
-      { type: "ORDERS_CHANGED", orders: READY },
+      { type: "DAY_CHANGED", orders: READY },
       { type: "SEARCH", query: "PATIENT 2" },
     ]));
     const { orders, pharmacyId, search } = snapshot.context;
@@ -160,7 +151,7 @@ describe("check-in behaviour (spec §2, §4)", () => {
   });
 });
 
-describe("scanning a bag's label at check-in (issue 19)", () => {
+describe("scanning a bag's label at check-in", () => {
   const LABELLED = [
     makeOrder({ id: 7, status: "submitted_to_courier", rx_numbers: ["RX-7001", "RX-7002"], external_id: "EXT-55", patient_last_name: "Brennan" }),
     makeOrder({ id: 8, status: "submitted_to_courier", rx_numbers: ["RX-8001"], external_id: null, patient_last_name: "Johnson" }),
@@ -168,24 +159,14 @@ describe("scanning a bag's label at check-in (issue 19)", () => {
     makeOrder({ id: 9, status: "submitted_to_courier", rx_numbers: ["RX-9001"], pharmacy: MARKET }),
   ];
 
-  /** A live machine whose camera the test drives: it records when the camera is opened and closed. */
+  /** A live check-in with its real scanner and a camera the test drives. */
   function scanningActor() {
-    const camera = { opened: 0, closed: 0 };
-    const machine = checkInMachine.provide({
-      actors: {
-        labelScanner: fromCallback(() => {
-          camera.opened += 1;
-          return () => {
-            camera.closed += 1;
-          };
-        }),
-      },
-    });
-    const actor = createActor(machine, { input: { pharmacyId: RIVERSIDE.id, visitId: null, orders: LABELLED } });
+    const { camera, labelScanner } = testCamera();
+    const actor = createActor(checkInMachine.provide({ actors: { labelScanner } }), { input: { pharmacyId: RIVERSIDE.id, visitId: null, orders: LABELLED } });
     const scanned: number[] = [];
     actor.on("orderScanned", (event) => scanned.push(event.orderId));
     actor.start();
-    return { actor, camera, scanned };
+    return { actor, camera, scanned, scanner: () => scannerOf(actor) };
   }
 
   it.each([
@@ -193,67 +174,62 @@ describe("scanning a bag's label at check-in (issue 19)", () => {
     ["an external id, in another case", "ext-55", 7],
     ["an RX number with spaces around", "  RX-8001\n", 8],
   ])("%s opens that order's verify screen and closes the camera", (_what, code, orderId) => {
-    const { actor, camera, scanned } = scanningActor();
+    const { actor, camera, scanned, scanner } = scanningActor();
     actor.send({ type: "SCAN" });
     expect(camera).toEqual({ opened: 1, closed: 0 });
-    actor.send({ type: "CAMERA_READY" });
-    actor.send({ type: "LABEL_READ", code });
+    scanner()!.send({ type: "CAMERA_READY" });
+    scanner()!.send({ type: "LABEL_READ", code });
     expect(scanned).toEqual([orderId]);
     expect(actor.getSnapshot().value).toBe("checkingIn");
+    expect(scanner()).toBeUndefined();
     expect(camera).toEqual({ opened: 1, closed: 1 });
   });
 
   it("a label of no order here says so in words and keeps scanning", () => {
-    const { actor, camera, scanned } = scanningActor();
+    const { actor, camera, scanned, scanner } = scanningActor();
     actor.send({ type: "SCAN" });
-    actor.send({ type: "CAMERA_READY" });
-    actor.send({ type: "LABEL_READ", code: "RX-9001" });
+    scanner()!.send({ type: "CAMERA_READY" });
+    scanner()!.send({ type: "LABEL_READ", code: "RX-9001" });
     expect(scanned).toEqual([]);
-    expect(actor.getSnapshot().value).toEqual({ scanning: { camera: "reading" } });
-    expect(SCAN_TEXT.noOrderWithLabel(actor.getSnapshot().context.unknownLabel!)).toBe("No order here has the label RX-9001.");
+    expect(actor.getSnapshot().value).toBe("scanning");
+    expect(SCAN_TEXT.noOrderWithLabel(scanner()!.getSnapshot().context.unknownLabel!)).toBe("No order here has the label RX-9001.");
     expect(camera.closed).toBe(0);
-    actor.send({ type: "LABEL_READ", code: "RX-8001" });
+    scanner()!.send({ type: "LABEL_READ", code: "RX-8001" });
     expect(scanned).toEqual([8]);
-    expect(actor.getSnapshot().context.unknownLabel).toBeNull();
   });
 
-  it("no camera or permission refused: the reason, the search box as before, and the camera may be tried again", () => {
-    const { actor, camera } = scanningActor();
+  it("'Stop scanning' closes the camera; the search box works while it is open", () => {
+    const { actor, camera, scanner } = scanningActor();
     actor.send({ type: "SCAN" });
-    actor.send({ type: "CAMERA_FAILED", problem: "denied" });
-    expect(actor.getSnapshot().value).toEqual({ scanning: "unavailable" });
-    expect(actor.getSnapshot().context.cameraProblem).toBe("denied");
-    expect(camera).toEqual({ opened: 1, closed: 1 });
     actor.send({ type: "SEARCH", query: "Brennan" });
     expect(actor.getSnapshot().context.search).toBe("Brennan");
-    actor.send({ type: "SCAN" });
-    expect(actor.getSnapshot().value).toEqual({ scanning: { camera: "starting" } });
-    expect(actor.getSnapshot().context.cameraProblem).toBeNull();
-    expect(camera.opened).toBe(2);
-    actor.send({ type: "CLOSE_SCANNER" });
+    scanner()!.send({ type: "CLOSE" });
     expect(actor.getSnapshot().value).toBe("checkingIn");
-    expect(camera.closed).toBe(2);
+    expect(camera).toEqual({ opened: 1, closed: 1 });
   });
 
-  it("a label read before the camera reports its picture is not taken", () => {
-    const { actor, scanned } = scanningActor();
+  it("an order added on while scanning is one the camera knows at once", () => {
+    const { actor, scanned, scanner } = scanningActor();
     actor.send({ type: "SCAN" });
-    actor.send({ type: "LABEL_READ", code: "RX-7001" });
-    expect(scanned).toEqual([]);
+    scanner()!.send({ type: "CAMERA_READY" });
+    const added = makeOrder({ id: 10, status: "submitted_to_courier", rx_numbers: ["RX-1010"] });
+    actor.send({ type: "DAY_CHANGED", orders: [...LABELLED, added] });
+    scanner()!.send({ type: "LABEL_READ", code: "RX-1010" });
+    expect(scanned).toEqual([10]);
   });
 });
 
-describe("following the courier's day in the application's actor system (issue 18)", () => {
-  /** Counts the ORDERS_CHANGED the flow receives, from whoever sends them. */
+describe("following the courier's day in the application's actor system", () => {
+  /** Counts the DAY_CHANGED the flow receives, from whoever sends them. */
   function ordersChangedOf(system: AppSystem, flow: AnyActorRef) {
     const received: unknown[] = [];
     system.app.system.inspect((inspection) => {
-      if (inspection.type === "@xstate.event" && inspection.actorRef === flow && inspection.event.type === "ORDERS_CHANGED") received.push(inspection.event);
+      if (inspection.type === "@xstate.event" && inspection.actorRef === flow && inspection.event.type === "DAY_CHANGED") received.push(inspection.event);
     });
     return received;
   }
 
-  it("an order verified elsewhere reaches the check-in list from the day, with no screen relaying it", async () => {
+  it("an order verified elsewhere reaches the check-in list from the day itself, with no screen relaying it", async () => {
     const system = await startAppSystem({ day: itinerary(PENDING) });
     const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: system.day.getSnapshot().context.day!.orders });
     expect(flow.getSnapshot().can({ type: "CONTINUE" })).toBe(false);
@@ -288,9 +264,18 @@ describe("following the courier's day in the application's actor system (issue 1
     expect(received).toEqual([]);
   });
 
-  it("alone, with no day in its system, it follows nothing", () => {
+  it("the day keeps it as a follower until the check-in is over", async () => {
+    const system = await startAppSystem({ day: itinerary(READY) });
+    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: READY });
+    expect(system.day.getSnapshot().context.followers).toEqual([flow]);
+    flow.send({ type: "CONTINUE" });
+    flow.send({ type: "START_DELIVERIES" });
+    expect(system.day.getSnapshot().context.followers).toEqual([]);
+  });
+
+  it("alone, with no day in its system, it keeps the orders it started with", () => {
     const flow = createActor(checkInMachine, { input: SCENARIOS[1]!.input }).start();
-    expect(flow.getSnapshot().children.followDay?.getSnapshot().status).toBe("active");
+    expect(flow.getSnapshot().value).toBe("checkingIn");
     expect(flow.getSnapshot().context.orders).toBe(PENDING);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createActor, fromPromise, type SnapshotFrom } from "xstate";
+import { createActor, fromCallback, fromPromise, type SnapshotFrom } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { hasIncompleteOrders, isIncomplete, type StoredOfflineOrder } from "../../../domain/offline-queue.ts";
@@ -49,9 +49,16 @@ const COURIER_EVENTS: ModelEvent[] = [
   { type: "CLEAR" },
 ];
 
+/** A flow that follows the queue (returns): it hears QUEUE_CHANGED. */
+const FOLLOWER = createActor(fromCallback(() => undefined)).start();
+
 /** Settling events only where that actor runs: the live replay has exactly those calls pending. */
 function modelEvents(snapshot: Snapshot): ModelEvent[] {
   const events = [...COURIER_EVENTS];
+  // Following changes no state the queue acts on (serializeState leaves it out): taken once, from the start.
+  if (snapshot.matches({ storage: "loading", drain: { waiting: "idle" } }) && snapshot.context.entries.length === 0) {
+    events.push({ type: "FOLLOW", follower: FOLLOWER }, { type: "UNFOLLOW", follower: FOLLOWER });
+  }
   if (snapshot.matches({ storage: "loading" })) {
     events.push({ type: "xstate.done.actor.loadQueue", output: [STORED, EXPIRED] }, { type: "xstate.error.actor.loadQueue", error: new Error("storage unavailable") });
   }
@@ -241,7 +248,7 @@ describe("offline queue machine: behaviour", () => {
     await settle();
     expect(harness.sent).toEqual(["first", "second", "third"]);
     expect(harness.maxInFlight).toBe(1);
-    expect(actor.getSnapshot().value).toEqual({ storage: "saved", drain: "idle" });
+    expect(actor.getSnapshot().value).toEqual({ storage: "saved", drain: { waiting: "idle" } });
     expect(hasIncompleteOrders(actor.getSnapshot().context)).toBe(false);
     expect(harness.saves.flatMap((save) => save.remove).sort()).toEqual(["first", "second", "third"]);
     expect(harness.saves.flatMap((save) => save.put.map((e) => e.idempotencyKey))).toEqual(["second"]);
@@ -277,7 +284,7 @@ describe("offline queue machine: behaviour", () => {
     actor.send({ type: "TRY_AGAIN", today: TODAY });
     await settle();
     expect(harness.sent).toEqual(["one"]);
-    expect(actor.getSnapshot().matches({ drain: "offline" })).toBe(true);
+    expect(actor.getSnapshot().matches({ drain: { waiting: "offline" } })).toBe(true);
     expect(queueMessage(actor.getSnapshot())).toEqual({ tone: "notice", text: TEXT.gatewayUnreachable });
     expect(keys(actor.getSnapshot())).toEqual(["one", "two"]);
 
@@ -293,7 +300,7 @@ describe("offline queue machine: behaviour", () => {
     await settle();
     actor.send({ type: "TRY_AGAIN", today: TODAY });
     await settle();
-    expect(actor.getSnapshot().matches({ drain: "offline" })).toBe(true);
+    expect(actor.getSnapshot().matches({ drain: { waiting: "offline" } })).toBe(true);
   });
 
   it("any 403: asks for a reload once storage is saved, keeping the entry", async () => {
@@ -355,7 +362,7 @@ describe("offline queue machine: behaviour", () => {
     actor.send({ type: "TRY_AGAIN", today: TODAY });
     await settle();
     expect(harness.sent).toEqual(["group"]);
-    expect(actor.getSnapshot().matches({ drain: "refused" })).toBe(true);
+    expect(actor.getSnapshot().matches({ drain: { waiting: "refused" } })).toBe(true);
     actor.send({ type: "DISMISS" });
     expect(queueMessage(actor.getSnapshot())).toBeNull();
     expect(hasIncompleteOrders(actor.getSnapshot().context)).toBe(true);
@@ -416,6 +423,32 @@ describe("offline queue machine: behaviour", () => {
     await settle();
     expect(hasIncompleteOrders(actor.getSnapshot().context)).toBe(false);
     expect(harness.saves.at(-1)!.remove.sort()).toEqual(["one", "two"]);
+  });
+
+  it("tells the flows that follow it whether orders wait: at once, when that changes, and no more once they unfollow", async () => {
+    const { actor, settle } = startQueue({ stored: [entry("one")] });
+    const heard: unknown[] = [];
+    const follower = createActor(fromCallback(({ receive }) => receive((event) => heard.push(event)))).start();
+    actor.send({ type: "FOLLOW", follower });
+    // Told how it is before storage is read, then again once it is.
+    await settle();
+    expect(heard).toEqual([
+      { type: "QUEUE_CHANGED", incompleteOffline: false },
+      { type: "QUEUE_CHANGED", incompleteOffline: true },
+    ]);
+    heard.length = 0;
+    // Another order stored: orders still wait, nothing new to tell.
+    actor.send({ type: "ENQUEUE", entry: entry("more", { id: 5 }) });
+    await settle();
+    expect(heard).toEqual([]);
+    actor.send({ type: "TRY_AGAIN", today: TODAY });
+    await settle();
+    expect(heard).toEqual([{ type: "QUEUE_CHANGED", incompleteOffline: false }]);
+    heard.length = 0;
+    actor.send({ type: "UNFOLLOW", follower });
+    actor.send({ type: "ENQUEUE", entry: entry("two", { id: 2 }) });
+    await settle();
+    expect(heard).toEqual([]);
   });
 
   it("marks every order a stored entry covers as incomplete", () => {

@@ -8,6 +8,7 @@ import { TEXT } from "../../../domain/texts.ts";
 import { returnsMachine, type ReturnsContext, type ReturnsEvent, type ReturnsInput } from "../../../machines/returns.machine.ts";
 import { APP_TODAY, itinerary, startAppSystem } from "../../support/app-system.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
+import { scannerOf, testCamera } from "../../support/test-camera.ts";
 import { makeOrder, makePharmacy, makeStoredDelivery } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
@@ -48,9 +49,10 @@ const EVENTS: ReturnsEvent[] | Record<string, unknown>[] = [
   { type: "GO_TO", view: { screen: "summary" } },
   { type: "GO_TO", view: { screen: "details", kind: "check" } },
   { type: "GO_TO", view: { screen: "signature" } },
-  { type: "DAY_CHANGED", orders: DAY, incompleteOffline: false },
-  { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false },
-  { type: "DAY_CHANGED", orders: DAY, incompleteOffline: true },
+  { type: "DAY_CHANGED", orders: DAY },
+  { type: "DAY_CHANGED", orders: RETURNED_DAY },
+  { type: "QUEUE_CHANGED", incompleteOffline: true },
+  { type: "QUEUE_CHANGED", incompleteOffline: false },
   { type: "STAFF_CHANGED", changes: { first_name: "Priya", last_name: "Raman" } },
   { type: "SIGNATURE_CHANGED", svg: SVG },
   { type: "SIGNATURE_CHANGED", svg: null },
@@ -59,12 +61,10 @@ const EVENTS: ReturnsEvent[] | Record<string, unknown>[] = [
   { type: "xstate.done.actor.submitReturn", output: RESPONSE },
   { type: "xstate.error.actor.submitReturn", error: NETWORK },
   { type: "SCAN" },
-  { type: "CLOSE_SCANNER" },
-  { type: "CAMERA_READY" },
-  { type: "CAMERA_FAILED", problem: "no-camera" },
-  { type: "LABEL_READ", code: "RX-11" },
-  // Order 30 went back as cash: its label is no bag.
-  { type: "LABEL_READ", code: "RX-30" },
+  // The scanner (its own machine, tests/unit/machines/label-scanner.test.ts): a bag's label read, or 'Stop scanning'.
+  { type: "LABEL_MATCHED", orderId: 11 },
+  { type: "LABEL_MATCHED", orderId: 12 },
+  { type: "xstate.done.actor.labelScanner" },
 ];
 
 const input = (overrides: Partial<ReturnsInput> = {}): ReturnsInput => ({
@@ -78,7 +78,7 @@ const input = (overrides: Partial<ReturnsInput> = {}): ReturnsInput => ({
 /**
  * The starts the model walks from: the summary, a deep link the machine takes
  * and one it refuses. Blocked and nothing-to-return starts are the same
- * transitions DAY_CHANGED takes; the behaviour tests below start there too.
+ * transitions DAY_CHANGED and QUEUE_CHANGED take; the behaviour tests below start there too.
  */
 const SCENARIOS: { name: string; input: ReturnsInput }[] = [
   { name: "items, cash and check", input: input() },
@@ -96,7 +96,7 @@ const SCENARIOS: { name: string; input: ReturnsInput }[] = [
 const serializeState = (snapshot: AnyMachineSnapshot) => {
   const c = snapshot.context as ReturnsContext;
   const signing = snapshot.matches("signing") ? [c.staff.first_name !== "" && c.staff.last_name !== "", c.signatureSvg !== null, c.error] : [];
-  const scanning = snapshot.matches("scanningBags") ? [c.tickedOrderIds, c.unknownLabel, c.cameraProblem] : [];
+  const scanning = snapshot.matches("scanningBags") ? [c.tickedOrderIds] : [];
   return JSON.stringify([snapshot.value, snapshot.status, c.requested, ...signing, ...scanning]);
 };
 
@@ -118,7 +118,8 @@ describe("returns machine (model-based)", () => {
       ...SCENARIOS.map(({ input: scenarioInput }) => ({ input: scenarioInput, paths: pathsOf(scenarioInput) })),
       ...ALL_STARTS.map((start) => ({ input: start, paths: [] })),
     ]);
-  });
+    // The paths are walked again here: seconds on a shared core.
+  }, 60_000);
 });
 
 const by = (events: Record<string, unknown>[]): ModelPath => ({
@@ -241,7 +242,7 @@ describe("returns behaviour (spec §2, §4, §5, §7, §8, §9)", () => {
     expect(snapshot.value).toBe("blocked");
     expect(snapshot.can({ type: "SIGN" })).toBe(false);
     const resubmitted = await replayPath(returnsMachine, ACTORS, input({ incompleteOffline: true, view: { screen: "signature" } }), by([
-      { type: "DAY_CHANGED", orders: DAY, incompleteOffline: false },
+      { type: "QUEUE_CHANGED", incompleteOffline: false },
     ]));
     expect(resubmitted.snapshot.value).toEqual({ signing: "editing" });
   });
@@ -260,81 +261,99 @@ describe("returns behaviour (spec §2, §4, §5, §7, §8, §9)", () => {
   });
 
   it("a day changed under the signature screen keeps the names and signature entered", async () => {
-    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "DAY_CHANGED", orders: DAY, incompleteOffline: false }]));
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "DAY_CHANGED", orders: DAY }]));
     expect(snapshot.value).toEqual({ signing: "editing" });
     expect(snapshot.context.signatureSvg).toBe(SVG);
-    const emptied = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
+    const emptied = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "DAY_CHANGED", orders: RETURNED_DAY }]));
     expect(emptied.snapshot.value).toBe("nothingToReturn");
   });
 
   it("ignores the day changing while the pharmacy staff wait for the submission", async () => {
-    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
+    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }, { type: "DAY_CHANGED", orders: RETURNED_DAY }]));
     expect(snapshot.value).toEqual({ signing: "submitting" });
   });
 });
 
-describe("ticking bags off by their labels on the summary (issue 19)", () => {
-  const scanning = [{ type: "SCAN" }, { type: "CAMERA_READY" }];
+describe("ticking bags off by their labels on the summary", () => {
+  /** The returns machine with its real scanner and a camera the test drives, scanning with the picture shown. */
+  function scanningReturns(startInput = input()) {
+    const { camera, labelScanner } = testCamera();
+    const actor = createActor(returnsMachine.provide({ actors: { labelScanner } }), { input: startInput }).start();
+    const scanner = () => scannerOf(actor)!;
+    actor.send({ type: "SCAN" });
+    scanner().send({ type: "CAMERA_READY" });
+    return { actor, camera, scanner, read: (code: string) => scanner().send({ type: "LABEL_READ", code }) };
+  }
 
-  it("each bag's label ticks it off once; a label of no bag here says so and scanning goes on", async () => {
-    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([
-      ...scanning,
-      { type: "LABEL_READ", code: "rx-11" },
-      { type: "LABEL_READ", code: "RX-11" },
-      { type: "LABEL_READ", code: "RX-30" },
-    ]));
-    expect(snapshot.value).toEqual({ scanningBags: { camera: "reading" } });
-    expect(snapshot.context.tickedOrderIds).toEqual([11]);
-    expect(snapshot.context.unknownLabel).toBe("RX-30");
-    const next = await replayPath(returnsMachine, ACTORS, input(), by([...scanning, { type: "LABEL_READ", code: "RX-30" }, { type: "LABEL_READ", code: "EXT-12" }]));
-    expect(next.snapshot.context.tickedOrderIds).toEqual([12]);
-    expect(next.snapshot.context.unknownLabel).toBeNull();
+  it("each bag's label ticks it off once; a label of no bag here says so and scanning goes on", () => {
+    const { actor, scanner, read } = scanningReturns();
+    read("rx-11");
+    read("RX-11");
+    // Order 30 went back as cash: its label is no bag.
+    read("RX-30");
+    expect(actor.getSnapshot().value).toBe("scanningBags");
+    expect(actor.getSnapshot().context.tickedOrderIds).toEqual([11]);
+    expect(scanner().getSnapshot().context.unknownLabel).toBe("RX-30");
+    read("EXT-12");
+    expect(actor.getSnapshot().context.tickedOrderIds).toEqual([11, 12]);
+    expect(scanner().getSnapshot().context.unknownLabel).toBeNull();
   });
 
   it("the ticks are extra: closing the camera keeps them, and Continue and the submission are as before", async () => {
     const { snapshot, calls } = await replayPath(returnsMachine, ACTORS, input(), by([
-      ...scanning,
-      { type: "LABEL_READ", code: "RX-12" },
-      { type: "CLOSE_SCANNER" },
+      { type: "SCAN" },
+      { type: "LABEL_MATCHED", orderId: 12 },
+      { type: "xstate.done.actor.labelScanner" },
       ...SIGNED,
       { type: "SUBMIT" },
     ]));
     expect(snapshot.context.tickedOrderIds).toEqual([12]);
     const plain = await replayPath(returnsMachine, ACTORS, input(), by([...SIGNED, { type: "SUBMIT" }]));
     expect(calls.find((call) => call.actor === "submitReturn")).toEqual(plain.calls.find((call) => call.actor === "submitReturn"));
-    expect(calls.filter((call) => call.actor === "labelScanner")).toHaveLength(1);
+    expect(calls.filter((call) => call.actor === "labelScanner")).toEqual([{ actor: "labelScanner", input: { bags: [DAY[0], DAY[1]], reportTo: expect.anything() } }]);
   });
 
-  it("continuing while the camera is open goes on to the signature as Continue always does", async () => {
-    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([...scanning, { type: "SIGN" }]));
-    expect(snapshot.value).toEqual({ signing: "editing" });
+  it("'Stop scanning' closes the camera and goes back to the summary", () => {
+    const { actor, camera, scanner } = scanningReturns();
+    scanner().send({ type: "CLOSE" });
+    expect(actor.getSnapshot().value).toBe("summary");
+    expect(camera).toEqual({ opened: 1, closed: 1 });
   });
 
-  it("no camera: the reason is kept for the screen, and the camera may be tried again", async () => {
-    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([{ type: "SCAN" }, { type: "CAMERA_FAILED", problem: "denied" }]));
-    expect(snapshot.value).toEqual({ scanningBags: "unavailable" });
-    expect(snapshot.context.cameraProblem).toBe("denied");
-    const again = await replayPath(returnsMachine, ACTORS, input(), by([{ type: "SCAN" }, { type: "CAMERA_FAILED", problem: "denied" }, { type: "SCAN" }]));
-    expect(again.snapshot.value).toEqual({ scanningBags: { camera: "starting" } });
-    expect(again.snapshot.context.cameraProblem).toBeNull();
+  it("continuing while the camera is open goes on to the signature and closes the camera", () => {
+    const { actor, camera } = scanningReturns();
+    actor.send({ type: "SIGN" });
+    expect(actor.getSnapshot().value).toEqual({ signing: "editing" });
+    expect(camera.closed).toBe(1);
   });
 
-  it("a day that changes under the camera keeps it open and drops ticks of bags no longer going back", async () => {
+  it("a day that changes under the camera keeps it open, drops ticks of bags no longer going back, and the camera looks for the bags left", () => {
     const gone = DAY.map((order) => (order.id === 11 ? { ...order, status: { id: 8, name: "returned_to_pharmacy" as const }, item_returned: true } : order));
-    const { snapshot } = await replayPath(returnsMachine, ACTORS, input(), by([
-      ...scanning,
-      { type: "LABEL_READ", code: "RX-11" },
-      { type: "LABEL_READ", code: "RX-12" },
-      { type: "DAY_CHANGED", orders: gone, incompleteOffline: false },
-    ]));
-    expect(snapshot.value).toEqual({ scanningBags: { camera: "reading" } });
-    expect(snapshot.context.tickedOrderIds).toEqual([12]);
-    const emptied = await replayPath(returnsMachine, ACTORS, input(), by([...scanning, { type: "DAY_CHANGED", orders: RETURNED_DAY, incompleteOffline: false }]));
-    expect(emptied.snapshot.value).toBe("nothingToReturn");
+    const { actor, camera, scanner, read } = scanningReturns();
+    read("RX-11");
+    read("RX-12");
+    actor.send({ type: "DAY_CHANGED", orders: gone });
+    expect(actor.getSnapshot().value).toBe("scanningBags");
+    expect(actor.getSnapshot().context.tickedOrderIds).toEqual([12]);
+    expect(scanner().getSnapshot().context.bags.map((bag) => bag.id)).toEqual([12]);
+    expect(camera.closed).toBe(0);
+    // Nothing waits on the device still: the camera stays; orders stored again: the alert.
+    actor.send({ type: "QUEUE_CHANGED", incompleteOffline: false });
+    expect(actor.getSnapshot().value).toBe("scanningBags");
+    actor.send({ type: "QUEUE_CHANGED", incompleteOffline: true });
+    expect(actor.getSnapshot().value).toBe("blocked");
+    expect(camera.closed).toBe(1);
+  });
+
+  it("a day that leaves nothing to return closes the camera", () => {
+    const { actor, camera } = scanningReturns();
+    actor.send({ type: "DAY_CHANGED", orders: RETURNED_DAY });
+    expect(actor.getSnapshot().value).toBe("nothingToReturn");
+    expect(camera.closed).toBe(1);
   });
 });
 
-describe("following the courier's day and the offline queue in the application's actor system (issue 18)", () => {
+describe("following the courier's day and the offline queue in the application's actor system", () => {
   const STORED = makeStoredDelivery(30, APP_TODAY);
 
   async function returnsIn(stored: StoredOfflineOrder[] = []) {
@@ -344,12 +363,13 @@ describe("following the courier's day and the offline queue in the application's
     const flow = system.startFlow(recorded, input({ orders: system.day.getSnapshot().context.day!.orders, incompleteOffline }));
     const received: unknown[] = [];
     system.app.system.inspect((inspection) => {
-      if (inspection.type === "@xstate.event" && inspection.actorRef === flow && inspection.event.type === "DAY_CHANGED") received.push(inspection.event);
+      const news = ["DAY_CHANGED", "QUEUE_CHANGED"];
+      if (inspection.type === "@xstate.event" && inspection.actorRef === flow && news.includes(inspection.event.type)) received.push(inspection.event);
     });
     return { ...system, flow, received };
   }
 
-  it("a day refreshed under the summary is returned again, with no screen relaying it", async () => {
+  it("a day refreshed under the summary is returned again, told by the day itself", async () => {
     const { day, flow } = await returnsIn();
     expect(flow.getSnapshot().value).toBe("summary");
     // Returned from another tab: the refreshed day has nothing left at pharmacy 7.
@@ -388,9 +408,26 @@ describe("following the courier's day and the offline queue in the application's
     expect(app.getSnapshot().status).toBe("active");
   });
 
-  it("alone, with neither in its system, it follows nothing", () => {
-    const flow = createActor(returnsMachine, { input: input({ incompleteOffline: true }) }).start();
-    expect(flow.getSnapshot().children.followDay?.getSnapshot().status).toBe("active");
+  it("starts from the day and the queue as they are, if they moved on after the flow's input was read", async () => {
+    const system = await startAppSystem({ day: itinerary(RETURNED_DAY), stored: [STORED] });
+    const flow = system.startFlow(returnsMachine, input({ orders: DAY, incompleteOffline: false }));
+    expect(flow.getSnapshot().context.orders).toBe(system.day.getSnapshot().context.day!.orders);
     expect(flow.getSnapshot().value).toBe("blocked");
+  });
+
+  it("follows by asking, and stops when done: the day and the queue keep no finished flow", async () => {
+    const { day, queue, flow } = await returnsIn();
+    expect(day.getSnapshot().context.followers).toEqual([flow]);
+    expect(queue.getSnapshot().context.followers).toEqual([flow]);
+    for (const event of [...SIGNED, { type: "SUBMIT" }]) flow.send(event as ReturnsEvent);
+    await waitFor(flow, (snapshot) => snapshot.status === "done");
+    expect(day.getSnapshot().context.followers).toEqual([]);
+    expect(queue.getSnapshot().context.followers).toEqual([]);
+  });
+
+  it("alone, with neither in its system, it keeps what it started with", () => {
+    const flow = createActor(returnsMachine, { input: input({ incompleteOffline: true }) }).start();
+    expect(flow.getSnapshot().value).toBe("blocked");
+    expect(flow.getSnapshot().context.orders).toBe(DAY);
   });
 });
