@@ -1,3 +1,5 @@
+import { fork } from "node:child_process";
+import path from "node:path";
 import { seededRandom } from "../../../server/services/routing/prng.ts";
 import { READS } from "../load/courier-day.ts";
 import type { RunResult } from "../load/run.ts";
@@ -99,6 +101,20 @@ export async function importOrders(
   }
   const seconds = (performance.now() - started) / 1000;
   return { orders: options.total, batchSize: options.batchSize, seconds: round1(seconds), ordersPerSecond: round1(options.total / seconds), created, rejected, batchMs, rejections };
+}
+
+/** importOrders in a child process (importer-process.ts): its JSON work does not stall the process that times the couriers' calls. */
+export function importOrdersApart(url: string, options: Parameters<typeof importOrders>[1]): Promise<ImportRun> {
+  const child = fork(path.join(import.meta.dirname, "importer-process.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => {
+      const answer = message as { run?: ImportRun; error?: string };
+      if (answer.run) resolve(answer.run);
+      else reject(new Error(`the importer failed: ${answer.error}`));
+    });
+    child.once("exit", (code) => reject(new Error(`the importer exited with ${code} before answering`)));
+    child.send({ url, options });
+  });
 }
 
 const round1 = (value: number) => Number(value.toFixed(1));

@@ -5,7 +5,7 @@ import { startBenchServer } from "../lib/server.ts";
 import { prepareDatabase } from "../load/databases.ts";
 import { FLEET } from "../load/dataset.ts";
 import { courierDays, runPaced } from "../load/run.ts";
-import { BENCH_OPS_KEY, importOrders, MIX_HEADER, mixFigures, mixRow, type ImportRun, type MixFigures } from "./common.ts";
+import { BENCH_OPS_KEY, importOrdersApart, MIX_HEADER, mixFigures, mixRow, type ImportRun, type MixFigures } from "./common.ts";
 
 /**
  * Issue 15's import figure: 10,000 orders through POST /api/ops/v1/orders/batch
@@ -62,7 +62,7 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
     let importError: unknown = null;
     // The mix ramps up first; the import starts as the measured part does, and the mix stops when it ends.
     const importing = new Promise((resolve) => setTimeout(resolve, options.rampUpMs))
-      .then(() => importOrders(server.url, { ...batch, prefix: "BENCH-MIX", seed: 1 }))
+      .then(() => importOrdersApart(server.url, { ...batch, prefix: "BENCH-MIX", seed: 1 }))
       .then((run) => (imported = run))
       .catch((error: unknown) => (importError = error));
     const duringRun = await runPaced(server.url, days, {
@@ -78,7 +78,7 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
     log(`  import: ${underMix.ordersPerSecond} orders/s (${underMix.created} created, ${underMix.rejected} rejected); mix p99 ${during.p99} ms`);
 
     log(`  import of ${options.orders} orders alone…`);
-    const alone = await importOrders(server.url, { ...batch, prefix: "BENCH-ALONE", seed: 100_000 });
+    const alone = await importOrdersApart(server.url, { ...batch, prefix: "BENCH-ALONE", seed: 100_000 });
     log(`  import alone: ${alone.ordersPerSecond} orders/s`);
     const { log: _log, ...kept } = options;
     return { date: today(), machine, loadAverageEnd: describeMachine().loadAverage, options: kept, baseline, during, underMix, alone };
