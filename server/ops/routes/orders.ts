@@ -50,6 +50,8 @@ export const opsOrderRoutes =
       `${OPS_API_PREFIX}/orders/batch`,
       {
         bodyLimit: BATCH_BODY_LIMIT,
+        // Checking and building its rows gives way to other calls (server/http/interactive-first.ts).
+        config: { background: true },
         schema: {
           summary: "Create up to 1000 orders, each row on its own: created, unchanged or rejected with its errors",
           tags: [OPS_TAG],
