@@ -90,23 +90,34 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
 
 export function importMarkdown(result: ImportResult, notes: readonly string[] = []): string {
   const o = result.options;
-  const importRow = (name: string, run: ImportRun) => {
-    const sorted = [...run.batchMs].sort((a, b) => a - b);
-    return [name, run.orders.toLocaleString("en-US"), run.seconds, `**${run.ordersPerSecond}**`, run.created, run.rejected, `${sorted[Math.floor(sorted.length / 2)]} / ${sorted[sorted.length - 1]}`];
+  const medianWorst = (list: readonly number[] | undefined) => {
+    if (!list?.length) return "—";
+    const sorted = [...list].sort((a, b) => a - b);
+    return `${sorted[Math.floor(sorted.length / 2)]} / ${sorted[sorted.length - 1]}`;
   };
+  const importRow = (name: string, run: ImportRun) => [
+    name,
+    run.orders.toLocaleString("en-US"),
+    run.seconds,
+    `**${run.ordersPerSecond}**`,
+    run.created,
+    run.rejected,
+    medianWorst(run.batchMs),
+    medianWorst(run.transactionMs),
+  ];
   const lines = [
-    `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end. The server, PostgreSQL 15, the load generator and the importer share the machine's cores.`,
+    `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end. The server, PostgreSQL 15, the load generator and the importer (a process of its own) share the machine's cores.`,
     "",
     `The fleet's PostgreSQL database of "API under load" (a throwaway database; ${FLEET.ordersToday.toLocaleString("en-US")} orders today), the real server started with an OPS_API_KEY. ` +
       `${o.orders.toLocaleString("en-US")} orders (seeded, spread over the ${FLEET.pharmacies} pharmacies, about 40% with a copay, 5% controlled) go through \`POST /api/ops/v1/orders/batch\` with the dispatch key, ${o.batchSize} a batch, one batch after another as \`npm run ops -- orders import\` sends them. ` +
       `First the courier mix alone (${o.couriers} couriers, paced as in "API under load": a call about every ${o.meanThinkMs / 1000} s each) for ${o.baselineMs / 1000} s after ${o.rampUpMs / 1000} s of ramp-up: the baseline. ` +
       `Then the same couriers again, the import starting as the measured part does, and the mix measured until the import ends (a courier pausing then finishes the pause first: up to 5 s more). Last, ${o.orders.toLocaleString("en-US")} more orders imported with nothing else running.`,
     "",
-    table(["Import", "orders", "s", "orders/s", "created", "rejected", "batch ms median / worst"], [importRow("while the courier mix runs", result.underMix), importRow("alone", result.alone)]),
+    table(["Import", "orders", "s", "orders/s", "created", "rejected", "batch ms median / worst", "transaction ms median / worst"], [importRow("while the courier mix runs", result.underMix), importRow("alone", result.alone)]),
     "",
     table(MIX_HEADER, [mixRow("alone (baseline)", result.baseline, result.baseline), mixRow("while the import runs", result.during, result.baseline)]),
     "",
-    `Reads are the day and the driving order; ratios are against the baseline of the same run. Calls refused for load: ${result.baseline.shed} in the baseline, ${result.during.shed} during the import.` +
+    `A batch's round trip is timed by the importer; its transaction by the server (the answer's \`Server-Timing\` header). Reads are the day and the driving order; ratios are against the baseline of the same run. Calls refused for load: ${result.baseline.shed} in the baseline, ${result.during.shed} during the import.` +
       (result.underMix.rejections.length ? ` Rejected rows, first: ${result.underMix.rejections.join(" | ")}.` : ""),
     `The mix during the import ran ${round(result.during.seconds, 1)} s; a p99 over fewer calls moves more from run to run.`,
   ];

@@ -75,7 +75,10 @@ export async function createOrderBatch(
   db: Db,
   actor: Actor,
   rows: Record<string, unknown>[],
-  options: Omit<CreateOptions, "pharmacyCache">,
+  options: Omit<CreateOptions, "pharmacyCache"> & {
+    /** Told how long the transaction took, ms (the route's Server-Timing header). */
+    onTransaction?: (ms: number) => void;
+  },
 ): Promise<OrderBatchResult[]> {
   const results: (OrderBatchResult | undefined)[] = new Array(rows.length);
   const candidates: Candidate[] = [];
@@ -117,6 +120,7 @@ export async function createOrderBatch(
   const keys = values.length ? (Object.keys(values[0]!) as (keyof OrderValues)[]) : [];
   const json = await mapInSlices(values, slice, (row) => rowJson(keys, row));
 
+  const began = performance.now();
   return db.transaction(async (tx) => {
     const inserted = await insertOrders(tx, keys, values, json);
     const stored = new Map<string, OrderRow>(inserted.map((row) => [keyOf(row.pharmacyId, row.externalId!), row]));
@@ -146,7 +150,7 @@ export async function createOrderBatch(
     );
     await enqueueOrderEvents(tx, "order.created", inserted.sort((a, b) => a.id - b.id));
     return results as OrderBatchResult[];
-  });
+  }).finally(() => options.onTransaction?.(performance.now() - began));
 }
 
 /** The same order of text in JavaScript for every process: code units, not the locale. */
