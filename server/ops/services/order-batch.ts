@@ -103,7 +103,7 @@ export async function createOrderBatch(
   }
   if (candidates.length === 0) return results as OrderBatchResult[];
 
-  // Everything that reads without locking or only builds is done before the transaction, in turns of the event loop:
+  // Everything that reads without locking or only builds is done before the transaction, in slices:
   // the transaction holds just the writes (a pharmacy removed meanwhile fails the insert on its foreign key, as before).
   const pharmacyById = await loadPharmacies(db, candidates);
   const live: Candidate[] = [];
@@ -196,7 +196,7 @@ function rowJson(keys: readonly (keyof OrderValues)[], row: OrderValues): string
  * 1000-row VALUES list built by Drizzle (30,000 parameters) cost about as much
  * CPU as everything else in the batch. Only the columns the rows set are
  * named, so the others take their defaults. The JSON of each row is built
- * before the transaction (rowJson, in turns of the event loop). Returns the
+ * before the transaction (rowJson, in slices). Returns the
  * rows inserted (a row another process made first is not among them), as the
  * rest of the server reads them for the ids, the results and the events.
  */
