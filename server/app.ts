@@ -18,6 +18,7 @@ import { installAcceptCheck } from "./http/accept.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import { validatorCompiler } from "./http/validator.ts";
 import { installJsonCompression, preferredEncoding } from "./http/compress-json.ts";
+import { installInteractiveFirst } from "./http/interactive-first.ts";
 import { installLoadShedding } from "./http/load-shedding.ts";
 import { installIdempotency } from "./http/idempotency.ts";
 import { inlineScriptHashes } from "./http/inline-scripts.ts";
@@ -94,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxWaitMs: config.requestQueueMs,
     maxQueue: 500,
   });
+  installInteractiveFirst(app);
   installAcceptCheck(app);
   const sessions = createSessionStore(database.db, {
     idleMinutes: config.sessionIdleMinutes,

@@ -299,6 +299,8 @@ describeOps("ops API: batch", (ctx) => {
       ],
     });
     expect(response.statusCode).toBe(200);
+    // How long the batch held its transaction (issue 25's bench reads it).
+    expect(response.headers["server-timing"]).toMatch(/^transaction;dur=\d+\.\d$/);
     const results = response.json().results;
     expect(results.map((r: { external_id: string | null; status: string }) => [r.external_id, r.status])).toEqual([
       ["B-0", "unchanged"],

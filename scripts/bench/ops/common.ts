@@ -1,3 +1,5 @@
+import { fork } from "node:child_process";
+import path from "node:path";
 import { seededRandom } from "../../../server/services/routing/prng.ts";
 import { READS } from "../load/courier-day.ts";
 import type { RunResult } from "../load/run.ts";
@@ -12,14 +14,14 @@ import type { RunResult } from "../load/run.ts";
 /** OPS_API_KEY for the bench server (at least 32 characters, or the server refuses to start). */
 export const BENCH_OPS_KEY = "bench-dispatch-key-0123456789abcdefghijklmnopqrstuvwxyz";
 
-export async function ops<T>(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+export async function ops<T>(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: T; headers: Headers }> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: { authorization: `Bearer ${BENCH_OPS_KEY}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, json: (text ? JSON.parse(text) : null) as T };
+  return { status: response.status, json: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }
 
 const FIRST = ["Mary", "James", "Aisha", "Carlos", "Mei", "Kwame", "Olga", "Priya", "Daniel", "Grace"];
@@ -67,6 +69,8 @@ export interface ImportRun {
   rejected: number;
   /** Each batch's round trip, ms. */
   batchMs: number[];
+  /** Each batch's transaction as the server timed it (its Server-Timing header), ms; absent from runs before 2026-11-27. */
+  transactionMs?: number[];
   rejections: string[];
 }
 
@@ -77,6 +81,7 @@ export async function importOrders(
 ): Promise<ImportRun> {
   const started = performance.now();
   const batchMs: number[] = [];
+  const transactionMs: number[] = [];
   const rejections: string[] = [];
   let created = 0;
   let rejected = 0;
@@ -88,6 +93,8 @@ export async function importOrders(
     const sent = performance.now();
     const answer = await ops<{ results: { status: string; errors?: unknown }[] }>(url, "POST", "/api/ops/v1/orders/batch", { orders });
     batchMs.push(Math.round(performance.now() - sent));
+    const timing = /transaction;dur=([\d.]+)/.exec(answer.headers.get("server-timing") ?? "");
+    if (timing) transactionMs.push(Math.round(Number(timing[1])));
     if (answer.status !== 200) throw new Error(`orders/batch answered ${answer.status}: ${JSON.stringify(answer.json).slice(0, 300)}`);
     for (const result of answer.json.results) {
       if (result.status === "created") created++;
@@ -98,7 +105,21 @@ export async function importOrders(
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  return { orders: options.total, batchSize: options.batchSize, seconds: round1(seconds), ordersPerSecond: round1(options.total / seconds), created, rejected, batchMs, rejections };
+  return { orders: options.total, batchSize: options.batchSize, seconds: round1(seconds), ordersPerSecond: round1(options.total / seconds), created, rejected, batchMs, transactionMs, rejections };
+}
+
+/** importOrders in a child process (importer-process.ts): its JSON work does not stall the process that times the couriers' calls. */
+export function importOrdersApart(url: string, options: Parameters<typeof importOrders>[1]): Promise<ImportRun> {
+  const child = fork(path.join(import.meta.dirname, "importer-process.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => {
+      const answer = message as { run?: ImportRun; error?: string };
+      if (answer.run) resolve(answer.run);
+      else reject(new Error(`the importer failed: ${answer.error}`));
+    });
+    child.once("exit", (code) => reject(new Error(`the importer exited with ${code} before answering`)));
+    child.send({ url, options });
+  });
 }
 
 const round1 = (value: number) => Number(value.toFixed(1));

@@ -5,7 +5,7 @@ import { startBenchServer } from "../lib/server.ts";
 import { prepareDatabase } from "../load/databases.ts";
 import { FLEET } from "../load/dataset.ts";
 import { courierDays, runPaced } from "../load/run.ts";
-import { BENCH_OPS_KEY, importOrders, MIX_HEADER, mixFigures, mixRow, type ImportRun, type MixFigures } from "./common.ts";
+import { BENCH_OPS_KEY, importOrdersApart, MIX_HEADER, mixFigures, mixRow, type ImportRun, type MixFigures } from "./common.ts";
 
 /**
  * Issue 15's import figure: 10,000 orders through POST /api/ops/v1/orders/batch
@@ -62,7 +62,7 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
     let importError: unknown = null;
     // The mix ramps up first; the import starts as the measured part does, and the mix stops when it ends.
     const importing = new Promise((resolve) => setTimeout(resolve, options.rampUpMs))
-      .then(() => importOrders(server.url, { ...batch, prefix: "BENCH-MIX", seed: 1 }))
+      .then(() => importOrdersApart(server.url, { ...batch, prefix: "BENCH-MIX", seed: 1 }))
       .then((run) => (imported = run))
       .catch((error: unknown) => (importError = error));
     const duringRun = await runPaced(server.url, days, {
@@ -78,7 +78,7 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
     log(`  import: ${underMix.ordersPerSecond} orders/s (${underMix.created} created, ${underMix.rejected} rejected); mix p99 ${during.p99} ms`);
 
     log(`  import of ${options.orders} orders alone…`);
-    const alone = await importOrders(server.url, { ...batch, prefix: "BENCH-ALONE", seed: 100_000 });
+    const alone = await importOrdersApart(server.url, { ...batch, prefix: "BENCH-ALONE", seed: 100_000 });
     log(`  import alone: ${alone.ordersPerSecond} orders/s`);
     const { log: _log, ...kept } = options;
     return { date: today(), machine, loadAverageEnd: describeMachine().loadAverage, options: kept, baseline, during, underMix, alone };
@@ -90,23 +90,34 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
 
 export function importMarkdown(result: ImportResult, notes: readonly string[] = []): string {
   const o = result.options;
-  const importRow = (name: string, run: ImportRun) => {
-    const sorted = [...run.batchMs].sort((a, b) => a - b);
-    return [name, run.orders.toLocaleString("en-US"), run.seconds, `**${run.ordersPerSecond}**`, run.created, run.rejected, `${sorted[Math.floor(sorted.length / 2)]} / ${sorted[sorted.length - 1]}`];
+  const medianWorst = (list: readonly number[] | undefined) => {
+    if (!list?.length) return "—";
+    const sorted = [...list].sort((a, b) => a - b);
+    return `${sorted[Math.floor(sorted.length / 2)]} / ${sorted[sorted.length - 1]}`;
   };
+  const importRow = (name: string, run: ImportRun) => [
+    name,
+    run.orders.toLocaleString("en-US"),
+    run.seconds,
+    `**${run.ordersPerSecond}**`,
+    run.created,
+    run.rejected,
+    medianWorst(run.batchMs),
+    medianWorst(run.transactionMs),
+  ];
   const lines = [
-    `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end. The server, PostgreSQL 15, the load generator and the importer share the machine's cores.`,
+    `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end. The server, PostgreSQL 15, the load generator and the importer (a process of its own) share the machine's cores.`,
     "",
     `The fleet's PostgreSQL database of "API under load" (a throwaway database; ${FLEET.ordersToday.toLocaleString("en-US")} orders today), the real server started with an OPS_API_KEY. ` +
       `${o.orders.toLocaleString("en-US")} orders (seeded, spread over the ${FLEET.pharmacies} pharmacies, about 40% with a copay, 5% controlled) go through \`POST /api/ops/v1/orders/batch\` with the dispatch key, ${o.batchSize} a batch, one batch after another as \`npm run ops -- orders import\` sends them. ` +
       `First the courier mix alone (${o.couriers} couriers, paced as in "API under load": a call about every ${o.meanThinkMs / 1000} s each) for ${o.baselineMs / 1000} s after ${o.rampUpMs / 1000} s of ramp-up: the baseline. ` +
       `Then the same couriers again, the import starting as the measured part does, and the mix measured until the import ends (a courier pausing then finishes the pause first: up to 5 s more). Last, ${o.orders.toLocaleString("en-US")} more orders imported with nothing else running.`,
     "",
-    table(["Import", "orders", "s", "orders/s", "created", "rejected", "batch ms median / worst"], [importRow("while the courier mix runs", result.underMix), importRow("alone", result.alone)]),
+    table(["Import", "orders", "s", "orders/s", "created", "rejected", "batch ms median / worst", "transaction ms median / worst"], [importRow("while the courier mix runs", result.underMix), importRow("alone", result.alone)]),
     "",
     table(MIX_HEADER, [mixRow("alone (baseline)", result.baseline, result.baseline), mixRow("while the import runs", result.during, result.baseline)]),
     "",
-    `Reads are the day and the driving order; ratios are against the baseline of the same run. Calls refused for load: ${result.baseline.shed} in the baseline, ${result.during.shed} during the import.` +
+    `A batch's round trip is timed by the importer; its transaction by the server (the answer's \`Server-Timing\` header). Reads are the day and the driving order; ratios are against the baseline of the same run. Calls refused for load: ${result.baseline.shed} in the baseline, ${result.during.shed} during the import.` +
       (result.underMix.rejections.length ? ` Rejected rows, first: ${result.underMix.rejections.join(" | ")}.` : ""),
     `The mix during the import ran ${round(result.during.seconds, 1)} s; a p99 over fewer calls moves more from run to run.`,
   ];

@@ -3,7 +3,7 @@ import type { WebhookEventType, WebhookOrder } from "../../../domain/webhook-eve
 import { statusById } from "../../../domain/vocabulary.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
-import { enqueueEvent, enqueueEvents } from "./outbox.ts";
+import { enqueueEvent, enqueueEvents, pharmaciesHearing } from "./outbox.ts";
 import type { Tx } from "../../db/client.ts";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -49,10 +49,12 @@ export async function enqueueOrderRescheduled(tx: Tx, row: OrderRow, from: strin
   });
 }
 
-/** The same event for many orders in one statement (an orders batch). */
+/** The same event for many orders in one statement (an orders batch); only the orders some subscription hears of. */
 export async function enqueueOrderEvents(tx: Tx, type: WebhookEventType, rows: readonly OrderRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const heard = await pharmaciesHearing(tx, type);
   await enqueueEvents(
     tx,
-    rows.map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt })),
+    rows.filter((row) => heard(row.pharmacyId)).map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt })),
   );
 }
