@@ -71,7 +71,8 @@ for (const target of databaseTargets()) {
     it("stops a render past its time bound with a 503 in words, and the next render gets a fresh worker", async () => {
       const shared = new SharedArrayBuffer(8);
       const latch = new Int32Array(shared);
-      const orderId = await start(shared, { timeoutMs: 300 });
+      // Long enough for a fresh worker to boot and draw on a loaded machine (300 ms was not), short enough for the stuck one to be stopped.
+      const orderId = await start(shared, { timeoutMs: 3_000 });
       const stuck = await proofPdf(orderId);
       expect(stuck.statusCode).toBe(503);
       expect(stuck.json()).toMatchObject({ error: "render_timeout" });
