@@ -2,6 +2,8 @@ import { assign, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { ItineraryResponse, Order, PharmacyVisit } from "../domain/contract/index.ts";
 import { mergeById } from "../domain/merge-by-id.ts";
+import { ordersAfterDelivery, type DeliveryOutcome } from "../domain/delivery-outcome.ts";
+import { nextOrderStatus } from "./order-status.ts";
 
 /**
  * The courier's day as this device knows it: visits, pharmacies and orders.
@@ -23,10 +25,11 @@ export interface CourierDayContext {
 export type CourierDayEvent =
   | { type: "REFRESH" }
   | { type: "ORDERS_CHANGED"; orders: Order[] }
-  /** A delivery flow finished: its orders (grouped ones together) as delivered, with what was recorded. */
-  | { type: "ORDERS_DELIVERED"; orders: Order[] }
-  /** A delivery flow recorded a failed delivery: its orders as delivery_attempted. */
-  | { type: "ORDER_ATTEMPTED"; orders: Order[] }
+  /**
+   * A delivery flow recorded its outcome (delivered, or attempted) for its order
+   * and those grouped with it: the day applies it to its own copies (domain/delivery-outcome.ts).
+   */
+  | { type: "DELIVERY_RECORDED"; order: Order; delivery: DeliveryOutcome }
   | { type: "VISITS_CHANGED"; visits: PharmacyVisit[] };
 
 export const courierDayMachine = setup({
@@ -44,6 +47,12 @@ export const courierDayMachine = setup({
     storeError: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
     mergeOrders: assign(({ context }, orders: Order[]) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null,
+    })),
+    /** The domain's delivery-outcome rule on the day's orders: statuses by the order lifecycle, and what the door recorded. */
+    applyDeliveryOutcome: assign(({ context }, { order, delivery }: { order: Order; delivery: DeliveryOutcome }) => ({
+      day: context.day
+        ? { ...context.day, orders: mergeById(context.day.orders, ordersAfterDelivery(context.day.orders, order, delivery, nextOrderStatus, context.day.statuses)) }
+        : null,
     })),
     mergeVisits: assign(({ context }, visits: PharmacyVisit[]) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null,
@@ -87,15 +96,10 @@ export const courierDayMachine = setup({
           actions: { type: "mergeOrders", params: ({ event }) => event.orders },
           description: "A flow changed orders (verified, cancelled, added on, returned).",
         },
-        ORDERS_DELIVERED: {
+        DELIVERY_RECORDED: {
           target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "Delivered.",
-        },
-        ORDER_ATTEMPTED: {
-          target: ".saving",
-          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
-          description: "Delivery attempted.",
+          actions: { type: "applyDeliveryOutcome", params: ({ event }) => event },
+          description: "A delivery was recorded (delivered, or attempted): its orders show it.",
         },
         VISITS_CHANGED: {
           target: ".saving",

@@ -45,8 +45,7 @@ import {
 import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
-import { ordersAfterDelivery } from "../domain/delivery-outcome.ts";
-import { nextOrderStatus } from "./order-status.ts";
+import { deliveryOutcomeOf } from "../domain/delivery-outcome.ts";
 import { paymentMachine } from "./payment.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
@@ -245,20 +244,14 @@ export const deliveryFlowMachine = setup({
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
       ({ event }) => ({ type: "ENQUEUE", entry: (event as unknown as { output: SubmissionResult }).output.entry! }),
     ),
-    /** The day learns what became of the orders (grouped ones together), from its own copy of them. */
+    /** The day learns what the delivery recorded (grouped orders together) and applies it to its own orders. */
     reportDelivered: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDERS_DELIVERED", orders: ordersAfterDelivery(day?.orders ?? [], context, "delivered", nextOrderStatus, day?.statuses) };
-      },
+      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "delivered") }),
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDER_ATTEMPTED", orders: ordersAfterDelivery(day?.orders ?? [], context, "attempted", nextOrderStatus, day?.statuses) };
-      },
+      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "attempted") }),
     ),
     recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
   },
