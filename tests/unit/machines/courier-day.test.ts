@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createActor, fromPromise, waitFor } from "xstate";
 import type { ItineraryResponse, Order } from "../../../domain/contract/index.ts";
-import { courierDayMachine } from "../../../machines/courier-day.machine.ts";
+import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
 
@@ -56,8 +56,8 @@ describe("courier day machine", () => {
     ] as const) {
       const machine = courierDayMachine.provide({
         actors: {
-          loadDay: fromPromise(async () => ({ itinerary: { ...day, orders: [pickedUp], statuses: [] }, source: "server" as const })),
-          saveDay: fromPromise(async () => undefined),
+          loadDay: fromPromise<DayLoad>(async () => ({ itinerary: { ...day, orders: [pickedUp], statuses: [] }, source: "server" })),
+          saveDay: fromPromise<void, { day: ItineraryResponse }>(async () => {}),
         },
       });
       const actor = createActor(machine).start();
