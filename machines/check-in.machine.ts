@@ -22,6 +22,8 @@ import { SYSTEM_IDS, type CourierDayRef } from "./system-ids.ts";
  */
 
 export interface CheckInInput {
+  /** The courier checking in (the arrival is recorded under their id). */
+  courierId: number;
   pharmacyId: number;
   /** Today's visit at this pharmacy; null when the courier has none. */
   visitId: number | null;
@@ -30,6 +32,7 @@ export interface CheckInInput {
 }
 
 export interface CheckInContext {
+  courierId: number;
   pharmacyId: number;
   visitId: number | null;
   orders: Order[];
@@ -82,7 +85,7 @@ export const checkInMachine = setup({
     /** Opens the rear camera, reads labels until stopped; stops the camera when the machine leaves scanning. */
     labelScanner: labelScannerPlaceholder,
     /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
-    markArrived: fromPromise<PharmacyVisit, { visitId: number }>(async () => {
+    markArrived: fromPromise<PharmacyVisit, { courierId: number; visitId: number }>(async () => {
       throw new Error("provide markArrived");
     }),
     /**
@@ -142,6 +145,7 @@ export const checkInMachine = setup({
   id: "checkIn",
   description: "Check-in at a pharmacy: every order verified or cancelled, then the review step.",
   context: ({ input }) => ({
+    courierId: input.courierId,
     pharmacyId: input.pharmacyId,
     visitId: input.visitId,
     orders: input.orders,
@@ -235,7 +239,7 @@ export const checkInMachine = setup({
           invoke: {
             id: "markArrived",
             src: "markArrived",
-            input: ({ context }) => ({ visitId: context.visitId! }),
+            input: ({ context }) => ({ courierId: context.courierId, visitId: context.visitId! }),
             onDone: {
               target: "arrived",
               actions: [

@@ -46,6 +46,7 @@ import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
 import { deliveryOutcomeOf } from "../domain/delivery-outcome.ts";
+import type { DeliveryDraft, DraftPlace } from "../domain/delivery-draft.ts";
 import { paymentMachine } from "./payment.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
@@ -73,6 +74,8 @@ export interface DeliveryFlowInput {
   supportPhone: string;
   /** The courier's calendar day, "YYYY-MM-DD" (an ID must not have expired). */
   today: string;
+  /** The delivery as the courier left it before a reload: the flow starts where it names, with what was entered. */
+  draft?: DeliveryDraft | null;
 }
 
 /** What the steps record (domain/delivery-record.ts builds the request bodies from it), and the flow's own state. */
@@ -87,6 +90,8 @@ export interface DeliveryFlowContext extends DeliveryRecord {
   /** The alert for a failed call (spec §8), or null. */
   error: string | null;
   queued: boolean;
+  /** Where a draft kept before a reload left the courier (null: a fresh start). */
+  resumeAt: DraftPlace | null;
 }
 
 export type DeliveryFlowEvent =
@@ -175,6 +180,8 @@ export const deliveryFlowMachine = setup({
     canGoTo: ({ context, event }, params: { step: DeliveryStep }) =>
       event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
     cameFrom: ({ context }, params: { step: DeliveryStep }) => context.failure?.step === params.step,
+    /** The draft kept before a reload names this place. */
+    resumesAt: ({ context }, params: { place: DraftPlace }) => context.resumeAt === params.place,
     /** Issue 19: a refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     photoTaken: ({ context }) => context.photo != null,
@@ -263,7 +270,7 @@ export const deliveryFlowMachine = setup({
     groupable: groupableOrders(input.order, input.otherOrders ?? []),
     supportPhone: input.supportPhone,
     today: input.today,
-    reached: [],
+    reached: input.draft?.reached ?? [],
     groupedOrderIds: [],
     dobVerified: false,
     recipientCalledAt: null,
@@ -275,12 +282,35 @@ export const deliveryFlowMachine = setup({
     failure: null,
     photo: null,
     occurredAt: null,
+    // What the courier entered before a reload, over the fresh start.
+    ...input.draft?.record,
     error: null,
     queued: false,
+    resumeAt: input.draft?.place ?? null,
   }),
-  initial: "steps",
+  initial: "starting",
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
   states: {
+    starting: {
+      description: "Opening the delivery: at the address, or where the courier was before a reload, with what they entered.",
+      always: [
+        { guard: { type: "resumesAt", params: { place: "verifyDob" } }, target: "steps.verifyDob" },
+        { guard: { type: "resumesAt", params: { place: "recipient" } }, target: "steps.recipient" },
+        { guard: { type: "resumesAt", params: { place: "recipientPhoto" } }, target: "steps.recipient.photo" },
+        { guard: { type: "resumesAt", params: { place: "idVerification" } }, target: "steps.idVerification" },
+        { guard: { type: "resumesAt", params: { place: "payment" } }, target: "steps.payment" },
+        { guard: { type: "resumesAt", params: { place: "signature" } }, target: "steps.signature" },
+        { guard: { type: "resumesAt", params: { place: "signaturePhoto" } }, target: "steps.signature.photo" },
+        {
+          guard: { type: "resumesAt", params: { place: "sendingFailure" } },
+          target: "submittingFailure",
+          description: "A reload while the failed delivery was being sent: it is sent again (with the same Idempotency-Key).",
+        },
+        { guard: { type: "resumesAt", params: { place: "sendingRecipient" } }, target: "submittingRecipient" },
+        { guard: { type: "resumesAt", params: { place: "sendingDelivery" } }, target: "submittingDelivery" },
+        { target: "steps", description: "A fresh delivery (or a draft at the address) starts at the address." },
+      ],
+    },
     steps: {
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",

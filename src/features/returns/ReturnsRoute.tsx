@@ -1,27 +1,21 @@
 import { useSelector } from "@xstate/react";
 import { useMemo } from "react";
 import { useLocation, useParams } from "react-router";
-import { fromPromise, type ActorRefFrom } from "xstate";
+import type { ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { pharmaciesOfDay } from "../../../domain/pharmacy-progress.ts";
-import { returnsMachine } from "../../../machines/returns.machine.ts";
-import { submitReturn } from "../../api/returns.ts";
+import type { returnsMachine } from "../../../machines/returns.machine.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { useMachineUrl } from "../../app/use-machine-url.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
-import { labelScannerActor } from "../../ui/scanner/label-scanner-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
 import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
 import { ReturnsSummaryScreen } from "./ReturnsSummaryScreen.tsx";
 
 export type ReturnsActor = ActorRefFrom<typeof returnsMachine>;
-
-const appReturnsMachine = returnsMachine.provide({
-  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)), labelScanner: labelScannerActor },
-});
 
 /**
  * /pharmacies/:pharmacyId/reconcile, /reconcile_details/:kind and
@@ -46,7 +40,7 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
 
   // Spawned by the application machine: the machine follows the day and the offline queue
   // (a refresh, the stored orders resubmitted) and tells the day what it returned, itself.
-  const actor = useFlowActor("returns", appReturnsMachine, {
+  const actor = useFlowActor("returns", {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });
   return actor ? <ReturnsFlowView actor={actor} pharmacy={pharmacy} /> : null;

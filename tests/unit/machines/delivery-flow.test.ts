@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { createActor, fromPromise, type AnyMachineSnapshot } from "xstate";
+import { createActor, fromPromise, type AnyMachineSnapshot, type SnapshotFrom } from "xstate";
+import type { DraftPlace } from "../../../domain/delivery-draft.ts";
+import { draftOf } from "../../../src/features/delivery/flow-storage.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { identificationComplete } from "../../../domain/delivery-rules.ts";
 import { courierNotesLongEnough, recipientCountsAsSelected, type RecipientForm } from "../../../domain/recipient.ts";
@@ -200,12 +202,6 @@ describe("delivery-flow machine: every path", () => {
     expect(shown(visited.filter((snapshot) => snapshot.matches({ steps: "recipient" })))).toEqual([]);
   });
 
-  it("covers every state and transition", () => {
-    expectFullCoverageAcross(
-      deliveryFlowMachine,
-      SCENARIOS.map(({ input, events }) => ({ input, paths: pathsOf(input, events) })),
-    );
-  });
 });
 
 // ---------------------------------------------------------------- behaviour
@@ -215,6 +211,74 @@ function path(events: readonly object[]): ModelPath {
 }
 const run = (input: DeliveryFlowInput, events: readonly object[]) => replayPath(deliveryFlowMachine, ACTORS, input, path(events));
 const value = (snapshot: AnyMachineSnapshot) => snapshot.value;
+
+// ---------------------------------------------------------------- a reload: the flow starts again from the draft
+
+/** The courier's draft after these events (what src/features/delivery/flow-storage.ts keeps), through storage's JSON. */
+async function draftAfter(input: DeliveryFlowInput, events: readonly object[], place: DraftPlace): Promise<DeliveryFlowInput> {
+  const { snapshot } = await run(input, events);
+  const draft = draftOf(snapshot as SnapshotFrom<typeof deliveryFlowMachine>);
+  expect(draft.place, `the draft after ${events.length} events`).toBe(place);
+  return { ...input, draft: JSON.parse(JSON.stringify(draft)) };
+}
+
+/** One draft per place a reload can leave the courier, each started again where it names. */
+const RESUMES: { place: DraftPlace; input: DeliveryFlowInput; at: object }[] = [
+  { place: "address", input: await draftAfter(plain, [], "address"), at: { steps: { address: "ready" } } },
+  { place: "verifyDob", input: await draftAfter(full, [E.present], "verifyDob"), at: { steps: { verifyDob: "ready" } } },
+  { place: "recipient", input: await draftAfter(plain, [E.present, E.patient], "recipient"), at: { steps: { recipient: "editing" } } },
+  { place: "recipientPhoto", input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo], "recipientPhoto"), at: { steps: { recipient: "photo" } } },
+  { place: "idVerification", input: await draftAfter(idOnly, [E.present, E.patient, E.continue], "idVerification"), at: { steps: { idVerification: "ready" } } },
+  { place: "payment", input: await draftAfter(owedOnly, [E.present, E.patient, E.continue], "payment"), at: { steps: "payment" } },
+  { place: "signature", input: await draftAfter(plain, [E.present, E.patient, E.continue, E.sign], "signature"), at: { steps: { signature: "signing" } } },
+  {
+    place: "signaturePhoto",
+    input: await draftAfter(photoRequired, [E.present, E.patient, E.continue, E.refuse, E.continue], "signaturePhoto"),
+    at: { steps: { signature: "photo" } },
+  },
+  { place: "sendingFailure", input: await draftAfter(plain, [E.addressIncorrect, E.confirm], "sendingFailure"), at: { submittingFailure: "sending" } },
+  {
+    place: "sendingRecipient",
+    input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo, E.continue], "sendingRecipient"),
+    at: { submittingRecipient: "sending" },
+  },
+  {
+    place: "sendingDelivery",
+    input: await draftAfter(plain, [E.present, E.patient, E.continue, E.sign, E.continue], "sendingDelivery"),
+    at: { submittingDelivery: "sending" },
+  },
+];
+
+describe("a reload: the flow starts again from the courier's draft", () => {
+  it.each(RESUMES.map((resume) => [resume.place, resume] as const))("at %s, with what was entered", async (_place, { input, at }) => {
+    const paths = pathsOf(input, [E.continue]);
+    for (const path of paths) {
+      const { snapshot } = await replayPath(deliveryFlowMachine, ACTORS, input, path);
+      expect(snapshot.value).toEqual(path.state.value);
+      expect(snapshot.context).toEqual(path.state.context);
+    }
+    const { snapshot } = await run(input, []);
+    expect(snapshot.value).toEqual(at);
+    // What the courier entered is back: the draft's record is the flow's.
+    expect(draftOf(snapshot as SnapshotFrom<typeof deliveryFlowMachine>).record).toEqual(input.draft!.record);
+  });
+
+  it("sends a call that was under way again with the same body (its client_occurred_at)", async () => {
+    const input = RESUMES.find((resume) => resume.place === "sendingDelivery")!.input;
+    const { calls } = await run(input, [E.deliveryDone]);
+    expect(calls.map((call) => call.actor)).toEqual(["submitDelivery"]);
+    expect((calls[0]!.input as { client_occurred_at: string }).client_occurred_at).toBe(input.draft!.record.occurredAt);
+  });
+});
+
+describe("delivery-flow machine: coverage", () => {
+  it("covers every state and transition (fresh deliveries and every draft)", () => {
+    expectFullCoverageAcross(deliveryFlowMachine, [
+      ...SCENARIOS.map(({ input, events }) => ({ input, paths: pathsOf(input, events) })),
+      ...RESUMES.map(({ input }) => ({ input, paths: pathsOf(input, [E.continue]) })),
+    ]);
+  });
+});
 
 describe("delivery flow order (spec §4)", () => {
   it("goes address → verify-dob → recipient → idverification → payment → signature → finished, sending every field", async () => {
