@@ -182,10 +182,10 @@ export const deliveryFlowMachine = setup({
     cameFrom: ({ context }, params: { step: DeliveryStep }) => context.failure?.step === params.step,
     /** The draft kept before a reload names this place. */
     resumesAt: ({ context }, params: { place: DraftPlace }) => context.resumeAt === params.place,
-    /** Issue 19: a refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
+    /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     photoTaken: ({ context }) => context.photo != null,
-    /** Issue 19: the pharmacy's pod_photo_required. */
+    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
     pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order),
   },
   actions: {
@@ -431,7 +431,7 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },
@@ -515,7 +515,7 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },

@@ -236,6 +236,7 @@ var checkInMachine = setup({
   id: "checkIn",
   description: "Check-in at a pharmacy: every order verified or cancelled, then the review step.",
   context: ({ input }) => ({
+    courierId: input.courierId,
     pharmacyId: input.pharmacyId,
     visitId: input.visitId,
     orders: input.orders,
@@ -329,7 +330,7 @@ var checkInMachine = setup({
           invoke: {
             id: "markArrived",
             src: "markArrived",
-            input: ({ context }) => ({ visitId: context.visitId }),
+            input: ({ context }) => ({ courierId: context.courierId, visitId: context.visitId }),
             onDone: {
               target: "arrived",
               actions: [
@@ -566,7 +567,7 @@ var PICKED_UP = { id, name };
 var check_in_demo_default = defineDemo({
   machine: checkInMachine,
   summary: "Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified; the camera reads 4101's label RX-884213; then both are picked up.",
-  input: { pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
+  input: { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
   standIns: {
     markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" },
     labelScanner: { callback: "the camera: reports nothing by itself; send CAMERA_READY, LABEL_READ or CAMERA_FAILED" },

@@ -19,7 +19,7 @@
 //   payment → authorizeCard: succeeds with {"transaction_id":"bt_7f3k2m9q"} (the card is authorized: a transaction id)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { and, and as and2, assign, assign as assign2, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, sendTo, setup, setup as setup2, setup as setup3, transition } from "xstate";
+import { and, and as and2, assign, assign as assign2, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, sendTo, setup, setup as setup2 } from "xstate";
 // machines/delivery-flow.machine.ts
 
 // domain/texts.ts
@@ -562,38 +562,6 @@ function deliveryCompletionOf(record) {
 }
 
 // domain/delivery-outcome.ts
-function deliveryOutcomePlan(orders, delivery, nextOrderStatus2) {
-  const event = delivery.outcome === "delivered" ? "DELIVER" : "ATTEMPT_DELIVERY";
-  const plan = [];
-  for (const orderId of delivery.orderIds) {
-    const order = orders.find((candidate) => candidate.id === orderId);
-    if (!order) continue;
-    const status = nextOrderStatus2(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
-    if (!status) continue;
-    plan.push({ order, status, fields: delivery.outcome === "delivered" ? deliveredFields(order, orderId === delivery.orderIds[0], delivery) : {} });
-  }
-  return plan;
-}
-function deliveredFields(order, leading, delivery) {
-  const { recipient, identification: id, payment } = delivery;
-  let fields = {
-    recipient_relationship_id: recipient.relationship_id,
-    recipient_first_name: recipient.first_name,
-    recipient_last_name: recipient.last_name,
-    other_recipient_description: recipient.other_description,
-    recipient_called_at: recipient.called_at
-  };
-  if (id && identificationNeeded(order)) fields = { ...fields, ...id };
-  if (payment && leading) {
-    if (payment.new_copay != null) fields.copay = payment.new_copay;
-    if (payment.payment_type === "credit_card") {
-      fields = { ...fields, payment_type: "card", payment_authorized: true };
-    } else {
-      fields = { ...fields, payment_type: payment.payment_type, payment_collected: true };
-    }
-  }
-  return fields;
-}
 function recordedRecipientOf(form, calledAt) {
   const text = (value) => value.trim() === "" ? null : value.trim();
   const skipped = recipientSkipped(form);
@@ -616,106 +584,6 @@ function deliveryOutcomeOf(report, outcome) {
     identification: normalizedIdentification(report.identification),
     payment: paid?.collected && paid.payment_type ? { payment_type: paid.payment_type, new_copay: paid.new_copay } : null
   };
-}
-function ordersAfterDelivery(dayOrders, report, outcome, nextOrderStatus2, statuses = []) {
-  const known = dayOrders.some((order) => order.id === report.order.id) ? dayOrders : [...dayOrders, report.order];
-  const statusOf = (name) => statuses.find((status) => status.name === name) ?? statusByName(name);
-  return deliveryOutcomePlan(known, deliveryOutcomeOf(report, outcome), nextOrderStatus2).map(({ order, status, fields }) => ({
-    ...order,
-    ...fields,
-    status: statusOf(status)
-  }));
-}
-
-// machines/order-status.ts
-
-// machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup({
-  types: {
-    context: {},
-    events: {},
-    input: {}
-  },
-  guards: {
-    /** Cash and checks collected at the door are handed back to the pharmacy at reconcile. */
-    collectedCashOrCheck: ({ context }) => context.paymentCollected && (context.paymentType === "cash" || context.paymentType === "check")
-  }
-}).createMachine({
-  id: "orderLifecycle",
-  description: "The life of one prescription order, from the pharmacy to the patient or back.",
-  context: ({ input }) => ({ paymentType: input?.paymentType ?? null, paymentCollected: input?.paymentCollected ?? false }),
-  initial: "new",
-  states: {
-    new: {
-      description: "Created by the pharmacy; not yet assigned to a courier.",
-      on: {
-        SUBMIT_TO_COURIER: { target: "submitted_to_courier", description: "Dispatch assigns the order to a courier." },
-        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
-        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
-        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
-      }
-    },
-    submitted_to_courier: {
-      description: "Waiting at the pharmacy for the courier: shows a Check-in link.",
-      on: {
-        UNASSIGN: { target: "new", description: "Dispatch takes the order off the courier's day before pickup." },
-        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
-        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
-        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
-      }
-    },
-    verified: {
-      description: "The copay was asserted at check-in; the pickup is being recorded.",
-      on: {
-        PICK_UP: { target: "picked_up", description: "The pickup is recorded." },
-        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
-      }
-    },
-    picked_up: {
-      description: "In the courier's bag: shows a Deliver link (or a verified tick on verify screens).",
-      on: {
-        DELIVER: { target: "delivered", description: "Successful delivery; grouped orders are delivered together." },
-        ATTEMPT_DELIVERY: {
-          target: "delivery_attempted",
-          description: "Failed delivery (no answer, wrong address, ID not provided, date of birth not verified, patient could not pay)."
-        },
-        RETURN_TO_PHARMACY: {
-          target: "returned_to_pharmacy",
-          description: "Reconcile signature: an order never delivered is handed back and created as a delivery."
-        }
-      }
-    },
-    delivered: {
-      description: "Handed to the recipient.",
-      on: {
-        RECONCILE: {
-          guard: "collectedCashOrCheck",
-          target: "reconciled",
-          description: "Reconcile signature: the cash or check collected for it is handed to the pharmacy."
-        }
-      }
-    },
-    delivery_attempted: {
-      description: "Delivery failed; the order must go back to the pharmacy.",
-      on: {
-        RETURN_TO_PHARMACY: { target: "returned_to_pharmacy", description: "Reconcile signature: the attempted order is handed back." }
-      }
-    },
-    cancelled: { type: "final", description: "Cancelled at verification." },
-    returned_to_pharmacy: { type: "final", description: "Handed back to the pharmacy with a staff signature." },
-    reconciled: { type: "final", description: "Delivered, and its cash or check handed to the pharmacy." }
-  }
-});
-
-// machines/order-status.ts
-function nextOrderStatus(status, event, context = {}) {
-  const snapshot = orderLifecycleMachine.resolveState({
-    value: status,
-    context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false }
-  });
-  if (!snapshot.can({ type: event })) return null;
-  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
-  return next.value;
 }
 
 // machines/payment.machine.ts
@@ -764,7 +632,7 @@ function paymentOutputOf(entry) {
 
 // machines/payment.machine.ts
 var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-var paymentMachine = setup2({
+var paymentMachine = setup({
   types: {
     input: {},
     context: {},
@@ -932,7 +800,7 @@ var SYSTEM_IDS = {
 };
 
 // machines/delivery-flow.machine.ts
-var deliveryFlowMachine = setup3({
+var deliveryFlowMachine = setup2({
   types: {
     input: {},
     context: {},
@@ -985,10 +853,12 @@ var deliveryFlowMachine = setup3({
     /** A deep link to a step already reached (never ahead of the courier). */
     canGoTo: ({ context, event }, params) => event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
     cameFrom: ({ context }, params) => context.failure?.step === params.step,
-    /** Issue 19: a refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
+    /** The draft kept before a reload names this place. */
+    resumesAt: ({ context }, params) => context.resumeAt === params.place,
+    /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     photoTaken: ({ context }) => context.photo != null,
-    /** Issue 19: the pharmacy's pod_photo_required. */
+    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
     pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order)
   },
   actions: {
@@ -1047,20 +917,14 @@ var deliveryFlowMachine = setup3({
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
       ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
     ),
-    /** The day learns what became of the orders (grouped ones together), from its own copy of them. */
+    /** The day learns what the delivery recorded (grouped orders together) and applies it to its own orders. */
     reportDelivered: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDERS_DELIVERED", orders: ordersAfterDelivery(day?.orders ?? [], context, "delivered", nextOrderStatus, day?.statuses) };
-      }
+      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "delivered") })
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDER_ATTEMPTED", orders: ordersAfterDelivery(day?.orders ?? [], context, "attempted", nextOrderStatus, day?.statuses) };
-      }
+      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "attempted") })
     ),
     recordSubmission: assign2({ queued: ({ event }) => event.output?.queued === true })
   }
@@ -1072,7 +936,7 @@ var deliveryFlowMachine = setup3({
     groupable: groupableOrders(input.order, input.otherOrders ?? []),
     supportPhone: input.supportPhone,
     today: input.today,
-    reached: [],
+    reached: input.draft?.reached ?? [],
     groupedOrderIds: [],
     dobVerified: false,
     recipientCalledAt: null,
@@ -1084,12 +948,35 @@ var deliveryFlowMachine = setup3({
     failure: null,
     photo: null,
     occurredAt: null,
+    // What the courier entered before a reload, over the fresh start.
+    ...input.draft?.record,
     error: null,
-    queued: false
+    queued: false,
+    resumeAt: input.draft?.place ?? null
   }),
-  initial: "steps",
+  initial: "starting",
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
   states: {
+    starting: {
+      description: "Opening the delivery: at the address, or where the courier was before a reload, with what they entered.",
+      always: [
+        { guard: { type: "resumesAt", params: { place: "verifyDob" } }, target: "steps.verifyDob" },
+        { guard: { type: "resumesAt", params: { place: "recipient" } }, target: "steps.recipient" },
+        { guard: { type: "resumesAt", params: { place: "recipientPhoto" } }, target: "steps.recipient.photo" },
+        { guard: { type: "resumesAt", params: { place: "idVerification" } }, target: "steps.idVerification" },
+        { guard: { type: "resumesAt", params: { place: "payment" } }, target: "steps.payment" },
+        { guard: { type: "resumesAt", params: { place: "signature" } }, target: "steps.signature" },
+        { guard: { type: "resumesAt", params: { place: "signaturePhoto" } }, target: "steps.signature.photo" },
+        {
+          guard: { type: "resumesAt", params: { place: "sendingFailure" } },
+          target: "submittingFailure",
+          description: "A reload while the failed delivery was being sent: it is sent again (with the same Idempotency-Key)."
+        },
+        { guard: { type: "resumesAt", params: { place: "sendingRecipient" } }, target: "submittingRecipient" },
+        { guard: { type: "resumesAt", params: { place: "sendingDelivery" } }, target: "submittingDelivery" },
+        { target: "steps", description: "A fresh delivery (or a draft at the address) starts at the address." }
+      ]
+    },
     steps: {
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
@@ -1210,7 +1097,7 @@ var deliveryFlowMachine = setup3({
               }
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },
@@ -1294,7 +1181,7 @@ var deliveryFlowMachine = setup3({
               }
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },
