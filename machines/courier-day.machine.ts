@@ -2,8 +2,6 @@ import { assign, fromPromise, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
 import type { ItineraryResponse, Order, PharmacyVisit } from "../domain/contract/index.ts";
 import { mergeById } from "../domain/merge-by-id.ts";
-import { ordersAfterDelivery, type DeliveryOutcome } from "../domain/delivery-outcome.ts";
-import { nextOrderStatus } from "./order-status.ts";
 
 /**
  * The courier's day as this device knows it: visits, pharmacies and orders.
@@ -26,10 +24,10 @@ export type CourierDayEvent =
   | { type: "REFRESH" }
   | { type: "ORDERS_CHANGED"; orders: Order[] }
   /**
-   * A delivery flow recorded its outcome (delivered, or attempted) for its order
-   * and those grouped with it: the day applies it to its own copies (domain/delivery-outcome.ts).
+   * A delivery flow recorded its outcome (delivered, or attempted): its order and
+   * those grouped with it as the domain's delivery-outcome rule leaves them.
    */
-  | { type: "DELIVERY_RECORDED"; order: Order; delivery: DeliveryOutcome }
+  | { type: "DELIVERY_RECORDED"; orders: Order[] }
   | { type: "VISITS_CHANGED"; visits: PharmacyVisit[] };
 
 export const courierDayMachine = setup({
@@ -47,12 +45,6 @@ export const courierDayMachine = setup({
     storeError: assign((_, error: unknown) => ({ error: failureText(toApiFailure(error)) })),
     mergeOrders: assign(({ context }, orders: Order[]) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null,
-    })),
-    /** The domain's delivery-outcome rule on the day's orders: statuses by the order lifecycle, and what the door recorded. */
-    applyDeliveryOutcome: assign(({ context }, { order, delivery }: { order: Order; delivery: DeliveryOutcome }) => ({
-      day: context.day
-        ? { ...context.day, orders: mergeById(context.day.orders, ordersAfterDelivery(context.day.orders, order, delivery, nextOrderStatus, context.day.statuses)) }
-        : null,
     })),
     mergeVisits: assign(({ context }, visits: PharmacyVisit[]) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null,
@@ -98,7 +90,7 @@ export const courierDayMachine = setup({
         },
         DELIVERY_RECORDED: {
           target: ".saving",
-          actions: { type: "applyDeliveryOutcome", params: ({ event }) => event },
+          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
           description: "A delivery was recorded (delivered, or attempted): its orders show it.",
         },
         VISITS_CHANGED: {

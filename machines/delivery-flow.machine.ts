@@ -7,7 +7,7 @@ import type {
   FailureSubmission,
   RecipientSubmission,
 } from "../domain/contract/deliveries.ts";
-import type { Order } from "../domain/contract/entities.ts";
+import type { Order, Status } from "../domain/contract/entities.ts";
 import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
 import type { PaymentOutput } from "../domain/payment-step.ts";
 import {
@@ -45,7 +45,8 @@ import {
 import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
-import { deliveryOutcomeOf } from "../domain/delivery-outcome.ts";
+import { deliveryOutcomeOf, ordersAfterDelivery } from "../domain/delivery-outcome.ts";
+import { nextOrderStatus } from "./order-status.ts";
 import type { DeliveryDraft, DraftPlace } from "../domain/delivery-draft.ts";
 import { paymentMachine } from "./payment.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
@@ -74,6 +75,8 @@ export interface DeliveryFlowInput {
   supportPhone: string;
   /** The courier's calendar day, "YYYY-MM-DD" (an ID must not have expired). */
   today: string;
+  /** The day's order status records (the ids the day shows); the vocabulary's when absent. */
+  statuses?: Status[];
   /** The delivery as the courier left it before a reload: the flow starts where it names, with what was entered. */
   draft?: DeliveryDraft | null;
 }
@@ -84,6 +87,7 @@ export interface DeliveryFlowContext extends DeliveryRecord {
   groupable: Order[];
   supportPhone: string;
   today: string;
+  statuses: Status[];
   /** Steps entered so far: a deep link may only go back to one of these. */
   reached: DeliveryStep[];
   payment: PaymentOutput | null;
@@ -251,14 +255,23 @@ export const deliveryFlowMachine = setup({
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
       ({ event }) => ({ type: "ENQUEUE", entry: (event as unknown as { output: SubmissionResult }).output.entry! }),
     ),
-    /** The day learns what the delivery recorded (grouped orders together) and applies it to its own orders. */
+    /**
+     * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
+     * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
+     */
     reportDelivered: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "delivered") }),
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "delivered"), nextOrderStatus, context.statuses),
+      }),
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "attempted") }),
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses),
+      }),
     ),
     recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
   },
@@ -270,6 +283,7 @@ export const deliveryFlowMachine = setup({
     groupable: groupableOrders(input.order, input.otherOrders ?? []),
     supportPhone: input.supportPhone,
     today: input.today,
+    statuses: input.statuses ?? [],
     reached: input.draft?.reached ?? [],
     groupedOrderIds: [],
     dobVerified: false,

@@ -13,7 +13,7 @@
 //   saveDay: succeeds with nothing (the day is saved on the device)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup, setup as setup2, transition } from "xstate";
+import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
 // machines/courier-day.machine.ts
 
 // domain/texts.ts
@@ -115,178 +115,8 @@ function mergeById(current, changed) {
   return [...merged, ...changed.filter((item) => !known.has(item.id))];
 }
 
-// domain/vocabulary.ts
-var ORDER_STATUSES = [
-  { id: 1, name: "new" },
-  { id: 2, name: "submitted_to_courier" },
-  { id: 3, name: "picked_up" },
-  { id: 4, name: "verified" },
-  { id: 5, name: "delivered" },
-  { id: 6, name: "delivery_attempted" },
-  { id: 7, name: "cancelled" },
-  { id: 8, name: "returned_to_pharmacy" },
-  { id: 9, name: "reconciled" }
-];
-var ORDER_STATUS_NAMES = ORDER_STATUSES.map((s) => s.name);
-function statusByName(name) {
-  return ORDER_STATUSES.find((status) => status.name === name);
-}
-var RELATIONSHIPS = [
-  { id: 1, name: "Patient" },
-  { id: 2, name: "Other" },
-  { id: 3, name: "No Recipient" },
-  { id: 4, name: "Contactless - No Signature Requested" }
-];
-var FAILURE_REASONS = [
-  { id: 1, name: "Patient Not Home" },
-  { id: 2, name: "Patient Could Not Provide Copayment" },
-  { id: 3, name: "Incorrect Address" },
-  { id: 4, name: "ID Not Provided" },
-  { id: 5, name: "Date of Birth Not Verified" }
-];
-var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
-
-// domain/delivery-rules.ts
-function identificationNeeded(order) {
-  return order.collect_identification;
-}
-
-// domain/delivery-outcome.ts
-function deliveryOutcomePlan(orders, delivery, nextOrderStatus2) {
-  const event = delivery.outcome === "delivered" ? "DELIVER" : "ATTEMPT_DELIVERY";
-  const plan = [];
-  for (const orderId of delivery.orderIds) {
-    const order = orders.find((candidate) => candidate.id === orderId);
-    if (!order) continue;
-    const status = nextOrderStatus2(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
-    if (!status) continue;
-    plan.push({ order, status, fields: delivery.outcome === "delivered" ? deliveredFields(order, orderId === delivery.orderIds[0], delivery) : {} });
-  }
-  return plan;
-}
-function deliveredFields(order, leading, delivery) {
-  const { recipient, identification: id, payment } = delivery;
-  let fields = {
-    recipient_relationship_id: recipient.relationship_id,
-    recipient_first_name: recipient.first_name,
-    recipient_last_name: recipient.last_name,
-    other_recipient_description: recipient.other_description,
-    recipient_called_at: recipient.called_at
-  };
-  if (id && identificationNeeded(order)) fields = { ...fields, ...id };
-  if (payment && leading) {
-    if (payment.new_copay != null) fields.copay = payment.new_copay;
-    if (payment.payment_type === "credit_card") {
-      fields = { ...fields, payment_type: "card", payment_authorized: true };
-    } else {
-      fields = { ...fields, payment_type: payment.payment_type, payment_collected: true };
-    }
-  }
-  return fields;
-}
-function ordersAfterDelivery(dayOrders, order, delivery, nextOrderStatus2, statuses = []) {
-  const known = dayOrders.some((candidate) => candidate.id === order.id) ? dayOrders : [...dayOrders, order];
-  const statusOf = (name) => statuses.find((status) => status.name === name) ?? statusByName(name);
-  return deliveryOutcomePlan(known, delivery, nextOrderStatus2).map(({ order: planned, status, fields }) => ({
-    ...planned,
-    ...fields,
-    status: statusOf(status)
-  }));
-}
-
-// machines/order-status.ts
-
-// machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup({
-  types: {
-    context: {},
-    events: {},
-    input: {}
-  },
-  guards: {
-    /** Cash and checks collected at the door are handed back to the pharmacy at reconcile. */
-    collectedCashOrCheck: ({ context }) => context.paymentCollected && (context.paymentType === "cash" || context.paymentType === "check")
-  }
-}).createMachine({
-  id: "orderLifecycle",
-  description: "The life of one prescription order, from the pharmacy to the patient or back.",
-  context: ({ input }) => ({ paymentType: input?.paymentType ?? null, paymentCollected: input?.paymentCollected ?? false }),
-  initial: "new",
-  states: {
-    new: {
-      description: "Created by the pharmacy; not yet assigned to a courier.",
-      on: {
-        SUBMIT_TO_COURIER: { target: "submitted_to_courier", description: "Dispatch assigns the order to a courier." },
-        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
-        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
-        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
-      }
-    },
-    submitted_to_courier: {
-      description: "Waiting at the pharmacy for the courier: shows a Check-in link.",
-      on: {
-        UNASSIGN: { target: "new", description: "Dispatch takes the order off the courier's day before pickup." },
-        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
-        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
-        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
-      }
-    },
-    verified: {
-      description: "The copay was asserted at check-in; the pickup is being recorded.",
-      on: {
-        PICK_UP: { target: "picked_up", description: "The pickup is recorded." },
-        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
-      }
-    },
-    picked_up: {
-      description: "In the courier's bag: shows a Deliver link (or a verified tick on verify screens).",
-      on: {
-        DELIVER: { target: "delivered", description: "Successful delivery; grouped orders are delivered together." },
-        ATTEMPT_DELIVERY: {
-          target: "delivery_attempted",
-          description: "Failed delivery (no answer, wrong address, ID not provided, date of birth not verified, patient could not pay)."
-        },
-        RETURN_TO_PHARMACY: {
-          target: "returned_to_pharmacy",
-          description: "Reconcile signature: an order never delivered is handed back and created as a delivery."
-        }
-      }
-    },
-    delivered: {
-      description: "Handed to the recipient.",
-      on: {
-        RECONCILE: {
-          guard: "collectedCashOrCheck",
-          target: "reconciled",
-          description: "Reconcile signature: the cash or check collected for it is handed to the pharmacy."
-        }
-      }
-    },
-    delivery_attempted: {
-      description: "Delivery failed; the order must go back to the pharmacy.",
-      on: {
-        RETURN_TO_PHARMACY: { target: "returned_to_pharmacy", description: "Reconcile signature: the attempted order is handed back." }
-      }
-    },
-    cancelled: { type: "final", description: "Cancelled at verification." },
-    returned_to_pharmacy: { type: "final", description: "Handed back to the pharmacy with a staff signature." },
-    reconciled: { type: "final", description: "Delivered, and its cash or check handed to the pharmacy." }
-  }
-});
-
-// machines/order-status.ts
-function nextOrderStatus(status, event, context = {}) {
-  const snapshot = orderLifecycleMachine.resolveState({
-    value: status,
-    context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false }
-  });
-  if (!snapshot.can({ type: event })) return null;
-  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
-  return next.value;
-}
-
 // machines/courier-day.machine.ts
-var courierDayMachine = setup2({
+var courierDayMachine = setup({
   types: { context: {}, events: {} },
   actors: {
     loadDay: fromPromise(async () => {
@@ -301,10 +131,6 @@ var courierDayMachine = setup2({
     storeError: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
     mergeOrders: assign(({ context }, orders) => ({
       day: context.day ? { ...context.day, orders: mergeById(context.day.orders, orders) } : null
-    })),
-    /** The domain's delivery-outcome rule on the day's orders: statuses by the order lifecycle, and what the door recorded. */
-    applyDeliveryOutcome: assign(({ context }, { order, delivery }) => ({
-      day: context.day ? { ...context.day, orders: mergeById(context.day.orders, ordersAfterDelivery(context.day.orders, order, delivery, nextOrderStatus, context.day.statuses)) } : null
     })),
     mergeVisits: assign(({ context }, visits) => ({
       day: context.day ? { ...context.day, pharmacy_visits: mergeById(context.day.pharmacy_visits, visits) } : null
@@ -350,7 +176,7 @@ var courierDayMachine = setup2({
         },
         DELIVERY_RECORDED: {
           target: ".saving",
-          actions: { type: "applyDeliveryOutcome", params: ({ event }) => event },
+          actions: { type: "mergeOrders", params: ({ event }) => event.orders },
           description: "A delivery was recorded (delivered, or attempted): its orders show it."
         },
         VISITS_CHANGED: {
@@ -405,6 +231,37 @@ function demoEvents(demo) {
   visit(demo.machine.root);
   return [...copy(demo.events), ...settles];
 }
+
+// domain/vocabulary.ts
+var ORDER_STATUSES = [
+  { id: 1, name: "new" },
+  { id: 2, name: "submitted_to_courier" },
+  { id: 3, name: "picked_up" },
+  { id: 4, name: "verified" },
+  { id: 5, name: "delivered" },
+  { id: 6, name: "delivery_attempted" },
+  { id: 7, name: "cancelled" },
+  { id: 8, name: "returned_to_pharmacy" },
+  { id: 9, name: "reconciled" }
+];
+var ORDER_STATUS_NAMES = ORDER_STATUSES.map((s) => s.name);
+function statusByName(name) {
+  return ORDER_STATUSES.find((status) => status.name === name);
+}
+var RELATIONSHIPS = [
+  { id: 1, name: "Patient" },
+  { id: 2, name: "Other" },
+  { id: 3, name: "No Recipient" },
+  { id: 4, name: "Contactless - No Signature Requested" }
+];
+var FAILURE_REASONS = [
+  { id: 1, name: "Patient Not Home" },
+  { id: 2, name: "Patient Could Not Provide Copayment" },
+  { id: 3, name: "Incorrect Address" },
+  { id: 4, name: "ID Not Provided" },
+  { id: 5, name: "Date of Birth Not Verified" }
+];
+var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 
 // tests/support/order-fixtures.ts
 function makePharmacy(overrides = {}) {

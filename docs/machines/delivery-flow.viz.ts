@@ -19,7 +19,7 @@
 //   payment → authorizeCard: succeeds with {"transaction_id":"bt_7f3k2m9q"} (the card is authorized: a transaction id)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { and, and as and2, assign, assign as assign2, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, sendTo, setup, setup as setup2 } from "xstate";
+import { and, and as and2, assign, assign as assign2, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, sendTo, setup, setup as setup2, setup as setup3, transition } from "xstate";
 // machines/delivery-flow.machine.ts
 
 // domain/texts.ts
@@ -562,6 +562,38 @@ function deliveryCompletionOf(record) {
 }
 
 // domain/delivery-outcome.ts
+function deliveryOutcomePlan(orders, delivery, nextOrderStatus2) {
+  const event = delivery.outcome === "delivered" ? "DELIVER" : "ATTEMPT_DELIVERY";
+  const plan = [];
+  for (const orderId of delivery.orderIds) {
+    const order = orders.find((candidate) => candidate.id === orderId);
+    if (!order) continue;
+    const status = nextOrderStatus2(order.status.name, event, { paymentType: order.payment_type, paymentCollected: order.payment_collected });
+    if (!status) continue;
+    plan.push({ order, status, fields: delivery.outcome === "delivered" ? deliveredFields(order, orderId === delivery.orderIds[0], delivery) : {} });
+  }
+  return plan;
+}
+function deliveredFields(order, leading, delivery) {
+  const { recipient, identification: id, payment } = delivery;
+  let fields = {
+    recipient_relationship_id: recipient.relationship_id,
+    recipient_first_name: recipient.first_name,
+    recipient_last_name: recipient.last_name,
+    other_recipient_description: recipient.other_description,
+    recipient_called_at: recipient.called_at
+  };
+  if (id && identificationNeeded(order)) fields = { ...fields, ...id };
+  if (payment && leading) {
+    if (payment.new_copay != null) fields.copay = payment.new_copay;
+    if (payment.payment_type === "credit_card") {
+      fields = { ...fields, payment_type: "card", payment_authorized: true };
+    } else {
+      fields = { ...fields, payment_type: payment.payment_type, payment_collected: true };
+    }
+  }
+  return fields;
+}
 function recordedRecipientOf(form, calledAt) {
   const text = (value) => value.trim() === "" ? null : value.trim();
   const skipped = recipientSkipped(form);
@@ -584,6 +616,106 @@ function deliveryOutcomeOf(report, outcome) {
     identification: normalizedIdentification(report.identification),
     payment: paid?.collected && paid.payment_type ? { payment_type: paid.payment_type, new_copay: paid.new_copay } : null
   };
+}
+function ordersAfterDelivery(dayOrders, order, delivery, nextOrderStatus2, statuses = []) {
+  const known = dayOrders.some((candidate) => candidate.id === order.id) ? dayOrders : [...dayOrders, order];
+  const statusOf = (name) => statuses.find((status) => status.name === name) ?? statusByName(name);
+  return deliveryOutcomePlan(known, delivery, nextOrderStatus2).map(({ order: planned, status, fields }) => ({
+    ...planned,
+    ...fields,
+    status: statusOf(status)
+  }));
+}
+
+// machines/order-status.ts
+
+// machines/order-lifecycle.machine.ts
+var orderLifecycleMachine = setup({
+  types: {
+    context: {},
+    events: {},
+    input: {}
+  },
+  guards: {
+    /** Cash and checks collected at the door are handed back to the pharmacy at reconcile. */
+    collectedCashOrCheck: ({ context }) => context.paymentCollected && (context.paymentType === "cash" || context.paymentType === "check")
+  }
+}).createMachine({
+  id: "orderLifecycle",
+  description: "The life of one prescription order, from the pharmacy to the patient or back.",
+  context: ({ input }) => ({ paymentType: input?.paymentType ?? null, paymentCollected: input?.paymentCollected ?? false }),
+  initial: "new",
+  states: {
+    new: {
+      description: "Created by the pharmacy; not yet assigned to a courier.",
+      on: {
+        SUBMIT_TO_COURIER: { target: "submitted_to_courier", description: "Dispatch assigns the order to a courier." },
+        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
+        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
+        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
+      }
+    },
+    submitted_to_courier: {
+      description: "Waiting at the pharmacy for the courier: shows a Check-in link.",
+      on: {
+        UNASSIGN: { target: "new", description: "Dispatch takes the order off the courier's day before pickup." },
+        VERIFY: { target: "verified", description: "The courier asserts the copay at check-in." },
+        PICK_UP: { target: "picked_up", description: "Verifying as correct: after the server returns 200, the order becomes picked_up." },
+        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
+      }
+    },
+    verified: {
+      description: "The copay was asserted at check-in; the pickup is being recorded.",
+      on: {
+        PICK_UP: { target: "picked_up", description: "The pickup is recorded." },
+        CANCEL: { target: "cancelled", description: "Cancelling at verify sets status cancelled." }
+      }
+    },
+    picked_up: {
+      description: "In the courier's bag: shows a Deliver link (or a verified tick on verify screens).",
+      on: {
+        DELIVER: { target: "delivered", description: "Successful delivery; grouped orders are delivered together." },
+        ATTEMPT_DELIVERY: {
+          target: "delivery_attempted",
+          description: "Failed delivery (no answer, wrong address, ID not provided, date of birth not verified, patient could not pay)."
+        },
+        RETURN_TO_PHARMACY: {
+          target: "returned_to_pharmacy",
+          description: "Reconcile signature: an order never delivered is handed back and created as a delivery."
+        }
+      }
+    },
+    delivered: {
+      description: "Handed to the recipient.",
+      on: {
+        RECONCILE: {
+          guard: "collectedCashOrCheck",
+          target: "reconciled",
+          description: "Reconcile signature: the cash or check collected for it is handed to the pharmacy."
+        }
+      }
+    },
+    delivery_attempted: {
+      description: "Delivery failed; the order must go back to the pharmacy.",
+      on: {
+        RETURN_TO_PHARMACY: { target: "returned_to_pharmacy", description: "Reconcile signature: the attempted order is handed back." }
+      }
+    },
+    cancelled: { type: "final", description: "Cancelled at verification." },
+    returned_to_pharmacy: { type: "final", description: "Handed back to the pharmacy with a staff signature." },
+    reconciled: { type: "final", description: "Delivered, and its cash or check handed to the pharmacy." }
+  }
+});
+
+// machines/order-status.ts
+function nextOrderStatus(status, event, context = {}) {
+  const snapshot = orderLifecycleMachine.resolveState({
+    value: status,
+    context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false }
+  });
+  if (!snapshot.can({ type: event })) return null;
+  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
+  return next.value;
 }
 
 // machines/payment.machine.ts
@@ -632,7 +764,7 @@ function paymentOutputOf(entry) {
 
 // machines/payment.machine.ts
 var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-var paymentMachine = setup({
+var paymentMachine = setup2({
   types: {
     input: {},
     context: {},
@@ -800,7 +932,7 @@ var SYSTEM_IDS = {
 };
 
 // machines/delivery-flow.machine.ts
-var deliveryFlowMachine = setup2({
+var deliveryFlowMachine = setup3({
   types: {
     input: {},
     context: {},
@@ -917,14 +1049,23 @@ var deliveryFlowMachine = setup2({
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
       ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
     ),
-    /** The day learns what the delivery recorded (grouped orders together) and applies it to its own orders. */
+    /**
+     * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
+     * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
+     */
     reportDelivered: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "delivered") })
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "delivered"), nextOrderStatus, context.statuses)
+      })
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({ type: "DELIVERY_RECORDED", order: context.order, delivery: deliveryOutcomeOf(context, "attempted") })
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses)
+      })
     ),
     recordSubmission: assign2({ queued: ({ event }) => event.output?.queued === true })
   }
@@ -936,6 +1077,7 @@ var deliveryFlowMachine = setup2({
     groupable: groupableOrders(input.order, input.otherOrders ?? []),
     supportPhone: input.supportPhone,
     today: input.today,
+    statuses: input.statuses ?? [],
     reached: input.draft?.reached ?? [],
     groupedOrderIds: [],
     dobVerified: false,

@@ -14,11 +14,12 @@ import type { FlowLoaders, FlowMachines, FlowName, FlowStart } from "../../machi
  * import src/app, never this file.
  */
 export const FLOW_LOADERS: FlowLoaders = {
-  checkIn: () => import("../features/pickup/pickup-flows.ts").then((module) => module.appCheckInMachine),
-  verifyOrder: () => import("../features/pickup/pickup-flows.ts").then((module) => module.appVerifyOrderMachine),
-  addons: () => import("../features/pickup/pickup-flows.ts").then((module) => module.appAddonsMachine),
-  deliveryFlow: () => import("../features/delivery/flow-machine.ts").then((module) => module.appDeliveryFlowMachine),
-  returns: () => import("../features/returns/returns-flow.ts").then((module) => module.appReturnsMachine),
+  // The screens' own modules (the router's chunks), so a flow is in its screen's chunk and nowhere else.
+  checkIn: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appCheckInMachine),
+  verifyOrder: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appVerifyOrderMachine),
+  addons: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appAddonsMachine),
+  deliveryFlow: () => import("../features/delivery/DeliveryRoutes.tsx").then((module) => module.appDeliveryFlowMachine),
+  returns: () => import("../features/returns/ReturnsRoute.tsx").then((module) => module.appReturnsMachine),
 };
 
 const loaded: Partial<FlowMachines> = {};

@@ -47,6 +47,7 @@ function DeliveryWizard({ order, step, day }: { order: Order; step: string; day:
           otherOrders: day.orders,
           supportPhone: formatPhone(day.support_phone) ?? day.support_phone,
           today: day.service_date,
+          statuses: day.statuses,
           draft: start.stored?.draft ?? null,
         }}
         courierId={day.courier.id}

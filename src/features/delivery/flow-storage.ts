@@ -13,7 +13,7 @@ import type { MemoValue } from "./action-memo.ts";
  * removed when the delivery is finished or attempted.
  */
 
-const PREFIX = "rxc-delivery-flow:";
+import { flowKeys, PREFIX } from "./flow-keys.ts";
 const VERSION = 2;
 
 export interface StoredFlow {
@@ -24,6 +24,7 @@ export interface StoredFlow {
   draft: DeliveryDraft;
   memo: Record<string, MemoValue>;
 }
+
 
 function storage(): Storage | null {
   try {
@@ -118,20 +119,4 @@ export function draftOf(snapshot: DeliveryFlowSnapshot): DeliveryDraft {
       occurredAt: context.occurredAt,
     },
   };
-}
-
-/** Logout: every delivery in progress leaves the device with the courier. */
-export function clearAllFlows(): void {
-  const store = storage();
-  if (!store) return;
-  for (const key of flowKeys(store)) store.removeItem(key);
-}
-
-function flowKeys(store: Storage): string[] {
-  const keys: string[] = [];
-  for (let i = 0; i < store.length; i++) {
-    const key = store.key(i);
-    if (key?.startsWith(PREFIX)) keys.push(key);
-  }
-  return keys;
 }

@@ -85,3 +85,6 @@ function useReturnsUrl(actor: ReturnsActor, pharmacyId: number) {
     whenDone: { to: () => "/pharmacies", replace: true },
   });
 }
+
+/** The flow these screens run, for the app's registry of flows (src/app/flows.ts): loaded with the screens. */
+export { appReturnsMachine } from "./returns-flow.ts";
