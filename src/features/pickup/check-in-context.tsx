@@ -2,7 +2,7 @@ import { visitsToMake } from "../../../domain/pharmacy-progress.ts";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import type { ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
-import { checkInMachine } from "../../../machines/check-in.machine.ts";
+import type { checkInMachine } from "../../../machines/check-in.machine.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { useCheckInUrl } from "./use-check-in-url.ts";
