@@ -463,16 +463,12 @@ describe("photo of the drop-off (issue 19)", () => {
     expect(snapshot.context.recipient.courier_notes).toBe("Nobody answered the door");
   });
 
-  it("survives a reload (the photo is plain JSON in the persisted snapshot)", () => {
-    const machine = deliveryFlowMachine.provide({ actors: { submitRecipient: fromPromise(async () => QUEUED) } } as never);
-    const actor = createActor(machine, { input: covid }).start();
-    for (const event of [E.present, E.notes, E.continue, E.photo] as DeliveryFlowEvent[]) actor.send(event);
-    const saved = JSON.stringify(actor.getPersistedSnapshot());
-    actor.stop();
-    const resumed = createActor(machine, { input: covid, snapshot: JSON.parse(saved) }).start();
-    expect(resumed.getSnapshot().value).toEqual({ steps: { recipient: "photo" } });
-    expect(resumed.getSnapshot().context.photo).toEqual(PHOTO);
-    resumed.stop();
+  it("survives a reload: the photo is plain JSON in the courier's draft, and the flow starts again at the photo", async () => {
+    const { input } = RESUMES.find((resume) => resume.place === "recipientPhoto")!;
+    expect(input.draft!.record.photo).toEqual(PHOTO);
+    const { snapshot } = await run(input, []);
+    expect(snapshot.value).toEqual({ steps: { recipient: "photo" } });
+    expect(snapshot.context.photo).toEqual(PHOTO);
   });
 });
 
@@ -610,43 +606,33 @@ describe("resuming after a reload", () => {
     ...extra,
   });
 
-  it("restores the step and what was entered from a persisted snapshot (plain JSON)", () => {
-    const machine = deliveryFlowMachine.provide({ actors: actors() } as never);
-    const actor = createActor(machine, { input: plain }).start();
-    for (const event of [E.present, E.other, E.otherNames, E.group, E.called] as DeliveryFlowEvent[]) actor.send(event);
-    const saved = JSON.stringify(actor.getPersistedSnapshot());
-    actor.stop();
-    const resumed = createActor(machine, { input: plain, snapshot: JSON.parse(saved) }).start();
-    expect(resumed.getSnapshot().value).toEqual({ steps: { recipient: "editing" } });
-    expect(resumed.getSnapshot().context.recipient).toMatchObject({ relationship_id: OTHER, first_name: "Bo", other_description: "Son" });
-    expect(resumed.getSnapshot().context.groupedOrderIds).toEqual([81, 82]);
-    resumed.send(E.continue);
-    expect(resumed.getSnapshot().value).toEqual({ steps: { signature: "signing" } });
-    resumed.stop();
+  it("starts again at the step with what was entered, from the courier's draft (plain JSON)", async () => {
+    const entered = await draftAfter(plain, [E.present, E.other, E.otherNames, E.group, E.called], "recipient");
+    const { snapshot } = await run(entered, [E.continue]);
+    expect(snapshot.context.recipient).toMatchObject({ relationship_id: OTHER, first_name: "Bo", other_description: "Son" });
+    expect(snapshot.context.groupedOrderIds).toEqual([81, 82]);
+    expect(snapshot.value).toEqual({ steps: { signature: "signing" } });
   });
 
-  it("persists the payment step without card data", async () => {
+  it("keeps no card data: with the card fields up, the draft names the payment step and no payment", async () => {
     const payment = paymentMachine.provide({
       actors: { setUpCardClient: fromPromise<void, { order_id: number }>(async () => {}), authorizeCard: fromPromise(async () => ({ transaction_id: "t" })) },
     });
-    const machine = deliveryFlowMachine.provide({ actors: actors({ payment }) } as never);
-    const actor = createActor(machine, { input: owedOnly }).start();
+    const actor = createActor(deliveryFlowMachine.provide({ actors: { payment } }), { input: owedOnly }).start();
     for (const event of [E.present, E.patient, E.continue] as DeliveryFlowEvent[]) actor.send(event);
     const child = actor.getSnapshot().children.payment!;
     child.send({ type: "CHOOSE_METHOD", method: "card" });
     await new Promise((resolve) => setTimeout(resolve, 0));
     child.send({ type: "CARD_FIELDS_CHANGED", number: true, cvv: true, expiration: true });
-    const saved = JSON.stringify(actor.getPersistedSnapshot());
+    const draft = draftOf(actor.getSnapshot());
     actor.stop();
-    // Only the fields' validity is kept: the card itself lives in the hosted fields.
-    const persisted = JSON.parse(saved).children.payment.snapshot.context;
-    expect(Object.keys(persisted).sort()).toEqual(
-      ["allowedMethods", "cardFields", "error", "method", "newCopay", "order", "outcome", "supportPhone", "transactionId"],
-    );
-    expect(persisted.cardFields).toEqual({ number: true, cvv: true, expiration: true });
-    const resumed = createActor(machine, { input: owedOnly, snapshot: JSON.parse(saved) }).start();
+    expect(draft.place).toBe("payment");
+    expect(draft.record.payment).toBeNull();
+    expect(JSON.stringify(draft)).not.toMatch(/cardFields|cvv|"method"/);
+    // Started again, the payment step asks for the method afresh.
+    const resumed = createActor(deliveryFlowMachine.provide({ actors: { payment } }), { input: { ...owedOnly, draft } }).start();
     expect(resumed.getSnapshot().value).toEqual({ steps: "payment" });
-    expect((resumed.getSnapshot().children.payment!.getSnapshot() as AnyMachineSnapshot).value).toEqual({ card: "entering" });
+    expect((resumed.getSnapshot().children.payment!.getSnapshot() as AnyMachineSnapshot).value).toBe("choosing");
     resumed.stop();
   });
 });
