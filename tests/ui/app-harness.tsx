@@ -1,7 +1,9 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { fromPromise, type AnyActorLogic } from "xstate";
+import { fromPromise } from "xstate";
 import type { SessionResponse } from "../../domain/contract/index.ts";
 import { sessionMachine } from "../../machines/session.machine.ts";
+import type { courierDayMachine } from "../../machines/courier-day.machine.ts";
+import type { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
 import { appCourierAppMachine, CourierAppContext, useCourierDayRef } from "../../src/app/app-actor.ts";
 import { FLOW_LOADERS, loadFlows, withFlows } from "../../src/app/flows.ts";
 import type { FlowName } from "../../machines/flows.ts";
@@ -14,13 +16,13 @@ const SESSION: SessionResponse = { courier: { id: 7, first_name: "Dana", last_na
  * the day the test gives, and the app's own offline queue (or the one the test gives),
  * with the app's registry of flows (as App.tsx has it).
  */
-export function appWithDay(day: AnyActorLogic, queue?: AnyActorLogic) {
+export function appWithDay(day: typeof courierDayMachine, queue?: typeof offlineQueueMachine) {
   const app = appCourierAppMachine.provide({
     actors: {
       session: sessionMachine.provide({ actors: { fetchCurrentSession: fromPromise<SessionResponse | null>(async () => SESSION) } }),
       courierDay: day,
       ...(queue ? { offlineQueue: queue } : {}),
-    } as never,
+    },
   });
   return withFlows(app);
 }
@@ -35,7 +37,7 @@ function WhenDayStarted({ children }: { children: ReactNode }) {
 }
 
 /** Renders children once the application has started the given day (the logged-in layout's part). */
-export function AppWithDay({ day, queue, children }: { day: AnyActorLogic; queue?: AnyActorLogic; children: ReactNode }) {
+export function AppWithDay({ day, queue, children }: { day: typeof courierDayMachine; queue?: typeof offlineQueueMachine; children: ReactNode }) {
   return (
     <CourierAppContext.Provider logic={appWithDay(day, queue)}>
       <WhenDayStarted>{children}</WhenDayStarted>
