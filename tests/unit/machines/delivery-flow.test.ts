@@ -599,13 +599,6 @@ describe("deep links and the URL (spec §2, §4)", () => {
 });
 
 describe("resuming after a reload", () => {
-  const actors = (extra: Record<string, unknown> = {}) => ({
-    submitFailure: fromPromise(async () => QUEUED),
-    submitRecipient: fromPromise(async () => QUEUED),
-    submitDelivery: fromPromise(async () => QUEUED),
-    ...extra,
-  });
-
   it("starts again at the step with what was entered, from the courier's draft (plain JSON)", async () => {
     const entered = await draftAfter(plain, [E.present, E.other, E.otherNames, E.group, E.called], "recipient");
     const { snapshot } = await run(entered, [E.continue]);
