@@ -17,7 +17,7 @@ import {
 import { confirmationOf as deliveryConfirmation } from "../../../src/features/delivery/confirmation.ts";
 import { deliveryPathOf, deliveryStepOfPath } from "../../../src/features/delivery/delivery-paths.ts";
 import { paymentMachine } from "../../../machines/payment.machine.ts";
-import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, QUEUED, REFUSED } from "../../support/delivery-flow-events.ts";
+import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, REFUSED } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
