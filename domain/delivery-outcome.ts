@@ -141,21 +141,22 @@ export function deliveryOutcomeOf(report: DeliveryReport, outcome: DeliveryOutco
 }
 
 /**
- * The day's orders after the app's delivery flow: the plan applied to the
- * day's copies (the flow's own order when the day does not hold it), with the
- * day's status records.
+ * The day's orders after a delivery the app recorded: the plan applied to the
+ * day's copies (the delivery's own order when the day does not hold it), with
+ * the day's status records. The courier's day applies it when a delivery flow
+ * tells it the outcome (machines/courier-day.machine.ts).
  */
 export function ordersAfterDelivery(
   dayOrders: readonly Order[],
-  report: DeliveryReport,
-  outcome: DeliveryOutcome["outcome"],
+  order: Order,
+  delivery: DeliveryOutcome,
   nextOrderStatus: NextOrderStatus,
   statuses: readonly Status[] = [],
 ): Order[] {
-  const known = dayOrders.some((order) => order.id === report.order.id) ? dayOrders : [...dayOrders, report.order];
+  const known = dayOrders.some((candidate) => candidate.id === order.id) ? dayOrders : [...dayOrders, order];
   const statusOf = (name: OrderStatusName): Status => statuses.find((status) => status.name === name) ?? statusByName(name);
-  return deliveryOutcomePlan(known, deliveryOutcomeOf(report, outcome), nextOrderStatus).map(({ order, status, fields }) => ({
-    ...order,
+  return deliveryOutcomePlan(known, delivery, nextOrderStatus).map(({ order: planned, status, fields }) => ({
+    ...planned,
     ...fields,
     status: statusOf(status),
   }));

@@ -21,6 +21,8 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  */
 
 export interface CheckInInput {
+  /** The courier checking in (the arrival is recorded under their id). */
+  courierId: number;
   pharmacyId: number;
   /** Today's visit at this pharmacy; null when the courier has none. */
   visitId: number | null;
@@ -29,6 +31,7 @@ export interface CheckInInput {
 }
 
 export interface CheckInContext {
+  courierId: number;
   pharmacyId: number;
   visitId: number | null;
   orders: Order[];
@@ -76,7 +79,7 @@ export const checkInMachine = setup({
     /** The camera reading bag labels while the courier scans: the app provides its camera. */
     labelScanner: labelScannerMachine,
     /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
-    markArrived: fromPromise<PharmacyVisit, { visitId: number }>(async () => {
+    markArrived: fromPromise<PharmacyVisit, { courierId: number; visitId: number }>(async () => {
       throw new Error("provide markArrived");
     }),
   },
@@ -113,6 +116,7 @@ export const checkInMachine = setup({
   id: "checkIn",
   description: "Check-in at a pharmacy: every order verified or cancelled, then the review step.",
   context: ({ input }) => ({
+    courierId: input.courierId,
     pharmacyId: input.pharmacyId,
     visitId: input.visitId,
     orders: input.orders,
@@ -179,7 +183,7 @@ export const checkInMachine = setup({
           invoke: {
             id: "markArrived",
             src: "markArrived",
-            input: ({ context }) => ({ visitId: context.visitId! }),
+            input: ({ context }) => ({ courierId: context.courierId, visitId: context.visitId! }),
             onDone: {
               target: "arrived",
               actions: [

@@ -1,5 +1,6 @@
-import { assign, fromPromise, sendTo, setup, stopChild, type AnyActorLogic, type SnapshotFrom } from "xstate";
+import { fromPromise, sendTo, setup, stopChild, type SnapshotFrom } from "xstate";
 import { courierDayMachine } from "./courier-day.machine.ts";
+import type { FlowName, FlowStart } from "./flows.ts";
 import { offlineQueueMachine } from "./offline-queue.machine.ts";
 import { sessionMachine } from "./session.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
@@ -12,9 +13,10 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  * flow's screen, so the flow reports its outcome to the day and hands a call
  * that failed on the network to the queue by id: sendTo(({ system }) => system.get(…)).
  *
- * A flow's logic arrives with FLOW.OPEN because it is loaded with its screen
- * (naming it here would put every flow in the first screen's bundle), resumed
- * from a snapshot saved before a reload where there is one (./resumed-from.ts). A flow
+ * A flow is started by name with its input (FLOW.START: data only, ./flows.ts
+ * names the flows and their inputs). Its logic loads with its screen, so the
+ * app provides startFlow from its registry of flows (src/app/flows.ts); a flow
+ * resumed after a reload starts from its input (the delivery's draft). A flow
  * is not stopped when its screen goes — a submission under way still ends in
  * the day and, on a network failure, in the queue — only once it is done.
  *
@@ -23,8 +25,7 @@ import { SYSTEM_IDS } from "./system-ids.ts";
 
 export { SYSTEM_IDS };
 
-/** The flows the application spawns, one per screen the courier opens (a type only: every export here ships in the first screen). */
-export type FlowKind = "checkIn" | "verifyOrder" | "addons" | "deliveryFlow" | "returns";
+export type { FlowName, FlowStart };
 
 export interface CourierAppInput {
   /** The courier's calendar day on this device, YYYY-MM-DD (stored offline orders expire at its end). */
@@ -38,8 +39,8 @@ export type CourierAppEvent =
   | { type: "xstate.snapshot.session"; snapshot: Pick<SessionSnapshot, "value"> }
   /** The browser came back online (spec: resubmission starts by itself); resolves with the device's day. */
   | { type: "xstate.done.actor.browserOnline"; output: string }
-  /** The courier opened a flow's screen: the flow runs as this child (its logic loaded with the screen; resumedFrom a saved snapshot after a reload). */
-  | { type: "FLOW.OPEN"; flow: FlowKind; id: string; logic: AnyActorLogic; input?: unknown }
+  /** The courier opened a flow's screen: the flow of that name runs as child `id`, from its input. */
+  | ({ type: "FLOW.START" } & FlowStart)
   /** A flow reached its final state. */
   | { type: `xstate.done.actor.${string}`; output?: unknown };
 
@@ -51,7 +52,6 @@ export const courierAppMachine = setup({
     context: {} as CourierAppInput,
     events: {} as CourierAppEvent,
     input: {} as CourierAppInput,
-    children: {} as { session: "session"; offlineQueue: "offlineQueue"; courierDay: "courierDay"; browserOnline: "browserOnline" },
   },
   actors: {
     session: sessionMachine,
@@ -67,14 +67,13 @@ export const courierAppMachine = setup({
     sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot),
   },
   actions: {
-    spawnFlow: assign(({ event, spawn, self }) => {
-      // One flow per id: opening it again (React's strict mode runs an effect twice) keeps the running one.
-      // (assign's spawn, not spawnChild: its logic is the event's; enqueueActions would add to the first screen's bundle.)
-      if (event.type === "FLOW.OPEN" && !self.getSnapshot().children[event.id as never]) {
-        spawn(event.logic, { id: event.id, input: event.input } as never);
-      }
-      return {};
-    }),
+    /**
+     * Starts the named flow as child `id` with its input; once per id (React's strict mode opens a screen twice).
+     * The app provides it: a flow's logic loads with its screen, from the app's registry (src/app/flows.ts).
+     */
+    startFlow: (_, _start: FlowStart) => {
+      throw new Error("provide startFlow");
+    },
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
     resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today: string) => ({ type: "ONLINE" as const, today })),
@@ -94,9 +93,9 @@ export const courierAppMachine = setup({
     { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) },
   ],
   on: {
-    "FLOW.OPEN": {
-      description: "A flow's screen opened: the flow runs.",
-      actions: "spawnFlow",
+    "FLOW.START": {
+      description: "The courier opened a flow's screen: the flow runs, from its input.",
+      actions: { type: "startFlow", params: ({ event }) => event },
     },
     // Only a flow is ever done here: the session, the day and the queue run for good, and browserOnline's done is its state's own.
     "xstate.done.actor.*": { description: "A flow is done.", actions: "removeFlow" },

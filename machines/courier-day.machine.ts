@@ -27,10 +27,11 @@ export interface CourierDayContext {
 export type CourierDayEvent =
   | { type: "REFRESH" }
   | { type: "ORDERS_CHANGED"; orders: Order[] }
-  /** A delivery flow finished: its orders (grouped ones together) as delivered, with what was recorded. */
-  | { type: "ORDERS_DELIVERED"; orders: Order[] }
-  /** A delivery flow recorded a failed delivery: its orders as delivery_attempted. */
-  | { type: "ORDER_ATTEMPTED"; orders: Order[] }
+  /**
+   * A delivery flow recorded its outcome (delivered, or attempted): its order and
+   * those grouped with it as the domain's delivery-outcome rule leaves them.
+   */
+  | { type: "DELIVERY_RECORDED"; orders: Order[] }
   | { type: "VISITS_CHANGED"; visits: PharmacyVisit[] }
   | FollowEvent;
 
@@ -101,15 +102,10 @@ export const courierDayMachine = setup({
           actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned).",
         },
-        ORDERS_DELIVERED: {
+        DELIVERY_RECORDED: {
           target: ".saving",
           actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
-          description: "Delivered.",
-        },
-        ORDER_ATTEMPTED: {
-          target: ".saving",
-          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
-          description: "Delivery attempted.",
+          description: "A delivery was recorded (delivered, or attempted): its orders show it.",
         },
         VISITS_CHANGED: {
           target: ".saving",

@@ -7,7 +7,7 @@ import type {
   FailureSubmission,
   RecipientSubmission,
 } from "../domain/contract/deliveries.ts";
-import type { Order } from "../domain/contract/entities.ts";
+import type { Order, Status } from "../domain/contract/entities.ts";
 import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
 import type { PaymentOutput } from "../domain/payment-step.ts";
 import {
@@ -45,8 +45,9 @@ import {
 import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
-import { ordersAfterDelivery } from "../domain/delivery-outcome.ts";
+import { deliveryOutcomeOf, ordersAfterDelivery } from "../domain/delivery-outcome.ts";
 import { nextOrderStatus } from "./order-status.ts";
+import type { DeliveryDraft, DraftPlace } from "../domain/delivery-draft.ts";
 import { paymentMachine } from "./payment.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
@@ -74,6 +75,10 @@ export interface DeliveryFlowInput {
   supportPhone: string;
   /** The courier's calendar day, "YYYY-MM-DD" (an ID must not have expired). */
   today: string;
+  /** The day's order status records (the ids the day shows); the vocabulary's when absent. */
+  statuses?: Status[];
+  /** The delivery as the courier left it before a reload: the flow starts where it names, with what was entered. */
+  draft?: DeliveryDraft | null;
 }
 
 /** What the steps record (domain/delivery-record.ts builds the request bodies from it), and the flow's own state. */
@@ -82,12 +87,15 @@ export interface DeliveryFlowContext extends DeliveryRecord {
   groupable: Order[];
   supportPhone: string;
   today: string;
+  statuses: Status[];
   /** Steps entered so far: a deep link may only go back to one of these. */
   reached: DeliveryStep[];
   payment: PaymentOutput | null;
   /** The alert for a failed call (spec §8), or null. */
   error: string | null;
   queued: boolean;
+  /** Where a draft kept before a reload left the courier (null: a fresh start). */
+  resumeAt: DraftPlace | null;
 }
 
 export type DeliveryFlowEvent =
@@ -176,10 +184,12 @@ export const deliveryFlowMachine = setup({
     canGoTo: ({ context, event }, params: { step: DeliveryStep }) =>
       event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
     cameFrom: ({ context }, params: { step: DeliveryStep }) => context.failure?.step === params.step,
-    /** Issue 19: a refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
+    /** The draft kept before a reload names this place. */
+    resumesAt: ({ context }, params: { place: DraftPlace }) => context.resumeAt === params.place,
+    /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     photoTaken: ({ context }) => context.photo != null,
-    /** Issue 19: the pharmacy's pod_photo_required. */
+    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
     pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order),
   },
   actions: {
@@ -245,20 +255,23 @@ export const deliveryFlowMachine = setup({
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
       ({ event }) => ({ type: "ENQUEUE", entry: (event as unknown as { output: SubmissionResult }).output.entry! }),
     ),
-    /** The day learns what became of the orders (grouped ones together), from its own copy of them. */
+    /**
+     * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
+     * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
+     */
     reportDelivered: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDERS_DELIVERED", orders: ordersAfterDelivery(day?.orders ?? [], context, "delivered", nextOrderStatus, day?.statuses) };
-      },
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "delivered"), nextOrderStatus, context.statuses),
+      }),
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDER_ATTEMPTED", orders: ordersAfterDelivery(day?.orders ?? [], context, "attempted", nextOrderStatus, day?.statuses) };
-      },
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses),
+      }),
     ),
     recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
   },
@@ -270,7 +283,8 @@ export const deliveryFlowMachine = setup({
     groupable: groupableOrders(input.order, input.otherOrders ?? []),
     supportPhone: input.supportPhone,
     today: input.today,
-    reached: [],
+    statuses: input.statuses ?? [],
+    reached: input.draft?.reached ?? [],
     groupedOrderIds: [],
     dobVerified: false,
     recipientCalledAt: null,
@@ -282,12 +296,35 @@ export const deliveryFlowMachine = setup({
     failure: null,
     photo: null,
     occurredAt: null,
+    // What the courier entered before a reload, over the fresh start.
+    ...input.draft?.record,
     error: null,
     queued: false,
+    resumeAt: input.draft?.place ?? null,
   }),
-  initial: "steps",
+  initial: "starting",
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
   states: {
+    starting: {
+      description: "Opening the delivery: at the address, or where the courier was before a reload, with what they entered.",
+      always: [
+        { guard: { type: "resumesAt", params: { place: "verifyDob" } }, target: "steps.verifyDob" },
+        { guard: { type: "resumesAt", params: { place: "recipient" } }, target: "steps.recipient" },
+        { guard: { type: "resumesAt", params: { place: "recipientPhoto" } }, target: "steps.recipient.photo" },
+        { guard: { type: "resumesAt", params: { place: "idVerification" } }, target: "steps.idVerification" },
+        { guard: { type: "resumesAt", params: { place: "payment" } }, target: "steps.payment" },
+        { guard: { type: "resumesAt", params: { place: "signature" } }, target: "steps.signature" },
+        { guard: { type: "resumesAt", params: { place: "signaturePhoto" } }, target: "steps.signature.photo" },
+        {
+          guard: { type: "resumesAt", params: { place: "sendingFailure" } },
+          target: "submittingFailure",
+          description: "A reload while the failed delivery was being sent: it is sent again (with the same Idempotency-Key).",
+        },
+        { guard: { type: "resumesAt", params: { place: "sendingRecipient" } }, target: "submittingRecipient" },
+        { guard: { type: "resumesAt", params: { place: "sendingDelivery" } }, target: "submittingDelivery" },
+        { target: "steps", description: "A fresh delivery (or a draft at the address) starts at the address." },
+      ],
+    },
     steps: {
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
@@ -408,7 +445,7 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },
@@ -492,7 +529,7 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },

@@ -283,6 +283,7 @@ var checkInMachine = setup2({
   id: "checkIn",
   description: "Check-in at a pharmacy: every order verified or cancelled, then the review step.",
   context: ({ input }) => ({
+    courierId: input.courierId,
     pharmacyId: input.pharmacyId,
     visitId: input.visitId,
     orders: input.orders,
@@ -349,7 +350,7 @@ var checkInMachine = setup2({
           invoke: {
             id: "markArrived",
             src: "markArrived",
-            input: ({ context }) => ({ visitId: context.visitId }),
+            input: ({ context }) => ({ courierId: context.courierId, visitId: context.visitId }),
             onDone: {
               target: "arrived",
               actions: [
@@ -586,7 +587,7 @@ var PICKED_UP = { id, name };
 var check_in_demo_default = defineDemo({
   machine: checkInMachine,
   summary: "Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified; the camera reads 4101's label RX-884213 (the scanner reports LABEL_MATCHED); then both are picked up, as the day tells it (DAY_CHANGED).",
-  input: { pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
+  input: { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
   standIns: {
     markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" }
   },

@@ -22,7 +22,7 @@
 //   offlineQueue → resubmit: succeeds with {"delivery":{"id":88121,"status":"delivered","order_ids":[4104]}} (the stored call resubmitted: accepted)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, assign as assign2, assign as assign3, assign as assign4, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
+import { assign, assign as assign2, assign as assign3, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
 // machines/courier-app.machine.ts
 
 // machines/courier-day.machine.ts
@@ -204,15 +204,10 @@ var courierDayMachine = setup({
           actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned)."
         },
-        ORDERS_DELIVERED: {
+        DELIVERY_RECORDED: {
           target: ".saving",
           actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
-          description: "Delivered."
-        },
-        ORDER_ATTEMPTED: {
-          target: ".saving",
-          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
-          description: "Delivery attempted."
+          description: "A delivery was recorded (delivered, or attempted): its orders show it."
         },
         VISITS_CHANGED: {
           target: ".saving",
@@ -612,8 +607,7 @@ var courierAppMachine = setup4({
   types: {
     context: {},
     events: {},
-    input: {},
-    children: {}
+    input: {}
   },
   actors: {
     session: sessionMachine,
@@ -629,12 +623,13 @@ var courierAppMachine = setup4({
     sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot)
   },
   actions: {
-    spawnFlow: assign4(({ event, spawn, self }) => {
-      if (event.type === "FLOW.OPEN" && !self.getSnapshot().children[event.id]) {
-        spawn(event.logic, { id: event.id, input: event.input });
-      }
-      return {};
-    }),
+    /**
+     * Starts the named flow as child `id` with its input; once per id (React's strict mode opens a screen twice).
+     * The app provides it: a flow's logic loads with its screen, from the app's registry (src/app/flows.ts).
+     */
+    startFlow: (_, _start) => {
+      throw new Error("provide startFlow");
+    },
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
     resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today }))
@@ -654,9 +649,9 @@ var courierAppMachine = setup4({
     { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) }
   ],
   on: {
-    "FLOW.OPEN": {
-      description: "A flow's screen opened: the flow runs.",
-      actions: "spawnFlow"
+    "FLOW.START": {
+      description: "The courier opened a flow's screen: the flow runs, from its input.",
+      actions: { type: "startFlow", params: ({ event }) => event }
     },
     // Only a flow is ever done here: the session, the day and the queue run for good, and browserOnline's done is its state's own.
     "xstate.done.actor.*": { description: "A flow is done.", actions: "removeFlow" }

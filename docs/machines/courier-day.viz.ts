@@ -192,15 +192,10 @@ var courierDayMachine = setup({
           actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
           description: "A flow changed orders (verified, cancelled, added on, returned)."
         },
-        ORDERS_DELIVERED: {
+        DELIVERY_RECORDED: {
           target: ".saving",
           actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
-          description: "Delivered."
-        },
-        ORDER_ATTEMPTED: {
-          target: ".saving",
-          actions: [{ type: "mergeOrders", params: ({ event }) => event.orders }, "tellFollowers"],
-          description: "Delivery attempted."
+          description: "A delivery was recorded (delivered, or attempted): its orders show it."
         },
         VISITS_CHANGED: {
           target: ".saving",

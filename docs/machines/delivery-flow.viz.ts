@@ -617,11 +617,11 @@ function deliveryOutcomeOf(report, outcome) {
     payment: paid?.collected && paid.payment_type ? { payment_type: paid.payment_type, new_copay: paid.new_copay } : null
   };
 }
-function ordersAfterDelivery(dayOrders, report, outcome, nextOrderStatus2, statuses = []) {
-  const known = dayOrders.some((order) => order.id === report.order.id) ? dayOrders : [...dayOrders, report.order];
+function ordersAfterDelivery(dayOrders, order, delivery, nextOrderStatus2, statuses = []) {
+  const known = dayOrders.some((candidate) => candidate.id === order.id) ? dayOrders : [...dayOrders, order];
   const statusOf = (name) => statuses.find((status) => status.name === name) ?? statusByName(name);
-  return deliveryOutcomePlan(known, deliveryOutcomeOf(report, outcome), nextOrderStatus2).map(({ order, status, fields }) => ({
-    ...order,
+  return deliveryOutcomePlan(known, delivery, nextOrderStatus2).map(({ order: planned, status, fields }) => ({
+    ...planned,
     ...fields,
     status: statusOf(status)
   }));
@@ -985,10 +985,12 @@ var deliveryFlowMachine = setup3({
     /** A deep link to a step already reached (never ahead of the courier). */
     canGoTo: ({ context, event }, params) => event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
     cameFrom: ({ context }, params) => context.failure?.step === params.step,
-    /** Issue 19: a refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
+    /** The draft kept before a reload names this place. */
+    resumesAt: ({ context }, params) => context.resumeAt === params.place,
+    /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     photoTaken: ({ context }) => context.photo != null,
-    /** Issue 19: the pharmacy's pod_photo_required. */
+    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
     pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order)
   },
   actions: {
@@ -1047,20 +1049,23 @@ var deliveryFlowMachine = setup3({
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
       ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
     ),
-    /** The day learns what became of the orders (grouped ones together), from its own copy of them. */
+    /**
+     * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
+     * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
+     */
     reportDelivered: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDERS_DELIVERED", orders: ordersAfterDelivery(day?.orders ?? [], context, "delivered", nextOrderStatus, day?.statuses) };
-      }
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "delivered"), nextOrderStatus, context.statuses)
+      })
     ),
     reportAttempted: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context, system }) => {
-        const day = system.get(SYSTEM_IDS.courierDay)?.getSnapshot().context.day;
-        return { type: "ORDER_ATTEMPTED", orders: ordersAfterDelivery(day?.orders ?? [], context, "attempted", nextOrderStatus, day?.statuses) };
-      }
+      ({ context }) => ({
+        type: "DELIVERY_RECORDED",
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses)
+      })
     ),
     recordSubmission: assign2({ queued: ({ event }) => event.output?.queued === true })
   }
@@ -1072,7 +1077,8 @@ var deliveryFlowMachine = setup3({
     groupable: groupableOrders(input.order, input.otherOrders ?? []),
     supportPhone: input.supportPhone,
     today: input.today,
-    reached: [],
+    statuses: input.statuses ?? [],
+    reached: input.draft?.reached ?? [],
     groupedOrderIds: [],
     dobVerified: false,
     recipientCalledAt: null,
@@ -1084,12 +1090,35 @@ var deliveryFlowMachine = setup3({
     failure: null,
     photo: null,
     occurredAt: null,
+    // What the courier entered before a reload, over the fresh start.
+    ...input.draft?.record,
     error: null,
-    queued: false
+    queued: false,
+    resumeAt: input.draft?.place ?? null
   }),
-  initial: "steps",
+  initial: "starting",
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
   states: {
+    starting: {
+      description: "Opening the delivery: at the address, or where the courier was before a reload, with what they entered.",
+      always: [
+        { guard: { type: "resumesAt", params: { place: "verifyDob" } }, target: "steps.verifyDob" },
+        { guard: { type: "resumesAt", params: { place: "recipient" } }, target: "steps.recipient" },
+        { guard: { type: "resumesAt", params: { place: "recipientPhoto" } }, target: "steps.recipient.photo" },
+        { guard: { type: "resumesAt", params: { place: "idVerification" } }, target: "steps.idVerification" },
+        { guard: { type: "resumesAt", params: { place: "payment" } }, target: "steps.payment" },
+        { guard: { type: "resumesAt", params: { place: "signature" } }, target: "steps.signature" },
+        { guard: { type: "resumesAt", params: { place: "signaturePhoto" } }, target: "steps.signature.photo" },
+        {
+          guard: { type: "resumesAt", params: { place: "sendingFailure" } },
+          target: "submittingFailure",
+          description: "A reload while the failed delivery was being sent: it is sent again (with the same Idempotency-Key)."
+        },
+        { guard: { type: "resumesAt", params: { place: "sendingRecipient" } }, target: "submittingRecipient" },
+        { guard: { type: "resumesAt", params: { place: "sendingDelivery" } }, target: "submittingDelivery" },
+        { target: "steps", description: "A fresh delivery (or a draft at the address) starts at the address." }
+      ]
+    },
     steps: {
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
@@ -1210,7 +1239,7 @@ var deliveryFlowMachine = setup3({
               }
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },
@@ -1294,7 +1323,7 @@ var deliveryFlowMachine = setup3({
               }
             },
             photo: {
-              description: "Issue 19: a photo of where the medication was left, shown back before Continue; required only by the pharmacy's pod_photo_required.",
+              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
               on: {
                 PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
                 PHOTO_REMOVED: { actions: "forgetPhoto" },

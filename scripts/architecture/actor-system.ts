@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AnyStateMachine, AnyStateNode } from "xstate";
-import { courierAppMachine, type FlowKind } from "../../machines/courier-app.machine.ts";
+import { courierAppMachine } from "../../machines/courier-app.machine.ts";
+import type { FlowName } from "../../machines/flows.ts";
 import { deliveryFlowMachine } from "../../machines/delivery-flow.machine.ts";
 import { returnsMachine } from "../../machines/returns.machine.ts";
 import { checkInMachine } from "../../machines/check-in.machine.ts";
@@ -13,16 +14,17 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  * who starts whom (the application machine's invokes, with their system ids
  * and the state they live in), and who sends what to whom (every sendTo action
  * of the application and of the flows in it, by system id), the flows the
- * application spawns on FLOW.OPEN (every FlowKind), each drawn with its machine,
- * what the day and the queue tell the flows that FOLLOW them, and the
- * machines a flow starts itself (the label scanner, the payment) with what they tell it.
+ * application starts by name on FLOW.START (every FlowName of machines/flows.ts),
+ * each drawn with its machine, what the day and the queue tell the flows that
+ * FOLLOW them, and the machines a flow starts itself (the label scanner, the
+ * payment) with what they tell it.
  *
  * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
  * into docs/architecture.md between the actor-system markers.
  */
 
-/** The machine of each flow the application spawns (its logic arrives with FLOW.OPEN, loaded with the flow's screen). */
-export const FLOWS: Record<FlowKind, AnyStateMachine> = {
+/** The machine of each flow the application starts by name (the app's registry loads it with the flow's screen). */
+export const FLOWS: Record<FlowName, AnyStateMachine> = {
   checkIn: checkInMachine,
   verifyOrder: verifyOrderMachine,
   addons: addonsMachine,
@@ -128,9 +130,10 @@ function childrenOf(flow: AnyStateMachine): Edge[] {
   });
 }
 
-/** The events on which the application spawns a flow (a transition whose actions spawn one). */
+/** The events on which the application starts a flow (a transition whose actions include startFlow). */
 function spawningEvents(app: AnyStateMachine): string[] {
-  return [...app.root.transitions.entries()].filter(([, transitions]) => transitions.some((t) => t.actions.includes("spawnFlow"))).map(([event]) => event);
+  const startsFlow = (action: unknown) => action === "startFlow" || (action as { type?: string } | null)?.type === "startFlow";
+  return [...app.root.transitions.entries()].filter(([, transitions]) => transitions.some((t) => t.actions.some(startsFlow))).map(([event]) => event);
 }
 
 export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flowsByKind: Record<string, AnyStateMachine> = FLOWS): Edge[] {
@@ -143,7 +146,7 @@ export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows
   }));
   const spawnedOn = spawningEvents(app).join(", ");
   const opened: Edge[] = spawnedOn
-    ? flows.map((flow) => ({ from: app.id, to: flow.id, label: `spawns on ${spawnedOn}`, kind: "starts" as const }))
+    ? flows.map((flow) => ({ from: app.id, to: flow.id, label: `starts on ${spawnedOn}`, kind: "starts" as const }))
     : [];
   const flowSends = flows.flatMap((flow) => sendsOf(flow, flow.id));
   return [...starts, ...opened, ...sendsOf(app, app.id), ...flowSends, ...newsOf(app, flowSends), ...flows.flatMap(childrenOf)];

@@ -46,7 +46,7 @@ function withStandIns(machine: AnyStateMachine, standIns: Record<string, StandIn
     const child = (machine.implementations.actors as Record<string, AnyStateMachine>)[name]!;
     actors[name] = withStandIns(child, childStandIns);
   }
-  return machine.provide({ actors } as never);
+  return machine.provide({ actors });
 }
 
 /**

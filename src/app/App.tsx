@@ -1,11 +1,15 @@
 import { RouterProvider } from "react-router";
-import { CourierAppContext } from "./app-actor.ts";
+import { appCourierAppMachine, CourierAppContext } from "./app-actor.ts";
+import { withFlows } from "./flows.ts";
 import { router } from "./router.tsx";
 
-/** The application actor (session, offline queue, the day once logged in) around every screen. */
+/** The application machine with the app's registry of flows (their logic loads with their screens). */
+const app = withFlows(appCourierAppMachine);
+
+/** The application actor (session, offline queue, the day once logged in, the flows the courier opens) around every screen. */
 export function App() {
   return (
-    <CourierAppContext.Provider>
+    <CourierAppContext.Provider logic={app}>
       <RouterProvider router={router} />
     </CourierAppContext.Provider>
   );

@@ -4,14 +4,25 @@ import { LoginScreen } from "../screens/LoginScreen.tsx";
 import { NotFoundScreen } from "../screens/NotFoundScreen.tsx";
 import { PharmaciesScreen } from "../screens/PharmaciesScreen.tsx";
 import { RouteErrorScreen } from "./ErrorBoundary.tsx";
+import { loadFlows } from "./flows.ts";
 import { LoggedInLayout } from "./LoggedInLayout.tsx";
 
 /**
  * Feature screens load on demand (code splitting): the login screen and
  * /pharmacies carry none of the delivery wizard, signature pad or card fields.
  * feature-routes.ts lists the same paths and modules for the build
- * (tests/ui/feature-routes.test.tsx keeps the two in step).
+ * (tests/ui/feature-routes.test.tsx keeps the two in step). A screen that
+ * runs flows loads their logic with it (loadFlows): the application machine
+ * starts them by name.
  */
+
+/** The screen's module, once the flows it runs are loaded too. */
+const withFlowsOf =
+  <T,>(load: () => Promise<T>, ...flows: Parameters<typeof loadFlows>) =>
+  async (): Promise<T> => {
+    const [module] = await Promise.all([load(), loadFlows(...flows)]);
+    return module;
+  };
 export const router = createBrowserRouter([
   {
     // No session needed. /set-password is an invited courier's first visit, once: none of it in the first screen's bundle.
@@ -28,17 +39,17 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/dashboard" replace /> },
       { path: "dashboard", element: <DashboardScreen /> },
       { path: "pharmacies", element: <PharmaciesScreen /> },
-      { path: "pharmacies/:pharmacyId/deliver_orders/*", lazy: () => import("../features/delivery/DeliveryRoutes.tsx") },
+      { path: "pharmacies/:pharmacyId/deliver_orders/*", lazy: withFlowsOf(() => import("../features/delivery/DeliveryRoutes.tsx"), "deliveryFlow") },
       {
         // Returns: one machine across the summary, details and signature screens.
-        lazy: () => import("../features/returns/ReturnsRoute.tsx"),
+        lazy: withFlowsOf(() => import("../features/returns/ReturnsRoute.tsx"), "returns"),
         children: [
           { path: "pharmacies/:pharmacyId/reconcile" },
           { path: "pharmacies/:pharmacyId/reconcile_details/:kind" },
           { path: "pharmacies/:pharmacyId/reconcile_signature" },
         ],
       },
-      { path: "pharmacies/:pharmacyId/*", lazy: () => import("../features/pickup/PickupRoutes.tsx") },
+      { path: "pharmacies/:pharmacyId/*", lazy: withFlowsOf(() => import("../features/pickup/PickupRoutes.tsx"), "checkIn", "verifyOrder", "addons") },
       { path: "confirm_pharmacy_visits", lazy: () => import("../features/pickup/PharmacyVisitsRoute.tsx") },
       { path: "machines", lazy: () => import("../features/machines/MachinesRoute.tsx") },
       { path: "*", element: <NotFoundScreen /> },

@@ -1,7 +1,9 @@
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { expectAccessible, expectTapTargets, launchBrowser, logIn, phonePage, removeDataDir, screenshot, SCREENSHOTS, startServer, type RunningServer } from "./support.ts";
+import type { ItineraryResponse } from "../../domain/contract/index.ts";
+import { TEXT } from "../../domain/texts.ts";
+import { expectAccessible, expectTapTargets, launchBrowser, logIn, pageApi, phonePage, removeDataDir, screenshot, SCREENSHOTS, startServer, type RunningServer } from "./support.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -16,7 +18,7 @@ afterAll(async () => {
   if (server) removeDataDir(server);
 });
 
-it("shows how the app works from the menu, and marks the step of a delivery in progress", async () => {
+it("shows how the app works from the menu, and marks the step of a real delivery in progress, which a reload resumes", async () => {
   const page = await phonePage(browser, server.url);
   // courier2 has no pending visit confirmation, so the menu's link is reachable at once.
   await logIn(page, "courier2@example.com");
@@ -37,11 +39,31 @@ it("shows how the app works from the menu, and marks the step of a delivery in p
   await expect.poll(() => page.getByText("LOG_OUT").isVisible()).toBe(true);
   await expectAccessible(page);
 
-  // What the delivery wizard reports (reportMachineState) while the courier is on the recipient step.
-  await page.evaluate(() =>
-    sessionStorage.setItem("rx-courier.live-machine-states", JSON.stringify({ deliveryFlow: { steps: { recipient: "editing" } } })),
-  );
+  // A real delivery: Rita Thompson's order (Market Street, picked up). The courier reaches the
+  // recipient step and fills it in; a reload mid-delivery brings them back there with what they entered.
+  const day = (await pageApi<ItineraryResponse>(page, "GET", "/api/courier/itinerary")).body;
+  const rita = day.orders.find((order) => order.patient_first_name === "Rita" && order.patient_last_name === "Thompson")!;
+  expect(rita.status.name).toBe("picked_up");
+  const base = `/pharmacies/${rita.pharmacy.id}/deliver_orders/${rita.id}`;
+  const pathname = () => new URL(page.url()).pathname;
+  await page.goto(`${base}/address`);
+  await page.getByRole("button", { name: TEXT.presentAtAddress, exact: true }).click();
+  await expect.poll(pathname).toBe(`${base}/recipient`);
+  await page.getByRole("radio", { name: "Other" }).check();
+  await page.getByLabel("First name").fill("Ruth");
+  await page.getByLabel("Last name").fill("Thompson");
+  await page.getByLabel("Relationship to the patient").fill("Sister");
   await page.reload();
+  await expect.poll(pathname).toBe(`${base}/recipient`);
+  await expect.poll(() => page.getByLabel("First name").inputValue()).toBe("Ruth");
+  expect(await page.getByRole("radio", { name: "Other" }).isChecked()).toBe(true);
+  expect(await page.getByLabel("Last name").inputValue()).toBe("Thompson");
+  expect(await page.getByLabel("Relationship to the patient").inputValue()).toBe("Sister");
+  // The step reached before the reload is still reached: going back to the address and on again works.
+  expect(await page.getByRole("button", { name: TEXT.continue, exact: true }).isEnabled()).toBe(true);
+
+  // What the delivery wizard reported (reportMachineState) while the courier was on the recipient step.
+  await page.goto("/machines");
   const here = page.locator("[aria-current=step]");
   await expect.poll(() => here.count()).toBe(1);
   expect(await here.getAttribute("data-state")).toBe("steps.recipient.editing");

@@ -1,12 +1,13 @@
-import { createActor, fromPromise, waitFor, type Actor, type AnyActorLogic, type InputFrom } from "xstate";
+import { assign, createActor, fromPromise, waitFor, type Actor, type ActorRefFrom, type AnyActorLogic, type InputFrom } from "xstate";
 import type { ItineraryResponse, SessionResponse } from "../../domain/contract/index.ts";
 import type { StoredOfflineOrder } from "../../domain/offline-queue.ts";
 import { ORDER_STATUSES } from "../../domain/vocabulary.ts";
-import { courierAppMachine } from "../../machines/courier-app.machine.ts";
+import { courierAppMachine, type CourierAppEvent, type CourierAppInput } from "../../machines/courier-app.machine.ts";
 import { courierDayMachine, type DayLoad } from "../../machines/courier-day.machine.ts";
 import { offlineQueueMachine, type QueueChange } from "../../machines/offline-queue.machine.ts";
 import { sessionMachine } from "../../machines/session.machine.ts";
 import { SYSTEM_IDS, type CourierDayRef, type OfflineQueueRef } from "../../machines/system-ids.ts";
+import type { FlowMachines, FlowName, FlowStart } from "../../machines/flows.ts";
 import type { Order } from "../../domain/contract/entities.ts";
 
 /**
@@ -14,8 +15,15 @@ import type { Order } from "../../domain/contract/entities.ts";
  * already open, the courier's day (the real day machine, loading the day the
  * test gives) and the offline queue (the real queue machine, loading the
  * entries the test gives; resubmitting succeeds). A flow joins it as the app
- * starts it: createActor(flow, { input, parent: app }).
+ * starts it: by name, FLOW.START, with the logic the test gives for that name.
  */
+
+/** The application's startFlow (src/app/flows.ts's, with the test's logic for each name): the flow as a child registered under the opening's id. */
+export const startFlowFrom = (logicOf: (flow: FlowName) => AnyActorLogic) =>
+  assign<CourierAppInput, CourierAppEvent, FlowStart, CourierAppEvent, never>(({ spawn, self }, start) => {
+    if (!self.system.get(start.id)) spawn(logicOf(start.flow), { systemId: start.id, input: start.input });
+    return {};
+  });
 
 export const APP_TODAY = "2026-11-21";
 
@@ -40,11 +48,14 @@ export interface AppSystem {
   app: Actor<typeof courierAppMachine>;
   day: CourierDayRef;
   queue: OfflineQueueRef;
-  /** Starts a flow in the system, as src/app/flow-actor.ts does. */
-  startFlow<TLogic extends AnyActorLogic>(logic: TLogic, input: InputFrom<TLogic>): Actor<TLogic>;
+  /** Starts a flow in the system, as src/app/flow-actor.ts does: FLOW.START under the name the logic's machine has, this logic answering to it. */
+  startFlow<TLogic extends FlowMachines[FlowName]>(logic: TLogic, input: InputFrom<TLogic>): ActorRefFrom<TLogic>;
 }
 
+let opened = 0;
+
 export async function startAppSystem({ day, stored = [] }: { day: ItineraryResponse; stored?: StoredOfflineOrder[] }): Promise<AppSystem> {
+  const flows = new Map<FlowName, AnyActorLogic>();
   const app = createActor(
     courierAppMachine.provide({
       actors: {
@@ -64,7 +75,8 @@ export async function startAppSystem({ day, stored = [] }: { day: ItineraryRespo
         }),
         // The browser never comes back online by itself here.
         browserOnline: fromPromise<string>(() => new Promise(() => undefined)),
-      } as never,
+      },
+      actions: { startFlow: startFlowFrom((flow) => flows.get(flow)!) },
     }),
     { input: { today: APP_TODAY } },
   ).start();
@@ -77,6 +89,12 @@ export async function startAppSystem({ day, stored = [] }: { day: ItineraryRespo
     app,
     day: dayRef,
     queue,
-    startFlow: (logic, input) => createActor(logic, { input, parent: app } as never).start() as never,
+    startFlow: (logic, input) => {
+      const flow = logic.id as FlowName;
+      const id = `flow:${flow}-${++opened}`;
+      flows.set(flow, logic);
+      app.send({ type: "FLOW.START", flow, id, input } as FlowStart & { type: "FLOW.START" });
+      return app.system.get(id) as ActorRefFrom<typeof logic>;
+    },
   };
 }

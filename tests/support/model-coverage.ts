@@ -3,6 +3,7 @@ import {
   getMicrosteps,
   initialTransition,
   transition,
+  type AnyActorLogic,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type AnyStateNode,
@@ -64,10 +65,15 @@ function eventlessTaken(before: AnyMachineSnapshot, after: AnyMachineSnapshot): 
   const active = new Set<AnyStateNode>(before._nodes as AnyStateNode[]);
   const next = new Set<AnyStateNode>(after._nodes as AnyStateNode[]);
   for (const node of active) {
-    for (const t of node.always ?? []) {
+    // Of the transitions whose targets were all entered, the one aiming deepest (starting → steps.recipient.photo, not → steps.recipient).
+    const entered = (node.always ?? []).filter((t) => {
       const targets = (t.target ?? []) as AnyStateNode[];
-      if (targets.length > 0 && targets.every((target) => next.has(target))) return [t];
-      if (targets.length === 0 && before.context !== after.context) return [t];
+      return targets.length > 0 && targets.every((target) => next.has(target));
+    });
+    const depth = (t: AnyTransitionDefinition) => Math.max(...((t.target ?? []) as AnyStateNode[]).map((target) => target.path.length));
+    if (entered.length > 0) return [entered.reduce((deepest, t) => (depth(t) > depth(deepest) ? t : deepest))];
+    for (const t of node.always ?? []) {
+      if ((t.target ?? []).length === 0 && before.context !== after.context) return [t];
     }
   }
   return [];
@@ -132,12 +138,14 @@ function hasSystemIds(machine: AnyStateMachine): boolean {
  * system for every path, where an actor's system id would be taken twice; so
  * each step is computed as xstate's transition() does, in a system of its own.
  */
-function traversable<TMachine extends AnyStateMachine>(machine: TMachine): TMachine {
+function traversable(machine: AnyStateMachine): AnyActorLogic {
   if (!hasSystemIds(machine)) return machine;
-  return Object.create(machine, {
-    getInitialSnapshot: { value: (_scope: unknown, input: unknown) => initialTransition(machine, input as never)[0] },
-    transition: { value: (snapshot: never, event: never) => transition(machine, snapshot, event)[0] },
-  }) as TMachine;
+  // Logic of its own (the machine is not copied nor altered): every step as xstate's pure functions compute it.
+  return {
+    getInitialSnapshot: (_scope: unknown, input: unknown) => initialTransition(machine, input as never)[0],
+    transition: (snapshot: AnyMachineSnapshot, event: EventObject) => transition(machine, snapshot as never, event as never)[0],
+    getPersistedSnapshot: (snapshot: AnyMachineSnapshot) => machine.getPersistedSnapshot(snapshot as never),
+  } as AnyActorLogic;
 }
 
 /**
@@ -158,7 +166,7 @@ function traversable<TMachine extends AnyStateMachine>(machine: TMachine): TMach
  */
 export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: TMachine, options: NonNullable<TraversalOptions>) {
   const serialize = (options.serializeState ?? ((snapshot: AnyMachineSnapshot) => serializeSnapshot(snapshot))) as (snapshot: AnyMachineSnapshot) => string;
-  const model = new TestModel(traversable(machine) as AnyStateMachine, {
+  const model = new TestModel(traversable(machine), {
     ...(options as object),
     serializeState: (snapshot: AnyMachineSnapshot, event: EventObject | undefined, previous?: AnyMachineSnapshot) =>
       event === undefined || previous === undefined

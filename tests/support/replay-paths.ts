@@ -51,7 +51,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
       ),
     ]),
   );
-  const actor = createActor(machine.provide({ actors } as never), { input } as never);
+  const actor = createActor(machine.provide({ actors }), { input });
   const start = async () => {
     actor.start();
     await nextTick();

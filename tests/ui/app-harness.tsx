@@ -1,32 +1,43 @@
-import type { ReactNode } from "react";
-import { fromPromise, type AnyActorLogic } from "xstate";
+import { useEffect, useState, type ReactNode } from "react";
+import { fromPromise } from "xstate";
 import type { SessionResponse } from "../../domain/contract/index.ts";
 import { sessionMachine } from "../../machines/session.machine.ts";
+import type { courierDayMachine } from "../../machines/courier-day.machine.ts";
+import type { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
 import { appCourierAppMachine, CourierAppContext, useCourierDayRef } from "../../src/app/app-actor.ts";
+import { FLOW_LOADERS, loadFlows, withFlows } from "../../src/app/flows.ts";
+import type { FlowName } from "../../machines/flows.ts";
 
 /** A courier the device already knows (the session check answers at once). */
 const SESSION: SessionResponse = { courier: { id: 7, first_name: "Dana", last_name: "Whitfield" }, csrf_token: "csrf-test" } as SessionResponse;
 
 /**
  * The application actor as a feature's tests need it: a session already open,
- * the day the test gives, and the app's own offline queue (or the one the test gives).
+ * the day the test gives, and the app's own offline queue (or the one the test gives),
+ * with the app's registry of flows (as App.tsx has it).
  */
-export function appWithDay(day: AnyActorLogic, queue?: AnyActorLogic) {
-  return appCourierAppMachine.provide({
+export function appWithDay(day: typeof courierDayMachine, queue?: typeof offlineQueueMachine) {
+  const app = appCourierAppMachine.provide({
     actors: {
       session: sessionMachine.provide({ actors: { fetchCurrentSession: fromPromise<SessionResponse | null>(async () => SESSION) } }),
       courierDay: day,
       ...(queue ? { offlineQueue: queue } : {}),
-    } as never,
+    },
   });
+  return withFlows(app);
 }
 
+/** Every flow's logic, as the router loads a screen's flows with the screen. */
+const ALL_FLOWS = Object.keys(FLOW_LOADERS) as FlowName[];
+
 function WhenDayStarted({ children }: { children: ReactNode }) {
-  return useCourierDayRef() ? <>{children}</> : null;
+  const [flowsLoaded, setFlowsLoaded] = useState(false);
+  useEffect(() => void loadFlows(...ALL_FLOWS).then(() => setFlowsLoaded(true)), []);
+  return useCourierDayRef() && flowsLoaded ? <>{children}</> : null;
 }
 
 /** Renders children once the application has started the given day (the logged-in layout's part). */
-export function AppWithDay({ day, queue, children }: { day: AnyActorLogic; queue?: AnyActorLogic; children: ReactNode }) {
+export function AppWithDay({ day, queue, children }: { day: typeof courierDayMachine; queue?: typeof offlineQueueMachine; children: ReactNode }) {
   return (
     <CourierAppContext.Provider logic={appWithDay(day, queue)}>
       <WhenDayStarted>{children}</WhenDayStarted>

@@ -132,7 +132,7 @@ describe("the app's side: what the delivery flow recorded", () => {
 
   it("the day's copies take the plan, with the day's status records; the flow's order stands in when the day lacks it", () => {
     const statuses: Status[] = [{ id: 777, name: "delivered" }];
-    const [after] = ordersAfterDelivery([], report, "delivered", nextOrderStatus, statuses);
+    const [after] = ordersAfterDelivery([], report.order, deliveryOutcomeOf(report, "delivered"), nextOrderStatus, statuses);
     expect(after).toMatchObject({
       id: 10,
       status: { id: 777, name: "delivered" },

@@ -1,5 +1,5 @@
 /**
- * Diagnostic, not part of npm run bench (issue 25, docs/decisions/0025): where
+ * Diagnostic, not part of npm run bench (issue 25, docs/decisions/0027): where
  * the courier mix's extra latency beside an import comes from. Prints, for a
  * baseline and an import under the mix: the mix's p50/p99 as the load
  * generator sees them and as the server logged them, the load generator's and

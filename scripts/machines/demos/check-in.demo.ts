@@ -11,7 +11,7 @@ export default defineDemo({
   summary:
     "Check-in at Riverside Community Pharmacy with today's visit (31): order 4101 still to verify, 4102 verified; " +
     "the camera reads 4101's label RX-884213 (the scanner reports LABEL_MATCHED); then both are picked up, as the day tells it (DAY_CHANGED).",
-  input: { pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
+  input: { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: [ORDERS.toPickUp, ORDERS.verified] },
   standIns: {
     markArrived: { resolves: { ...VISIT, arrived_at: "2026-11-24T14:05:00.000Z" }, says: "the visit marked arrived" },
   },

@@ -1,9 +1,9 @@
 import { useSelector } from "@xstate/react";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { Actor, Snapshot } from "xstate";
+import type { ActorRefFrom, SnapshotFrom } from "xstate";
 import { formatUsd } from "../../../domain/money.ts";
-import { type DeliveryFlowEvent, type DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
+import type { deliveryFlowMachine, DeliveryFlowEvent, DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
 import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
 import { reportMachineState } from "../../app/live-machine-state.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
@@ -15,8 +15,8 @@ import { createActionMemo, type ActionMemo } from "./action-memo.ts";
 import { createCardSession, type CardSession } from "./card-session.ts";
 import { Confirmation } from "./Confirmation.tsx";
 import { deliveryPathOf, deliveryStepOfPath } from "./delivery-paths.ts";
-import { clearFlow, saveFlow, type StoredFlow } from "./flow-storage.ts";
-import { provideDeliveryFlow } from "./flow-machine.ts";
+import { clearFlow, draftOf, saveFlow, type StoredFlow } from "./flow-storage.ts";
+import { openDelivery } from "./flow-machine.ts";
 import { AddressStep } from "./steps/AddressStep.tsx";
 import { CARD_FIELD_LABELS } from "./steps/CardFields.tsx";
 import { DobStep } from "./steps/DobStep.tsx";
@@ -29,9 +29,10 @@ import { SignatureStep } from "./steps/SignatureStep.tsx";
 import { SubmissionView } from "./steps/SubmissionView.tsx";
 
 export interface DeliveryFlowProps {
+  /** How the flow starts: the order, the day, and the draft kept before a reload. */
   input: DeliveryFlowInput;
   courierId: number;
-  /** A flow saved before a reload, to resume. */
+  /** What was kept before a reload (the draft is in the input; the memo is here). */
   stored: StoredFlow | null;
   /** The URL's step segment ("address", "verify-dob", …). */
   step: string;
@@ -47,12 +48,14 @@ export interface DeliveryFlowProps {
  */
 export function DeliveryFlow({ input, courierId, stored, step, base, listPath }: DeliveryFlowProps) {
   const orderId = input.order.id;
-  // Keys are made synchronously as a call starts, so the save that follows that step includes them.
-  const [memo] = useState(() => createActionMemo(stored?.memo ?? {}));
-  const [cards] = useState(() =>
-    createCardSession({ fetchClientToken, setUpCardClient, postJson, authorize: authorizeOrderCard, labels: CARD_FIELD_LABELS }),
+  // This order's calls go out with its memo (keys made synchronously as a call starts, kept with the draft) and card session.
+  const [{ memo, cards }] = useState(() =>
+    openDelivery(orderId, () => ({
+      memo: createActionMemo(stored?.memo ?? {}),
+      storedOn: input.today,
+      cards: createCardSession({ fetchClientToken, setUpCardClient, postJson, authorize: authorizeOrderCard, labels: CARD_FIELD_LABELS }),
+    })),
   );
-  const [machine] = useState(() => provideDeliveryFlow({ memo, storedOn: input.today, cards }));
   // Have ready, while the courier reads the address, what later steps need: imask for the ID
   // step's expiry date, and the currency formatter the payment step makes on its first use.
   useEffect(
@@ -63,19 +66,22 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
       }),
     [],
   );
-  // Spawned by the application machine: the flow tells the day its outcome and hands stored calls to the queue itself.
-  // Saved for a reload after every change, removed once the delivery is finished or attempted.
-  const persist = useCallback(
-    (saved: Snapshot<unknown> | null) =>
-      saved ? saveFlow(orderId, { courierId, day: input.today, snapshot: saved, memo: memo.entries() }) : clearFlow(orderId),
-    [courierId, input.today, memo, orderId],
-  );
-  const actor = useFlowActor("deliveryFlow", machine, { input, snapshot: stored?.snapshot as never, persist });
+  // Started by the application machine: the flow tells the day its outcome and hands stored calls to the queue itself.
+  const actor = useFlowActor("deliveryFlow", { input });
+  // Kept for a reload after every change of the flow (its draft), removed once the delivery is finished or attempted.
+  useEffect(() => {
+    if (!actor) return;
+    const keep = (snapshot: SnapshotFrom<typeof deliveryFlowMachine>) =>
+      snapshot.status === "active" ? saveFlow(orderId, { courierId, day: input.today, draft: draftOf(snapshot), memo: memo.entries() }) : clearFlow(orderId);
+    keep(actor.getSnapshot());
+    const subscription = actor.subscribe(keep);
+    return () => subscription.unsubscribe();
+  }, [actor, courierId, input.today, memo, orderId]);
   return actor ? <DeliveryFlowScreen actor={actor} memo={memo} cards={cards} step={step} base={base} listPath={listPath} /> : null;
 }
 
 interface DeliveryFlowScreenProps extends Pick<DeliveryFlowProps, "step" | "base" | "listPath"> {
-  actor: Actor<ReturnType<typeof provideDeliveryFlow>>;
+  actor: ActorRefFrom<typeof deliveryFlowMachine>;
   memo: ActionMemo;
   cards: CardSession;
 }

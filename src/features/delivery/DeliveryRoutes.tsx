@@ -15,3 +15,6 @@ export function Component() {
     </Routes>
   );
 }
+
+/** The flow these screens run, for the app's registry of flows (src/app/flows.ts): loaded with the screens. */
+export { appDeliveryFlowMachine } from "./flow-machine.ts";

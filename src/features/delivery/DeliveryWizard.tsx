@@ -6,7 +6,8 @@ import { formatPhone } from "../../../domain/phone.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
 import { DeliveryFlow } from "./DeliveryFlow.tsx";
-import { clearFlow, isSubmitting, loadFlow, purgeStaleFlows, type StoredFlow } from "./flow-storage.ts";
+import { isSending } from "../../../domain/delivery-draft.ts";
+import { clearFlow, loadFlow, purgeStaleFlows, type StoredFlow } from "./flow-storage.ts";
 import { OutcomeScreen } from "./steps/OutcomeScreen.tsx";
 
 /** /pharmacies/:pharmacyId/deliver_orders/:orderId/:step */
@@ -32,7 +33,7 @@ function DeliveryWizard({ order, step, day }: { order: Order; step: string; day:
   const [start] = useState<Start>(() => {
     purgeStaleFlows(day.courier.id, day.service_date);
     const stored = loadFlow(order.id, day.courier.id, day.service_date);
-    if (order.status.name === "picked_up" || (stored && isSubmitting(stored))) return { flow: true, stored };
+    if (order.status.name === "picked_up" || (stored && isSending(stored.draft))) return { flow: true, stored };
     if (stored) clearFlow(order.id);
     return { flow: false };
   });
@@ -41,7 +42,14 @@ function DeliveryWizard({ order, step, day }: { order: Order; step: string; day:
     return (
       <DeliveryFlow
         // The support line as the courier reads it in the 'unable to pay' confirmation.
-        input={{ order, otherOrders: day.orders, supportPhone: formatPhone(day.support_phone) ?? day.support_phone, today: day.service_date }}
+        input={{
+          order,
+          otherOrders: day.orders,
+          supportPhone: formatPhone(day.support_phone) ?? day.support_phone,
+          today: day.service_date,
+          statuses: day.statuses,
+          draft: start.stored?.draft ?? null,
+        }}
         courierId={day.courier.id}
         stored={start.stored}
         step={step}

@@ -10,7 +10,8 @@ import type { CardSession } from "./card-session.ts";
 import { knownLocation } from "../../app/geolocation.ts";
 import { deliveryPosition } from "../../../domain/delivery-photo.ts";
 
-export interface FlowAdapters {
+/** What one delivery's calls are made with on this device: its action memo, its day, its card fields. */
+export interface DeliveryAdapters {
   memo: ActionMemo;
   /** The courier's day: stored offline orders expire at its end. */
   storedOn: string;
@@ -18,43 +19,69 @@ export interface FlowAdapters {
 }
 
 /**
- * The delivery-flow machine with the app's adapters: the three POST
- * /api/courier/deliveries submissions (a network failure answers with the entry the flow hands to the offline queue),
- * and the payment child's card fields and authorization.
+ * The deliveries opened on this device, by order: a delivery's calls go out
+ * with its own memo (the Idempotency-Keys kept with its draft) and card
+ * session. Kept after the screen closes: a flow still sending ends its call.
  */
-export function provideDeliveryFlow({ memo, storedOn, cards }: FlowAdapters) {
-  const context = (action: string) => ({ idempotencyKey: memo.keyFor(action), storedOn });
+const openDeliveries = new Map<number, DeliveryAdapters>();
 
-  const payment = paymentMachine.provide({
-    actors: {
-      setUpCardClient: fromPromise<void, SetUpCardClientInput>(() => cards.setUp()),
-      authorizeCard: fromPromise<AuthorizeCardOutput, AuthorizeCardInput>(async ({ input }) => {
-        const result = await cards.authorize(input);
-        // The authorization already recorded the charge on the server; this re-save is the spec's
-        // "delivery with charge data" and must not hold the courier at the door if it fails.
-        const chargeData = { transaction_id: result.transaction_id, amount: input.total, new_copay: input.new_copay, payment_type: "credit_card" as const };
-        void saveChargeData(input.order_id, chargeData).catch(() => undefined);
-        return result;
-      }),
-    },
-  });
-
-  return deliveryFlowMachine.provide({
-    actors: {
-      submitFailure: fromPromise<SubmissionResult, FailureSubmission>(({ input }) =>
-        submitFailure(input, context(`failure:${input.client_occurred_at}`)),
-      ),
-      // Spec §7 sends no position with a recipient submission (and none is read from a photo: issue 24).
-      submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(({ input }) =>
-        submitRecipient(input, context(`recipient:${input.client_occurred_at}`)),
-      ),
-      submitDelivery: fromPromise<SubmissionResult, DeliveryCompletion>(({ input }) => {
-        const action = `delivery:${input.client_occurred_at}`;
-        const location = memo.once(`location:${action}`, knownLocation);
-        // The phone's fix only (issue 24: never a photo's EXIF).
-        return submitDelivery({ ...input, ...(deliveryPosition(location) ?? {}) }, context(action));
-      }),
-      payment,
-    },
-  });
+/** The adapters of this order's delivery: the ones it already has on this page, else these. */
+export function openDelivery(orderId: number, make: () => DeliveryAdapters): DeliveryAdapters {
+  const adapters = openDeliveries.get(orderId) ?? make();
+  openDeliveries.set(orderId, adapters);
+  return adapters;
 }
+
+function adaptersOf(orderId: number): DeliveryAdapters {
+  const adapters = openDeliveries.get(orderId);
+  if (!adapters) throw new Error(`order ${orderId}'s delivery was not opened on this page`);
+  return adapters;
+}
+
+const leadOrderOf = (submission: { order_ids: number[] }) => submission.order_ids[0]!;
+const context = (orderId: number, action: string) => {
+  const { memo, storedOn } = adaptersOf(orderId);
+  return { idempotencyKey: memo.keyFor(action), storedOn };
+};
+
+const payment = paymentMachine.provide({
+  actors: {
+    setUpCardClient: fromPromise<void, SetUpCardClientInput>(({ input }) => adaptersOf(input.order_id).cards.setUp()),
+    authorizeCard: fromPromise<AuthorizeCardOutput, AuthorizeCardInput>(async ({ input }) => {
+      const result = await adaptersOf(input.order_id).cards.authorize(input);
+      // The authorization already recorded the charge on the server; this re-save is the spec's
+      // "delivery with charge data" and must not hold the courier at the door if it fails.
+      const chargeData = { transaction_id: result.transaction_id, amount: input.total, new_copay: input.new_copay, payment_type: "credit_card" as const };
+      void saveChargeData(input.order_id, chargeData).catch(() => undefined);
+      return result;
+    }),
+  },
+});
+
+/**
+ * The delivery-flow machine with the app's adapters (what the app's registry
+ * of flows, src/app/flows.ts, loads for the delivery screens): the three POST
+ * /api/courier/deliveries submissions (a network failure answers with the
+ * entry the flow hands to the offline queue), and the payment child's card
+ * fields and authorization — each with the adapters its order's delivery was
+ * opened with (openDelivery).
+ */
+export const appDeliveryFlowMachine = deliveryFlowMachine.provide({
+  actors: {
+    submitFailure: fromPromise<SubmissionResult, FailureSubmission>(({ input }) =>
+      submitFailure(input, context(leadOrderOf(input), `failure:${input.client_occurred_at}`)),
+    ),
+    // Spec §7 sends no position with a recipient submission (and none is read from a photo: issue 24).
+    submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(({ input }) =>
+      submitRecipient(input, context(leadOrderOf(input), `recipient:${input.client_occurred_at}`)),
+    ),
+    submitDelivery: fromPromise<SubmissionResult, DeliveryCompletion>(({ input }) => {
+      const orderId = leadOrderOf(input);
+      const action = `delivery:${input.client_occurred_at}`;
+      const location = adaptersOf(orderId).memo.once(`location:${action}`, knownLocation);
+      // The phone's fix only (issue 24: never a photo's EXIF).
+      return submitDelivery({ ...input, ...(deliveryPosition(location) ?? {}) }, context(orderId, action));
+    }),
+    payment,
+  },
+});

@@ -1,26 +1,30 @@
+import type { SnapshotFrom } from "xstate";
+import { DELIVERY_DRAFT_VERSION, deliveryDraftOf, type DeliveryDraft, type DraftPlace } from "../../../domain/delivery-draft.ts";
+import { DELIVERY_STEPS } from "../../../domain/delivery-record.ts";
+import type { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
 import type { MemoValue } from "./action-memo.ts";
 
 /**
- * A delivery in progress survives a reload (issue 4): the flow machine's
- * persisted snapshot — plain JSON: the step, what was entered, a signature's
- * SVG — is kept per order in localStorage with what each action was sent with.
- * Never card data: the payment step is saved as "no method chosen yet" while
- * the card fields are up, since they (and what was typed in them) cannot
- * survive a reload anyway. Entries are for one courier and day only, and are
+ * A delivery in progress survives a reload (issue 4): its draft — where the
+ * courier was and what they entered (domain/delivery-draft.ts: plain data the
+ * domain owns, a signature's SVG, a photo; never card data) — is kept per
+ * order in localStorage with what each action was sent with, and the flow
+ * starts from it again. Entries are for one courier and day only, and are
  * removed when the delivery is finished or attempted.
  */
 
-const PREFIX = "rxc-delivery-flow:";
-const VERSION = 1;
+import { flowKeys, PREFIX } from "./flow-keys.ts";
+const VERSION = 2;
 
 export interface StoredFlow {
   version: typeof VERSION;
   courierId: number;
   /** The courier's day (YYYY-MM-DD). */
   day: string;
-  snapshot: unknown;
+  draft: DeliveryDraft;
   memo: Record<string, MemoValue>;
 }
+
 
 function storage(): Storage | null {
   try {
@@ -39,8 +43,9 @@ function read(key: string): StoredFlow | null {
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<StoredFlow>;
     if (parsed.version !== VERSION || typeof parsed.courierId !== "number" || typeof parsed.day !== "string") return null;
-    if (typeof parsed.snapshot !== "object" || parsed.snapshot === null) return null;
-    return { version: VERSION, courierId: parsed.courierId, day: parsed.day, snapshot: parsed.snapshot, memo: parsed.memo ?? {} };
+    const draft = deliveryDraftOf(parsed.draft, Number(key.slice(PREFIX.length)));
+    if (!draft) return null;
+    return { version: VERSION, courierId: parsed.courierId, day: parsed.day, draft, memo: parsed.memo ?? {} };
   } catch {
     return null;
   }
@@ -56,7 +61,7 @@ export function loadFlow(orderId: number, courierId: number, day: string): Store
 
 export function saveFlow(orderId: number, flow: Omit<StoredFlow, "version">): void {
   try {
-    storage()?.setItem(keyOf(orderId), JSON.stringify({ ...flow, version: VERSION, snapshot: withoutCardFields(flow.snapshot) }));
+    storage()?.setItem(keyOf(orderId), JSON.stringify({ ...flow, version: VERSION }));
   } catch {
     // Quota or storage refused: the delivery goes on; only a reload would lose the step.
   }
@@ -80,45 +85,38 @@ export function purgeStaleFlows(courierId: number, day: string): void {
   }
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+type DeliveryFlowSnapshot = SnapshotFrom<typeof deliveryFlowMachine>;
 
-/**
- * The payment child while the card fields are up (state card.*) is saved as
- * the choosing state with no method: on reload the courier picks card again
- * and the fields are set up afresh.
- */
-export function withoutCardFields(snapshot: unknown): unknown {
-  if (!isObject(snapshot) || !isObject(snapshot.children)) return snapshot;
-  const payment = snapshot.children.payment;
-  if (!isObject(payment) || !isObject(payment.snapshot)) return snapshot;
-  const child = payment.snapshot;
-  if (!isObject(child.value) || !("card" in child.value) || !isObject(child.context)) return snapshot;
-  const context = { ...child.context, method: null, cardFields: { number: false, cvv: false, expiration: false }, error: null };
+/** Where the flow is, as a draft names it (a confirmation open is its step: a reload shows the step again). */
+function placeOf(snapshot: DeliveryFlowSnapshot): DraftPlace {
+  if (snapshot.matches("submittingFailure")) return "sendingFailure";
+  if (snapshot.matches("submittingRecipient")) return "sendingRecipient";
+  if (snapshot.matches("submittingDelivery")) return "sendingDelivery";
+  if (snapshot.matches({ steps: { recipient: "photo" } })) return "recipientPhoto";
+  if (snapshot.matches({ steps: { signature: "photo" } })) return "signaturePhoto";
+  return DELIVERY_STEPS.find((step) => snapshot.matches({ steps: step })) ?? "address";
+}
+
+/** The delivery as the courier has entered it so far: what the flow's snapshot shows, as the domain's draft. */
+export function draftOf(snapshot: DeliveryFlowSnapshot): DeliveryDraft {
+  const { context } = snapshot;
   return {
-    ...snapshot,
-    children: { ...snapshot.children, payment: { ...payment, snapshot: { ...child, value: "choosing", context, children: {} } } },
+    version: DELIVERY_DRAFT_VERSION,
+    orderId: context.order.id,
+    place: placeOf(snapshot),
+    reached: context.reached,
+    record: {
+      groupedOrderIds: context.groupedOrderIds,
+      dobVerified: context.dobVerified,
+      recipientCalledAt: context.recipientCalledAt,
+      recipient: context.recipient,
+      identification: context.identification,
+      payment: context.payment,
+      signature: context.signature,
+      survey: context.survey,
+      failure: context.failure,
+      photo: context.photo,
+      occurredAt: context.occurredAt,
+    },
   };
-}
-
-/** A saved flow in the middle of sending a delivery call: it must be resumed, whatever the order's status says. */
-export function isSubmitting(flow: StoredFlow): boolean {
-  const value = isObject(flow.snapshot) ? flow.snapshot.value : null;
-  return isObject(value) && Object.keys(value).some((state) => state.startsWith("submitting"));
-}
-
-/** Logout: every delivery in progress leaves the device with the courier. */
-export function clearAllFlows(): void {
-  const store = storage();
-  if (!store) return;
-  for (const key of flowKeys(store)) store.removeItem(key);
-}
-
-function flowKeys(store: Storage): string[] {
-  const keys: string[] = [];
-  for (let i = 0; i < store.length; i++) {
-    const key = store.key(i);
-    if (key?.startsWith(PREFIX)) keys.push(key);
-  }
-  return keys;
 }

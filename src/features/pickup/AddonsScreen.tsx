@@ -1,10 +1,9 @@
 import { useSelector } from "@xstate/react";
 import { Navigate, useNavigate } from "react-router";
-import { fromPromise, type Actor } from "xstate";
+import type { ActorRefFrom } from "xstate";
 import { addonCount } from "../../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import { addonsMachine } from "../../../machines/addons.machine.ts";
-import { fetchAddons, submitAddons } from "../../api/pickup.ts";
+import type { addonsMachine } from "../../../machines/addons.machine.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
@@ -15,13 +14,6 @@ import { useCheckIn } from "./check-in-context.tsx";
 import { ScreenHeader } from "./ScreenHeader.tsx";
 import { useWhenDone } from "./use-when-done.ts";
 
-const appAddonsMachine = addonsMachine.provide({
-  actors: {
-    fetchAddons: fromPromise(({ input }) => fetchAddons(input.pharmacyId)),
-    submitAddons: fromPromise(({ input: { pharmacyId, ...request } }) => submitAddons(pharmacyId, request)),
-  },
-});
-
 function useAddonsActor(pharmacyId: number) {
   const day = CourierDayContext.useSelector((state) => state.context.day!);
   const own = day.orders.filter((order) => order.pharmacy.id === pharmacyId);
@@ -29,7 +21,7 @@ function useAddonsActor(pharmacyId: number) {
   const serviceWindowInstanceId =
     [...own, ...day.orders].find((order) => order.service_window_instance_id !== null)?.service_window_instance_id ?? null;
   // Spawned by the application machine: the machine itself tells the day what was added.
-  return useFlowActor("addons", appAddonsMachine, {
+  return useFlowActor("addons", {
     input: { pharmacyId, serviceWindowInstanceId, alreadyAdded: addonCount(day.orders, pharmacyId) },
   });
 }
@@ -49,7 +41,7 @@ function Addons() {
   return actor ? <AddonsView actor={actor} /> : null;
 }
 
-function AddonsView({ actor }: { actor: Actor<typeof appAddonsMachine> }) {
+function AddonsView({ actor }: { actor: ActorRefFrom<typeof addonsMachine> }) {
   const { pharmacy } = useCheckIn();
   const navigate = useNavigate();
   const state = useSelector(actor, (snapshot) => snapshot);

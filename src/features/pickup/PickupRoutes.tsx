@@ -31,3 +31,6 @@ export function Component() {
     </CheckInProvider>
   );
 }
+
+/** The flows these screens run, for the app's registry of flows (src/app/flows.ts): loaded with the screens. */
+export { appAddonsMachine, appCheckInMachine, appVerifyOrderMachine } from "./pickup-flows.ts";

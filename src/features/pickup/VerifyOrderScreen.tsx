@@ -1,6 +1,6 @@
 import { useSelector } from "@xstate/react";
 import { Navigate, useNavigate, useParams } from "react-router";
-import { fromPromise, type Actor } from "xstate";
+import type { ActorRefFrom } from "xstate";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { isValidCopay } from "../../../domain/copay.ts";
 import { isoToUsDate } from "../../../domain/dates.ts";
@@ -8,8 +8,7 @@ import { formatUsd, parseDecimalToCents } from "../../../domain/money.ts";
 import { checkInRowAction, showsCopaySection } from "../../../domain/pharmacy-progress.ts";
 import { formatPhone } from "../../../domain/phone.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import { verifyOrderMachine } from "../../../machines/verify-order.machine.ts";
-import { assertCopay, cancelOrder, pickUpOrder } from "../../api/pickup.ts";
+import type { verifyOrderMachine } from "../../../machines/verify-order.machine.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
@@ -21,14 +20,6 @@ import { deliveryInstructions } from "../../../domain/delivery-notes.ts";
 import { AddressLink, otherFeesCents, patientName, RxNumbers } from "./order-details.tsx";
 import { ScreenHeader } from "./ScreenHeader.tsx";
 import { useWhenDone } from "./use-when-done.ts";
-
-const appVerifyOrderMachine = verifyOrderMachine.provide({
-  actors: {
-    assertCopay: fromPromise(({ input }) => assertCopay(input.orderId, input.copay)),
-    pickUpOrder: fromPromise(({ input }) => pickUpOrder(input.orderId)),
-    cancelOrder: fromPromise(({ input }) => cancelOrder(input.orderId)),
-  },
-});
 
 /** /pharmacies/:pharmacyId/verify_orders/:orderId. Spec §2: an unknown order id redirects to /pharmacies. */
 export function VerifyOrderScreen() {
@@ -45,11 +36,11 @@ export function VerifyOrderScreen() {
 function VerifyOrder({ order }: { order: Order }) {
   const statuses = CourierDayContext.useSelector((state) => state.context.day!.statuses);
   // Spawned by the application machine: the machine itself tells the day the order's new status.
-  const actor = useFlowActor("verifyOrder", appVerifyOrderMachine, { input: { order, statuses } });
+  const actor = useFlowActor("verifyOrder", { input: { order, statuses } });
   return actor ? <VerifyOrderView actor={actor} pharmacyId={order.pharmacy.id} /> : null;
 }
 
-function VerifyOrderView({ actor, pharmacyId }: { actor: Actor<typeof appVerifyOrderMachine>; pharmacyId: number }) {
+function VerifyOrderView({ actor, pharmacyId }: { actor: ActorRefFrom<typeof verifyOrderMachine>; pharmacyId: number }) {
   const navigate = useNavigate();
   const listPath = `/pharmacies/${pharmacyId}/verify_orders`;
   const state = useSelector(actor, (snapshot) => snapshot);

@@ -1,13 +1,10 @@
 import { visitsToMake } from "../../../domain/pharmacy-list.ts";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import { fromPromise, type ActorRefFrom } from "xstate";
+import type { ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
-import { checkInMachine } from "../../../machines/check-in.machine.ts";
-import { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
-import { markArrived } from "../../api/pickup.ts";
+import type { checkInMachine } from "../../../machines/check-in.machine.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
-import { cameraActor } from "../../ui/scanner/camera-actor.ts";
 import { useCheckInUrl } from "./use-check-in-url.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;
@@ -28,15 +25,8 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
   const visitId = CourierDayContext.useSelector(
     (state) => visitsToMake(state.context.day!.pharmacy_visits).find((visit) => visit.pharmacy.id === pharmacy.id)?.id ?? null,
   );
-  const machine = useMemo(
-    () =>
-      checkInMachine.provide({
-        actors: { markArrived: fromPromise(({ input }) => markArrived(courierId, input.visitId)), labelScanner: labelScannerMachine.provide({ actors: { camera: cameraActor } }) },
-      }),
-    [courierId],
-  );
-  // Spawned by the application machine: the day tells the machine its changes, the machine tells the day the arrival.
-  const actor = useFlowActor("checkIn", machine, { input: { pharmacyId: pharmacy.id, visitId, orders } });
+  // Started by the application machine: the machine follows the day and tells it the arrival it records.
+  const actor = useFlowActor("checkIn", { input: { courierId, pharmacyId: pharmacy.id, visitId, orders } });
   return actor ? <CheckInFlow actor={actor} pharmacy={pharmacy}>{children}</CheckInFlow> : null;
 }
 

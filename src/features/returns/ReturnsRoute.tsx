@@ -1,27 +1,18 @@
 import { useSelector } from "@xstate/react";
 import { useMemo } from "react";
 import { useLocation, useParams } from "react-router";
-import { fromPromise } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import { pharmaciesOfDay } from "../../../domain/pharmacy-list.ts";
-import { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
-import { returnsMachine } from "../../../machines/returns.machine.ts";
-import { submitReturn } from "../../api/returns.ts";
 import { useOfflineOrderIds } from "../../app/offline-status.ts";
 import { CourierDayContext } from "../../app/app-actor.ts";
 import { useFlowActor } from "../../app/flow-actor.ts";
 import { useMachineUrl } from "../../app/use-machine-url.ts";
 import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
-import { cameraActor } from "../../ui/scanner/camera-actor.ts";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
 import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
 import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
 import { ReturnsSummaryScreen } from "./ReturnsSummaryScreen.tsx";
-
-const appReturnsMachine = returnsMachine.provide({
-  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)), labelScanner: labelScannerMachine.provide({ actors: { camera: cameraActor } }) },
-});
 
 /**
  * /pharmacies/:pharmacyId/reconcile, /reconcile_details/:kind and
@@ -44,9 +35,9 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const orders = CourierDayContext.useSelector((state) => state.context.day!.orders);
   const incompleteOffline = useOfflineOrderIds().size > 0;
 
-  // Spawned by the application machine: the day and the offline queue tell the machine what
-  // changes (a refresh, the stored orders resubmitted); it tells the day what it returned, itself.
-  const actor = useFlowActor("returns", appReturnsMachine, {
+  // Spawned by the application machine: the machine follows the day and the offline queue
+  // (a refresh, the stored orders resubmitted) and tells the day what it returned, itself.
+  const actor = useFlowActor("returns", {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });
   return actor ? <ReturnsFlowView actor={actor} pharmacy={pharmacy} /> : null;
@@ -91,3 +82,6 @@ function useReturnsUrl(actor: ReturnsActor, pharmacyId: number) {
     whenDone: { to: () => "/pharmacies", replace: true },
   });
 }
+
+/** The flow these screens run, for the app's registry of flows (src/app/flows.ts): loaded with the screens. */
+export { appReturnsMachine } from "./returns-flow.ts";

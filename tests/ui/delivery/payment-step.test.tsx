@@ -223,7 +223,8 @@ describe("card (issue 5)", () => {
     await waitFor(() => expect(charge()).toBeEnabled());
     const saved = window.localStorage.getItem(`rxc-delivery-flow:${order.id}`)!;
     expect(saved).not.toContain("4111");
-    expect(JSON.parse(saved).snapshot.children.payment.snapshot).toMatchObject({ value: "choosing", context: { method: null } });
+    // The draft keeps the step, and no payment until the payment step has collected one.
+    expect(JSON.parse(saved).draft).toMatchObject({ place: "payment", record: { payment: null } });
     unmount();
     renderDelivery(itineraryWith([order]), `${base(order)}/payment`);
     await screen.findByRole("group", { name: "Payment method" });

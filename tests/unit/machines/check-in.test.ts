@@ -49,8 +49,8 @@ const EVENTS: CheckInEvent[] | Record<string, unknown>[] = [
 ];
 
 const SCENARIOS: { name: string; input: CheckInInput }[] = [
-  { name: "with a visit", input: { pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: PENDING } },
-  { name: "without a visit", input: { pharmacyId: RIVERSIDE.id, visitId: null, orders: PENDING } },
+  { name: "with a visit", input: { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: VISIT.id, orders: PENDING } },
+  { name: "without a visit", input: { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: null, orders: PENDING } },
 ];
 
 /** The search only filters what is shown (no guard reads it), so it does not make a new state here. */
@@ -105,7 +105,7 @@ describe("check-in behaviour (spec §2, §4)", () => {
       { type: "xstate.done.actor.markArrived", output: VISIT },
       { type: "START_DELIVERIES" },
     ]));
-    expect(calls).toEqual([{ actor: "markArrived", input: { visitId: 5 } }]);
+    expect(calls).toEqual([{ actor: "markArrived", input: { courierId: 7, visitId: 5 } }]);
     expect(snapshot.status).toBe("done");
     expect(snapshot.output).toEqual({ next: "deliveries", visit: VISIT });
   });
@@ -162,7 +162,7 @@ describe("scanning a bag's label at check-in", () => {
   /** A live check-in with its real scanner and a camera the test drives. */
   function scanningActor() {
     const { camera, labelScanner } = testCamera();
-    const actor = createActor(checkInMachine.provide({ actors: { labelScanner } }), { input: { pharmacyId: RIVERSIDE.id, visitId: null, orders: LABELLED } });
+    const actor = createActor(checkInMachine.provide({ actors: { labelScanner } }), { input: { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: null, orders: LABELLED } });
     const scanned: number[] = [];
     actor.on("orderScanned", (event) => scanned.push(event.orderId));
     actor.start();
@@ -231,7 +231,7 @@ describe("following the courier's day in the application's actor system", () => 
 
   it("an order verified elsewhere reaches the check-in list from the day itself, with no screen relaying it", async () => {
     const system = await startAppSystem({ day: itinerary(PENDING) });
-    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: system.day.getSnapshot().context.day!.orders });
+    const flow = system.startFlow(checkInMachine, { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: null, orders: system.day.getSnapshot().context.day!.orders });
     expect(flow.getSnapshot().can({ type: "CONTINUE" })).toBe(false);
 
     // The verify-order flow reports order 1 picked up to the day (its reportOrder).
@@ -244,13 +244,13 @@ describe("following the courier's day in the application's actor system", () => 
 
   it("starts from the day as it is, if it moved on after the flow's input was read", async () => {
     const system = await startAppSystem({ day: itinerary(READY) });
-    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: PENDING });
+    const flow = system.startFlow(checkInMachine, { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: null, orders: PENDING });
     expect(flow.getSnapshot().context.orders).toBe(system.day.getSnapshot().context.day!.orders);
   });
 
   it("says nothing while the orders stay the same, and stops following once the check-in is over", async () => {
     const system = await startAppSystem({ day: itinerary(READY) });
-    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: system.day.getSnapshot().context.day!.orders });
+    const flow = system.startFlow(checkInMachine, { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: null, orders: system.day.getSnapshot().context.day!.orders });
     const received = ordersChangedOf(system, flow);
 
     // A visit arrived at: the day changes, its orders do not.
@@ -266,7 +266,7 @@ describe("following the courier's day in the application's actor system", () => 
 
   it("the day keeps it as a follower until the check-in is over", async () => {
     const system = await startAppSystem({ day: itinerary(READY) });
-    const flow = system.startFlow(checkInMachine, { pharmacyId: RIVERSIDE.id, visitId: null, orders: READY });
+    const flow = system.startFlow(checkInMachine, { courierId: 7, pharmacyId: RIVERSIDE.id, visitId: null, orders: READY });
     expect(system.day.getSnapshot().context.followers).toEqual([flow]);
     flow.send({ type: "CONTINUE" });
     flow.send({ type: "START_DELIVERIES" });

@@ -5,14 +5,18 @@ import {
   createMachine,
   fromPromise,
   setup,
+  type AnyActorLogic,
   type AnyActorRef,
   type EventObject,
 } from "xstate";
 import type { ItineraryResponse } from "../../../domain/contract/index.ts";
-import { courierAppMachine, SYSTEM_IDS } from "../../../machines/courier-app.machine.ts";
+import { courierAppMachine, SYSTEM_IDS, type CourierAppEvent } from "../../../machines/courier-app.machine.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
-import { resumedFrom } from "../../../machines/resumed-from.ts";
+import { deliveryFlowMachine, type SubmissionResult } from "../../../machines/delivery-flow.machine.ts";
+import type { FailureSubmission } from "../../../domain/contract/deliveries.ts";
+import { DELIVERY_DRAFT_VERSION, type DeliveryDraft } from "../../../domain/delivery-draft.ts";
+import type { FlowName } from "../../../machines/flows.ts";
+import { startFlowFrom } from "../../support/app-system.ts";
 import { QUEUED, QUEUED_ENTRY } from "../../support/delivery-flow-events.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder } from "../../support/order-fixtures.ts";
@@ -21,10 +25,10 @@ import { pathName, possibleEvents, type ModelPath } from "../../support/replay-p
 const TODAY = "2026-11-21";
 const SESSION_STATES = ["checking", "loggedOut", "loggingIn", "loggedIn", "loggingOut"] as const;
 
-/** A flow the courier finishes with FINISH (its output: what became of it). */
-const finishingFlow = setup({ types: { input: {} as { orderId: number } } }).createMachine({
+/** A flow the courier finishes with FINISH (its output: what became of it); it stands in for any flow the app names. */
+const finishingFlow = setup({ types: { input: {} as unknown } }).createMachine({
   id: "flow",
-  context: ({ input }) => ({ orderId: input.orderId }),
+  context: ({ input }) => ({ orderId: (input as { orderId: number }).orderId }),
   initial: "open",
   states: { open: { on: { FINISH: "finished" } }, finished: { type: "final" } },
   output: ({ context }) => ({ orderId: context.orderId }),
@@ -34,7 +38,7 @@ const FLOW_ID = "flow:deliveryFlow-1";
 const EVENTS = [
   ...SESSION_STATES.map((value) => ({ type: "xstate.snapshot.session", snapshot: { value } })),
   { type: "xstate.done.actor.browserOnline", output: TODAY },
-  { type: "FLOW.OPEN", flow: "deliveryFlow", id: FLOW_ID, logic: finishingFlow, input: { orderId: 70 } },
+  { type: "FLOW.START", flow: "deliveryFlow", id: FLOW_ID, input: { orderId: 70 } },
   { type: `xstate.done.actor.${FLOW_ID}`, output: { orderId: 70 } },
 ];
 
@@ -56,16 +60,20 @@ const recorder = (id: string) =>
     on: { "*": { actions: assign({ received: ({ context, event }) => [...context.received, event] }) } },
   });
 
-function startApp(overrides: Record<string, unknown> = {}) {
+type AppActors = NonNullable<Parameters<typeof courierAppMachine.provide>[0]["actors"]>;
+
+/** The application with stand-ins for its actors, and the test's logic for the flows it starts by name. */
+function startApp(overrides: { courierDay?: AnyActorLogic } = {}, flows: Partial<Record<FlowName, AnyActorLogic>> = {}) {
   const app = createActor(
     courierAppMachine.provide({
+      // Stand-ins: a session moved by hand and recorders in place of the day and the queue.
       actors: {
         session: stubSession,
-        courierDay: recorder("courierDay"),
+        courierDay: overrides.courierDay ?? recorder("courierDay"),
         offlineQueue: recorder("offlineQueue"),
         browserOnline: fromPromise<string>(() => new Promise((resolve) => (goOnline = resolve))),
-        ...overrides,
-      } as never,
+      } as unknown as AppActors,
+      actions: { startFlow: startFlowFrom((flow) => flows[flow] ?? finishingFlow) },
     }),
     { input: { today: TODAY } },
   );
@@ -83,13 +91,13 @@ async function replay(path: ModelPath) {
   for (const { event } of path.steps.slice(1)) {
     if (event.type === "xstate.done.actor.browserOnline") {
       goOnline((event as unknown as { output: string }).output);
-    } else if (event.type === `xstate.done.actor.${FLOW_ID}` && app.getSnapshot().children[FLOW_ID as never]) {
+    } else if (event.type === `xstate.done.actor.${FLOW_ID}` && app.system.get(FLOW_ID)) {
       // A running flow finishes by itself: the application hears it from the flow.
-      (app.getSnapshot().children[FLOW_ID as never] as AnyActorRef).send({ type: "FINISH" });
+      app.system.get(FLOW_ID).send({ type: "FINISH" });
     } else if (event.type === "xstate.snapshot.session") {
-      app.getSnapshot().children.session!.send({ type: `BE.${(event as unknown as { snapshot: { value: string } }).snapshot.value}` } as never);
+      app.system.get(SYSTEM_IDS.session).send({ type: `BE.${(event as unknown as { snapshot: { value: string } }).snapshot.value}` });
     } else {
-      app.send(event as never);
+      app.send(event as CourierAppEvent);
     }
     await new Promise((resolve) => setTimeout(resolve, 0));
     // A session change that keeps it open (logging out) keeps the same day: it is not started again.
@@ -110,12 +118,12 @@ describe("courier-app machine", () => {
     expect(app.system.get(SYSTEM_IDS.session)).toBeDefined();
     expect(app.system.get(SYSTEM_IDS.offlineQueue)).toBeDefined();
     expect(app.system.get(SYSTEM_IDS.courierDay) !== undefined).toBe(path.state.matches({ session: "signedIn" }));
-    // A flow opened runs in the application's system until it is done.
-    const opened = path.steps.findLastIndex((step) => step.event.type === "FLOW.OPEN");
+    // A flow started runs in the application's system, a child of the application, until it is done.
+    const opened = path.steps.findLastIndex((step) => step.event.type === "FLOW.START");
     const finished = path.steps.findLastIndex((step) => step.event.type === `xstate.done.actor.${FLOW_ID}`);
-    const flow = app.getSnapshot().children[FLOW_ID as never] as AnyActorRef | undefined;
+    const flow: AnyActorRef | undefined = app.system.get(FLOW_ID);
     expect(flow !== undefined).toBe(opened >= 0 && opened > finished);
-    if (flow) expect(flow.system).toBe(app.system);
+    if (flow) expect(Object.values(app.getSnapshot().children)).toContain(flow);
     const online = path.steps.filter((step) => step.event.type === "xstate.done.actor.browserOnline").length;
     expect(received(app.system.get(SYSTEM_IDS.offlineQueue)).filter((event) => event.type === "ONLINE")).toHaveLength(online);
     app.stop();
@@ -126,24 +134,26 @@ describe("courier-app machine", () => {
   it("a delivery flow in the system hands a call that failed on the network to the queue, and tells the day its outcome", async () => {
     const order = makeOrder({ id: 70, status: "picked_up" });
     const day = { orders: [order], pharmacy_visits: [], statuses: [] } as unknown as ItineraryResponse;
-    const app = startApp({
-      courierDay: courierDayMachine.provide({
-        actors: {
-          loadDay: fromPromise<DayLoad>(async () => ({ itinerary: day, source: "server" })),
-          saveDay: fromPromise<void, { day: ItineraryResponse }>(async () => undefined),
-        },
-      }),
-    });
-    app.getSnapshot().children.session!.send({ type: "BE.loggedIn" } as never);
+    const app = startApp(
+      {
+        courierDay: courierDayMachine.provide({
+          actors: {
+            loadDay: fromPromise<DayLoad>(async () => ({ itinerary: day, source: "server" })),
+            saveDay: fromPromise<void, { day: ItineraryResponse }>(async () => undefined),
+          },
+        }),
+      },
+      { deliveryFlow: deliveryFlowMachine.provide({ actors: { submitFailure: fromPromise<SubmissionResult, FailureSubmission>(async (): Promise<SubmissionResult> => JSON.parse(JSON.stringify(QUEUED))) } }) },
+    );
+    app.system.get(SYSTEM_IDS.session).send({ type: "BE.loggedIn" });
     await new Promise((resolve) => setTimeout(resolve, 0));
     app.send({
-      type: "FLOW.OPEN",
+      type: "FLOW.START",
       flow: "deliveryFlow",
       id: "flow:deliveryFlow-7",
-      logic: deliveryFlowMachine.provide({ actors: { submitFailure: fromPromise(async () => QUEUED) } } as never),
       input: { order, otherOrders: [order], supportPhone: "2155550100", today: TODAY },
     });
-    const flow = app.getSnapshot().children["flow:deliveryFlow-7" as never] as unknown as AnyActorRef;
+    const flow: AnyActorRef = app.system.get("flow:deliveryFlow-7");
     flow.send({ type: "ADDRESS_INCORRECT" });
     flow.send({ type: "CONFIRM" });
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -152,34 +162,43 @@ describe("courier-app machine", () => {
     const dayNow = app.system.get(SYSTEM_IDS.courierDay)!.getSnapshot().context.day as ItineraryResponse;
     expect(dayNow.orders.find((candidate) => candidate.id === 70)!.status.name).toBe("delivery_attempted");
     // Done: the flow has left the application.
-    expect(app.getSnapshot().children["flow:deliveryFlow-7" as never]).toBeUndefined();
+    expect(app.system.get("flow:deliveryFlow-7")).toBeUndefined();
+    expect(Object.values(app.getSnapshot().children)).not.toContain(flow);
     app.stop();
   });
 
-  it("resumes a flow from the snapshot saved before a reload, where it was, with what was entered", () => {
+  it("starts a delivery again from the draft kept before a reload, where it was, with what was entered", () => {
     const order = makeOrder({ id: 71, status: "picked_up" });
     const input = { order, otherOrders: [order], supportPhone: "2155550100", today: TODAY };
     const before = createActor(deliveryFlowMachine, { input }).start();
     before.send({ type: "PRESENT_AT_ADDRESS" });
-    const saved = JSON.parse(JSON.stringify(before.getPersistedSnapshot()));
+    before.send({ type: "RECIPIENT_CALLED", at: "2026-11-21T15:00:00.000Z" });
+    const { context } = before.getSnapshot();
+    const draft: DeliveryDraft = {
+      version: DELIVERY_DRAFT_VERSION,
+      orderId: 71,
+      place: "recipient",
+      reached: context.reached,
+      record: { ...context, order: undefined } as unknown as DeliveryDraft["record"],
+    };
     before.stop();
 
-    const app = startApp();
-    app.send({ type: "FLOW.OPEN", flow: "deliveryFlow", id: "flow:deliveryFlow-8", logic: resumedFrom(deliveryFlowMachine, saved), input });
-    const resumed = app.getSnapshot().children["flow:deliveryFlow-8" as never] as unknown as AnyActorRef;
+    const app = startApp({}, { deliveryFlow: deliveryFlowMachine });
+    app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-8", input: { ...input, draft: JSON.parse(JSON.stringify(draft)) } });
+    const resumed: AnyActorRef = app.system.get("flow:deliveryFlow-8");
     expect(resumed.getSnapshot().value).toEqual(before.getSnapshot().value);
     expect(resumed.getSnapshot().value).not.toEqual(createActor(deliveryFlowMachine, { input }).getSnapshot().value);
-    expect(resumed.getSnapshot().context).toEqual(before.getSnapshot().context);
+    expect(resumed.getSnapshot().context).toEqual({ ...before.getSnapshot().context, resumeAt: "recipient" });
     app.stop();
   });
 
   it("opening a flow whose id is running keeps the running one", () => {
     const app = startApp();
-    app.send({ type: "FLOW.OPEN", flow: "returns", id: "flow:returns-1", logic: finishingFlow, input: { orderId: 1 } });
-    const first = app.getSnapshot().children["flow:returns-1" as never];
-    app.send({ type: "FLOW.OPEN", flow: "returns", id: "flow:returns-1", logic: finishingFlow, input: { orderId: 2 } });
-    expect(app.getSnapshot().children["flow:returns-1" as never]).toBe(first);
-    expect((first as unknown as AnyActorRef).getSnapshot().context).toEqual({ orderId: 1 });
+    app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-1", input: { orderId: 1 } as never });
+    const first: AnyActorRef = app.system.get("flow:deliveryFlow-1");
+    app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-1", input: { orderId: 2 } as never });
+    expect(app.system.get("flow:deliveryFlow-1")).toBe(first);
+    expect(first.getSnapshot().context).toEqual({ orderId: 1 });
     app.stop();
   });
 });

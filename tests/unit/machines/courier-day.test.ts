@@ -7,7 +7,7 @@ import { pathName, possibleEvents, replayPath } from "../../support/replay-paths
 
 const order = { id: 7, status: { id: 2, name: "submitted_to_courier" } } as unknown as Order;
 const day = { orders: [order], pharmacy_visits: [], support_phone: "18005550199" } as unknown as ItineraryResponse;
-const pickedUp = { ...order, status: { id: 3, name: "picked_up" } } as Order;
+const pickedUp = { ...order, status: { id: 3, name: "picked_up" }, payment_type: null, payment_collected: false } as unknown as Order;
 
 /** A flow that follows the day (check-in, returns): it hears DAY_CHANGED. */
 const heard: EventObject[] = [];
@@ -19,8 +19,7 @@ const EVENTS = [
   { type: "REFRESH" },
   { type: "ORDERS_CHANGED", orders: [pickedUp] },
   { type: "VISITS_CHANGED", visits: [] },
-  { type: "ORDERS_DELIVERED", orders: [{ ...order, status: { id: 5, name: "delivered" } }] },
-  { type: "ORDER_ATTEMPTED", orders: [{ ...order, status: { id: 6, name: "delivery_attempted" } }] },
+  { type: "DELIVERY_RECORDED", orders: [{ ...order, status: { id: 6, name: "delivery_attempted" } }] },
   { type: "xstate.done.actor.loadDay", output: { itinerary: day, source: "server" } },
   { type: "xstate.error.actor.loadDay", error: new TypeError("Failed to fetch") },
   { type: "xstate.done.actor.saveDay" },
@@ -47,12 +46,10 @@ describe("courier day machine", () => {
     const path = paths.find((p) => p.steps.some((s) => s.event.type === "ORDERS_CHANGED"))!;
     const { snapshot } = await replayPath(courierDayMachine, ACTORS, undefined, path);
     expect(snapshot.context.day!.orders[0]!.status.name).toBe("picked_up");
-    for (const [type, status] of [["ORDERS_DELIVERED", "delivered"], ["ORDER_ATTEMPTED", "delivery_attempted"]] as const) {
-      const reported = paths.find((p) => p.steps.at(-1)!.event.type === type)!;
-      const { snapshot: after } = await replayPath(courierDayMachine, ACTORS, undefined, reported);
-      expect(after.context.day!.orders[0]!.status.name, type).toBe(status);
-      expect(after.matches({ ready: "saving" }), type).toBe(true);
-    }
+    const reported = paths.find((p) => p.steps.at(-1)!.event.type === "DELIVERY_RECORDED")!;
+    const { snapshot: after } = await replayPath(courierDayMachine, ACTORS, undefined, reported);
+    expect(after.context.day!.orders[0]!.status.name).toBe("delivery_attempted");
+    expect(after.matches({ ready: "saving" })).toBe(true);
     const refreshFailed = paths.find((p) => p.state.matches("ready") && p.state.context.error !== null)!;
     expect(refreshFailed).toBeDefined();
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { createActor, fromPromise, type AnyMachineSnapshot } from "xstate";
+import { createActor, fromPromise, type AnyMachineSnapshot, type SnapshotFrom } from "xstate";
+import type { DraftPlace } from "../../../domain/delivery-draft.ts";
+import { draftOf } from "../../../src/features/delivery/flow-storage.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { identificationComplete } from "../../../domain/delivery-rules.ts";
 import { courierNotesLongEnough, recipientCountsAsSelected, type RecipientForm } from "../../../domain/recipient.ts";
@@ -15,7 +17,7 @@ import {
 import { confirmationOf as deliveryConfirmation } from "../../../src/features/delivery/confirmation.ts";
 import { deliveryPathOf, deliveryStepOfPath } from "../../../src/features/delivery/delivery-paths.ts";
 import { paymentMachine } from "../../../machines/payment.machine.ts";
-import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, QUEUED, REFUSED } from "../../support/delivery-flow-events.ts";
+import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, REFUSED } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
@@ -200,12 +202,6 @@ describe("delivery-flow machine: every path", () => {
     expect(shown(visited.filter((snapshot) => snapshot.matches({ steps: "recipient" })))).toEqual([]);
   });
 
-  it("covers every state and transition", () => {
-    expectFullCoverageAcross(
-      deliveryFlowMachine,
-      SCENARIOS.map(({ input, events }) => ({ input, paths: pathsOf(input, events) })),
-    );
-  });
 });
 
 // ---------------------------------------------------------------- behaviour
@@ -215,6 +211,74 @@ function path(events: readonly object[]): ModelPath {
 }
 const run = (input: DeliveryFlowInput, events: readonly object[]) => replayPath(deliveryFlowMachine, ACTORS, input, path(events));
 const value = (snapshot: AnyMachineSnapshot) => snapshot.value;
+
+// ---------------------------------------------------------------- a reload: the flow starts again from the draft
+
+/** The courier's draft after these events (what src/features/delivery/flow-storage.ts keeps), through storage's JSON. */
+async function draftAfter(input: DeliveryFlowInput, events: readonly object[], place: DraftPlace): Promise<DeliveryFlowInput> {
+  const { snapshot } = await run(input, events);
+  const draft = draftOf(snapshot as SnapshotFrom<typeof deliveryFlowMachine>);
+  expect(draft.place, `the draft after ${events.length} events`).toBe(place);
+  return { ...input, draft: JSON.parse(JSON.stringify(draft)) };
+}
+
+/** One draft per place a reload can leave the courier, each started again where it names. */
+const RESUMES: { place: DraftPlace; input: DeliveryFlowInput; at: object }[] = [
+  { place: "address", input: await draftAfter(plain, [], "address"), at: { steps: { address: "ready" } } },
+  { place: "verifyDob", input: await draftAfter(full, [E.present], "verifyDob"), at: { steps: { verifyDob: "ready" } } },
+  { place: "recipient", input: await draftAfter(plain, [E.present, E.patient], "recipient"), at: { steps: { recipient: "editing" } } },
+  { place: "recipientPhoto", input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo], "recipientPhoto"), at: { steps: { recipient: "photo" } } },
+  { place: "idVerification", input: await draftAfter(idOnly, [E.present, E.patient, E.continue], "idVerification"), at: { steps: { idVerification: "ready" } } },
+  { place: "payment", input: await draftAfter(owedOnly, [E.present, E.patient, E.continue], "payment"), at: { steps: "payment" } },
+  { place: "signature", input: await draftAfter(plain, [E.present, E.patient, E.continue, E.sign], "signature"), at: { steps: { signature: "signing" } } },
+  {
+    place: "signaturePhoto",
+    input: await draftAfter(photoRequired, [E.present, E.patient, E.continue, E.refuse, E.continue], "signaturePhoto"),
+    at: { steps: { signature: "photo" } },
+  },
+  { place: "sendingFailure", input: await draftAfter(plain, [E.addressIncorrect, E.confirm], "sendingFailure"), at: { submittingFailure: "sending" } },
+  {
+    place: "sendingRecipient",
+    input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo, E.continue], "sendingRecipient"),
+    at: { submittingRecipient: "sending" },
+  },
+  {
+    place: "sendingDelivery",
+    input: await draftAfter(plain, [E.present, E.patient, E.continue, E.sign, E.continue], "sendingDelivery"),
+    at: { submittingDelivery: "sending" },
+  },
+];
+
+describe("a reload: the flow starts again from the courier's draft", () => {
+  it.each(RESUMES.map((resume) => [resume.place, resume] as const))("at %s, with what was entered", async (_place, { input, at }) => {
+    const paths = pathsOf(input, [E.continue]);
+    for (const path of paths) {
+      const { snapshot } = await replayPath(deliveryFlowMachine, ACTORS, input, path);
+      expect(snapshot.value).toEqual(path.state.value);
+      expect(snapshot.context).toEqual(path.state.context);
+    }
+    const { snapshot } = await run(input, []);
+    expect(snapshot.value).toEqual(at);
+    // What the courier entered is back: the draft's record is the flow's.
+    expect(draftOf(snapshot as SnapshotFrom<typeof deliveryFlowMachine>).record).toEqual(input.draft!.record);
+  });
+
+  it("sends a call that was under way again with the same body (its client_occurred_at)", async () => {
+    const input = RESUMES.find((resume) => resume.place === "sendingDelivery")!.input;
+    const { calls } = await run(input, [E.deliveryDone]);
+    expect(calls.map((call) => call.actor)).toEqual(["submitDelivery"]);
+    expect((calls[0]!.input as { client_occurred_at: string }).client_occurred_at).toBe(input.draft!.record.occurredAt);
+  });
+});
+
+describe("delivery-flow machine: coverage", () => {
+  it("covers every state and transition (fresh deliveries and every draft)", () => {
+    expectFullCoverageAcross(deliveryFlowMachine, [
+      ...SCENARIOS.map(({ input, events }) => ({ input, paths: pathsOf(input, events) })),
+      ...RESUMES.map(({ input }) => ({ input, paths: pathsOf(input, [E.continue]) })),
+    ]);
+  });
+});
 
 describe("delivery flow order (spec §4)", () => {
   it("goes address → verify-dob → recipient → idverification → payment → signature → finished, sending every field", async () => {
@@ -399,16 +463,12 @@ describe("photo of the drop-off (issue 19)", () => {
     expect(snapshot.context.recipient.courier_notes).toBe("Nobody answered the door");
   });
 
-  it("survives a reload (the photo is plain JSON in the persisted snapshot)", () => {
-    const machine = deliveryFlowMachine.provide({ actors: { submitRecipient: fromPromise(async () => QUEUED) } } as never);
-    const actor = createActor(machine, { input: covid }).start();
-    for (const event of [E.present, E.notes, E.continue, E.photo] as DeliveryFlowEvent[]) actor.send(event);
-    const saved = JSON.stringify(actor.getPersistedSnapshot());
-    actor.stop();
-    const resumed = createActor(machine, { input: covid, snapshot: JSON.parse(saved) }).start();
-    expect(resumed.getSnapshot().value).toEqual({ steps: { recipient: "photo" } });
-    expect(resumed.getSnapshot().context.photo).toEqual(PHOTO);
-    resumed.stop();
+  it("survives a reload: the photo is plain JSON in the courier's draft, and the flow starts again at the photo", async () => {
+    const { input } = RESUMES.find((resume) => resume.place === "recipientPhoto")!;
+    expect(input.draft!.record.photo).toEqual(PHOTO);
+    const { snapshot } = await run(input, []);
+    expect(snapshot.value).toEqual({ steps: { recipient: "photo" } });
+    expect(snapshot.context.photo).toEqual(PHOTO);
   });
 });
 
@@ -539,50 +599,33 @@ describe("deep links and the URL (spec §2, §4)", () => {
 });
 
 describe("resuming after a reload", () => {
-  const actors = (extra: Record<string, unknown> = {}) => ({
-    submitFailure: fromPromise(async () => QUEUED),
-    submitRecipient: fromPromise(async () => QUEUED),
-    submitDelivery: fromPromise(async () => QUEUED),
-    ...extra,
+  it("starts again at the step with what was entered, from the courier's draft (plain JSON)", async () => {
+    const entered = await draftAfter(plain, [E.present, E.other, E.otherNames, E.group, E.called], "recipient");
+    const { snapshot } = await run(entered, [E.continue]);
+    expect(snapshot.context.recipient).toMatchObject({ relationship_id: OTHER, first_name: "Bo", other_description: "Son" });
+    expect(snapshot.context.groupedOrderIds).toEqual([81, 82]);
+    expect(snapshot.value).toEqual({ steps: { signature: "signing" } });
   });
 
-  it("restores the step and what was entered from a persisted snapshot (plain JSON)", () => {
-    const machine = deliveryFlowMachine.provide({ actors: actors() } as never);
-    const actor = createActor(machine, { input: plain }).start();
-    for (const event of [E.present, E.other, E.otherNames, E.group, E.called] as DeliveryFlowEvent[]) actor.send(event);
-    const saved = JSON.stringify(actor.getPersistedSnapshot());
-    actor.stop();
-    const resumed = createActor(machine, { input: plain, snapshot: JSON.parse(saved) }).start();
-    expect(resumed.getSnapshot().value).toEqual({ steps: { recipient: "editing" } });
-    expect(resumed.getSnapshot().context.recipient).toMatchObject({ relationship_id: OTHER, first_name: "Bo", other_description: "Son" });
-    expect(resumed.getSnapshot().context.groupedOrderIds).toEqual([81, 82]);
-    resumed.send(E.continue);
-    expect(resumed.getSnapshot().value).toEqual({ steps: { signature: "signing" } });
-    resumed.stop();
-  });
-
-  it("persists the payment step without card data", async () => {
+  it("keeps no card data: with the card fields up, the draft names the payment step and no payment", async () => {
     const payment = paymentMachine.provide({
       actors: { setUpCardClient: fromPromise<void, { order_id: number }>(async () => {}), authorizeCard: fromPromise(async () => ({ transaction_id: "t" })) },
     });
-    const machine = deliveryFlowMachine.provide({ actors: actors({ payment }) } as never);
-    const actor = createActor(machine, { input: owedOnly }).start();
+    const actor = createActor(deliveryFlowMachine.provide({ actors: { payment } }), { input: owedOnly }).start();
     for (const event of [E.present, E.patient, E.continue] as DeliveryFlowEvent[]) actor.send(event);
     const child = actor.getSnapshot().children.payment!;
     child.send({ type: "CHOOSE_METHOD", method: "card" });
     await new Promise((resolve) => setTimeout(resolve, 0));
     child.send({ type: "CARD_FIELDS_CHANGED", number: true, cvv: true, expiration: true });
-    const saved = JSON.stringify(actor.getPersistedSnapshot());
+    const draft = draftOf(actor.getSnapshot());
     actor.stop();
-    // Only the fields' validity is kept: the card itself lives in the hosted fields.
-    const persisted = JSON.parse(saved).children.payment.snapshot.context;
-    expect(Object.keys(persisted).sort()).toEqual(
-      ["allowedMethods", "cardFields", "error", "method", "newCopay", "order", "outcome", "supportPhone", "transactionId"],
-    );
-    expect(persisted.cardFields).toEqual({ number: true, cvv: true, expiration: true });
-    const resumed = createActor(machine, { input: owedOnly, snapshot: JSON.parse(saved) }).start();
+    expect(draft.place).toBe("payment");
+    expect(draft.record.payment).toBeNull();
+    expect(JSON.stringify(draft)).not.toMatch(/cardFields|cvv|"method"/);
+    // Started again, the payment step asks for the method afresh.
+    const resumed = createActor(deliveryFlowMachine.provide({ actors: { payment } }), { input: { ...owedOnly, draft } }).start();
     expect(resumed.getSnapshot().value).toEqual({ steps: "payment" });
-    expect((resumed.getSnapshot().children.payment!.getSnapshot() as AnyMachineSnapshot).value).toEqual({ card: "entering" });
+    expect((resumed.getSnapshot().children.payment!.getSnapshot() as AnyMachineSnapshot).value).toBe("choosing");
     resumed.stop();
   });
 });

@@ -1,0 +1,28 @@
+import type { InputFrom } from "xstate";
+import type { addonsMachine } from "./addons.machine.ts";
+import type { checkInMachine } from "./check-in.machine.ts";
+import type { deliveryFlowMachine } from "./delivery-flow.machine.ts";
+import type { returnsMachine } from "./returns.machine.ts";
+import type { verifyOrderMachine } from "./verify-order.machine.ts";
+
+/**
+ * The flows the application starts (machines/courier-app.machine.ts), by
+ * name: each one's machine and the input it starts from. Types only — a
+ * flow's logic loads with its screen (the app's registry, src/app/flows.ts),
+ * so none of it is in the first screen's JavaScript.
+ */
+export interface FlowMachines {
+  checkIn: typeof checkInMachine;
+  verifyOrder: typeof verifyOrderMachine;
+  addons: typeof addonsMachine;
+  deliveryFlow: typeof deliveryFlowMachine;
+  returns: typeof returnsMachine;
+}
+
+export type FlowName = keyof FlowMachines;
+
+/** What starts one flow: its name, the id it runs under in the application, and its input. */
+export type FlowStart = { [F in FlowName]: { flow: F; id: string; input: InputFrom<FlowMachines[F]> } }[FlowName];
+
+/** The app's registry: each flow's logic (its machine with the app's adapters), loaded on demand. */
+export type FlowLoaders = { [F in FlowName]: () => Promise<FlowMachines[F]> };
