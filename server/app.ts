@@ -33,6 +33,7 @@ import type { PinnedConnect } from "./services/webhooks/pinned-connect.ts";
 import type { Resolver } from "./services/webhooks/url-policy.ts";
 import { ensureEnvironmentKey } from "./ops/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
+import { createStaffSessionStore } from "./ops/staff-sessions.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
 import { RenderPool, type RenderPoolOptions } from "./services/proof/render-pool.ts";
 
@@ -100,12 +101,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     absoluteHours: config.sessionAbsoluteHours,
   });
   installAuth(app, sessions);
+  const staffSessions = createStaffSessionStore(database.db, {
+    idleMinutes: config.sessionIdleMinutes,
+    absoluteHours: config.sessionAbsoluteHours,
+  });
   // The operations API's Bearer keys (issue 15); OPS_API_KEY is kept as a hash before anything is served.
   if (config.opsApiKey) await ensureEnvironmentKey(database.db, config.opsApiKey);
-  installOpsAuth(app, { db: database.db, enabled: config.opsApiKey !== null, requestsPerMinute: config.opsRequestsPerMinute });
+  installOpsAuth(app, { db: database.db, enabled: config.opsApiKey !== null, requestsPerMinute: config.opsRequestsPerMinute, staffSessions });
   // Dead sessions are refused at once; their rows go at start and then hourly (docs/security.md "Retention").
   const purgeSessions = () =>
-    Promise.all([sessions.purgeExpired(), purgeLoginAttempts(database.db)]).catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
+    Promise.all([sessions.purgeExpired(), staffSessions.purgeExpired(), purgeLoginAttempts(database.db)]).catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
   const sessionPurge = setInterval(purgeSessions, 3_600_000).unref();
   app.addHook("onReady", async () => void (await purgeSessions()));
   app.addHook("onClose", async () => clearInterval(sessionPurge));
@@ -130,7 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => void (await webhookSender?.stop()));
   app.decorate("webhookSender", { drain: () => webhookSender?.drain() ?? Promise.resolve() });
 
-  const { paymentGateway } = await registerRoutes(app, { config, database, sessions, today });
+  const { paymentGateway } = await registerRoutes(app, { config, database, sessions, staffSessions, today });
   // Card holds a crash left without their answer recorded are released, at start and every minute (docs/security.md "Payments").
   let paymentRecovery: PaymentRecovery | null = null;
   app.addHook("onReady", async () => {

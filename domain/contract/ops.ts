@@ -382,7 +382,7 @@ export const StatusChange = z.object({
   from_status: z.string().nullable(),
   to_status: z.string(),
   occurred_at: z.string(),
-  /** Who moved it: "courier:7", "key:3" or null for the system. */
+  /** Who moved it: "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist in the console; custody names them) or null for the system. */
   actor: z.string().nullable(),
 });
 export const OpsOrderDetail = OpsOrder.extend({ status_history: z.array(StatusChange) });

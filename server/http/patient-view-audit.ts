@@ -44,11 +44,11 @@ export function viewedOrderIds(payload: unknown): number[] {
 
 export function installPatientViewAudit(app: FastifyInstance, options: { db: Db }): void {
   app.addHook("preSerialization", async (request, reply, payload) => {
-    // The courier's session, or an operations API key (issue 15): both are views of patient data.
+    // The courier's session, an operations API key (issue 15) or a console session (issue 27): all are views of patient data.
     const actor = request.session
       ? { courierId: request.session.courier.id, apiKeyId: null }
       : request.opsCaller
-        ? { courierId: null, apiKeyId: request.opsCaller.keyId }
+        ? { courierId: null, apiKeyId: request.opsCaller.keyId, staffId: request.opsCaller.staff?.id ?? null }
         : null;
     if (reply.statusCode < 200 || reply.statusCode >= 300 || !actor) return payload;
     const orderIds = viewedOrderIds(payload);

@@ -5,6 +5,8 @@ import { serverSecret } from "../auth/server-secrets.ts";
 import type { SessionStore } from "../auth/session-store.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { staffSessionRoutes } from "../ops/routes/staff-sessions.ts";
+import type { StaffSessionStore } from "../ops/staff-sessions.ts";
 import { clientErrorRoutes } from "../http/client-errors.ts";
 import { addonRoutes } from "./addons.ts";
 import { courierPasswordRoutes } from "./courier-password.ts";
@@ -24,6 +26,8 @@ export interface RouteDeps {
   config: Config;
   database: Database;
   sessions: SessionStore;
+  /** The dispatch console's sessions (issue 27). */
+  staffSessions: StaffSessionStore;
   /** The courier's calendar day ("YYYY-MM-DD"). */
   today: () => string;
 }
@@ -40,6 +44,8 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   const devices = deviceCookies(await serverSecret(db, "device_cookie"));
   await app.register(sessionRoutes({ db, sessions: deps.sessions, loginLimits, hasher, devices }));
   await app.register(courierPasswordRoutes({ db, loginLimits, hasher }));
+  // The console's login shares the courier's limits and bounded hashing (issue 27); its device cookie has the console login's path.
+  await app.register(staffSessionRoutes({ db, sessions: deps.staffSessions, loginLimits, hasher, devices: deviceCookies(await serverSecret(db, "device_cookie"), "/api/ops/v1/sessions") }));
   await app.register(itineraryRoutes({ db, today: deps.today, supportPhone: deps.config.supportPhone }));
   // One gateway per process, shared by every route that needs it (the sandbox keeps its nonces in memory).
   const paymentGateway = createPaymentGateway(deps.config);

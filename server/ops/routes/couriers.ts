@@ -11,7 +11,7 @@ import {
 } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
 import { conflict } from "../../http/errors.ts";
-import { requireDispatch } from "../auth.ts";
+import { auditActor, requireDispatch } from "../auth.ts";
 import { deactivateCourier, inviteCourier, isUniqueViolation, listCouriers, reinviteCourier, updateCourier } from "../services/couriers.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
@@ -33,7 +33,7 @@ export const opsCourierRoutes =
       async (request, reply) => {
         const caller = requireDispatch(request);
         try {
-          const invited = await deps.db.transaction((tx) => inviteCourier(tx, { apiKeyId: caller.keyId }, request.body));
+          const invited = await deps.db.transaction((tx) => inviteCourier(tx, auditActor(caller), request.body));
           return reply.status(201).send(invited);
         } catch (error) {
           // Two invitations of one email at once: the second meets the unique email.
@@ -57,7 +57,7 @@ export const opsCourierRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        const invited = await deps.db.transaction((tx) => reinviteCourier(tx, { apiKeyId: caller.keyId }, request.params.id));
+        const invited = await deps.db.transaction((tx) => reinviteCourier(tx, auditActor(caller), request.params.id));
         return reply.status(201).send(invited);
       },
     );
@@ -76,7 +76,7 @@ export const opsCourierRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { courier: await deps.db.transaction((tx) => deactivateCourier(tx, { apiKeyId: caller.keyId }, request.params.id)) };
+        return { courier: await deps.db.transaction((tx) => deactivateCourier(tx, auditActor(caller), request.params.id)) };
       },
     );
 
@@ -94,7 +94,7 @@ export const opsCourierRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { courier: await deps.db.transaction((tx) => updateCourier(tx, { apiKeyId: caller.keyId }, request.params.id, request.body)) };
+        return { courier: await deps.db.transaction((tx) => updateCourier(tx, auditActor(caller), request.params.id, request.body)) };
       },
     );
 

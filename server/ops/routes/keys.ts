@@ -5,7 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api-keys.ts";
-import { auditActor, requireDispatch } from "../auth.ts";
+import { auditActor, requireDispatchKey } from "../auth.ts";
 import { assertPharmacyExists } from "../services/pharmacies.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
@@ -25,7 +25,7 @@ export const opsKeyRoutes =
         },
       },
       async (request, reply) => {
-        const caller = requireDispatch(request);
+        const caller = requireDispatchKey(request);
         const { role, name } = request.body;
         const pharmacyId = request.body.pharmacy_id ?? null;
         const created = await deps.db.transaction(async (tx) => {
@@ -50,7 +50,7 @@ export const opsKeyRoutes =
         },
       },
       async (request) => {
-        requireDispatch(request);
+        requireDispatchKey(request);
         return { keys: await listApiKeys(deps.db) };
       },
     );
@@ -67,7 +67,7 @@ export const opsKeyRoutes =
         },
       },
       async (request, reply) => {
-        const caller = requireDispatch(request);
+        const caller = requireDispatchKey(request);
         await deps.db.transaction(async (tx) => {
           if (!(await revokeApiKey(tx, request.params.id))) throw notFound(`Key ${request.params.id}`);
           await audit(tx, [{ ...auditActor(caller), action: "key_revoked", subject: `key:${request.params.id}` }]);

@@ -65,7 +65,7 @@ export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest
     }
   }
 
-  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
+  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null };
   const assignment = { courierId: courier.id, serviceDate: body.service_date, availableAsAddon: false, updatedAt: new Date() };
   // The same assignment sent again (a retry after a lost answer) changes nothing: no custody row, no second event.
   const unchanged = rows.filter((row) => alreadyAssigned(row, courier.id, body.service_date));
@@ -137,7 +137,7 @@ export async function assignOrders(tx: Tx, actor: Actor, body: AssignmentRequest
 /** DELETE assignments/{order_id}: back to new with no courier, before pickup (409 after). */
 export async function unassignOrder(tx: Tx, actor: Actor, orderId: number): Promise<OpsOrder> {
   const row = await lockVisibleOrder(tx, orderId, null);
-  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
+  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null };
   const status = statusNameOf(row);
   let updated: OrderRow;
   if (status === "new") {

@@ -142,7 +142,7 @@ export async function createOrder(
     .onConflictDoNothing({ target: [orders.pharmacyId, orders.externalId] })
     .returning();
   if (inserted) {
-    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_created", orderId: inserted.id, toStatus: "new" }]);
+    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created", orderId: inserted.id, toStatus: "new" }]);
     await enqueueOrderEvent(tx, "order.created", inserted);
     return { order: inserted, created: true };
   }
@@ -221,7 +221,7 @@ export async function updateOrder(
   }
   applyDeliveryWindow(row, body, changes);
   const [updated] = await tx.update(orders).set(changes).where(eq(orders.id, id)).returning();
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_updated", orderId: id }]);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_updated", orderId: id }]);
   return opsOrderView(tx, updated!);
 }
 
@@ -238,7 +238,7 @@ function applyDeliveryWindow(row: OrderRow, body: OrderUpdateOpsRequest, changes
 /** POST orders/{id}/cancellation: through the lifecycle machine (409 once picked up). */
 export async function cancelOpsOrder(tx: Tx, actor: Actor, id: number, scope: number | null): Promise<OpsOrder> {
   const row = await lockVisibleOrder(tx, id, scope);
-  const [updated] = await applyTransition(tx, { courierId: null, apiKeyId: actor.apiKeyId }, [row], "CANCEL");
+  const [updated] = await applyTransition(tx, { courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null }, [row], "CANCEL");
   return opsOrderView(tx, updated!);
 }
 
