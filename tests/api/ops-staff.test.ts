@@ -191,6 +191,16 @@ describeOps("staff accounts and console sessions", (ctx) => {
     expect((await c.ops("POST", "/api/ops/v1/staff/999999/deactivation", {})).statusCode).toBe(404);
   });
 
+  it("the demo day has a dispatcher and a pharmacist of Riverside Community Pharmacy, password dispatch-safely", async () => {
+    const c = ctx();
+    const dispatcher = await staffLogin(c, "dispatch@example.com", "dispatch-safely");
+    const pharmacist = await staffLogin(c, "pharmacist@example.com", "dispatch-safely");
+    const me = async (login: typeof dispatcher) => (await c.raw("GET", "/api/ops/v1/sessions/current", undefined, { cookie: login.cookie })).json().staff;
+    expect(await me(dispatcher)).toMatchObject({ role: "dispatcher", pharmacy_id: null });
+    const riverside = (await c.ops("GET", "/api/ops/v1/pharmacies")).json().pharmacies.find((p: { name: string }) => p.name === "Riverside Community Pharmacy");
+    expect(await me(pharmacist)).toMatchObject({ role: "pharmacist", pharmacy_id: riverside.id });
+  });
+
   it("a key is not a console session: who-is-logged-in needs the cookie", async () => {
     expect((await ctx().ops("GET", "/api/ops/v1/sessions/current")).statusCode).toBe(403);
     expect((await ctx().raw("GET", "/api/ops/v1/sessions/current")).statusCode).toBe(401);
