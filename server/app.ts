@@ -34,6 +34,8 @@ import type { Resolver } from "./services/webhooks/url-policy.ts";
 import { ensureEnvironmentKey } from "./ops/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
 import { createStaffSessionStore } from "./ops/staff-sessions.ts";
+import { opsEventRoutes } from "./ops/routes/events.ts";
+import { EventHub, purgeDispatchEvents } from "./services/events/hub.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
 import { RenderPool, type RenderPoolOptions } from "./services/proof/render-pool.ts";
 
@@ -49,6 +51,8 @@ export interface AppOptions {
   webhookPollMs?: number;
   /** The webhooks' host name lookup and connection (tests: a name that answers differently each time, a watched connect). */
   webhookNetwork?: { resolve?: Resolver; connect?: PinnedConnect };
+  /** How often an idle event stream sends a keep-alive and checks its console session (default 15 s). */
+  eventKeepaliveMs?: number;
   /** The PDF render pool's size, queue and time bound (tests give a worker that waits on a latch). */
   renderPool?: RenderPoolOptions;
 }
@@ -110,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installOpsAuth(app, { db: database.db, enabled: config.opsApiKey !== null, requestsPerMinute: config.opsRequestsPerMinute, staffSessions });
   // Dead sessions are refused at once; their rows go at start and then hourly (docs/security.md "Retention").
   const purgeSessions = () =>
-    Promise.all([sessions.purgeExpired(), staffSessions.purgeExpired(), purgeLoginAttempts(database.db)]).catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
+    Promise.all([sessions.purgeExpired(), staffSessions.purgeExpired(), purgeLoginAttempts(database.db), purgeDispatchEvents(database.db)]).catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
   const sessionPurge = setInterval(purgeSessions, 3_600_000).unref();
   app.addHook("onReady", async () => void (await purgeSessions()));
   app.addHook("onClose", async () => clearInterval(sessionPurge));
@@ -145,6 +149,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // PDFs are drawn in worker threads, never on the event loop (docs/security.md "Images and PDFs").
   const renderPool = new RenderPool({ ...options.renderPool, onFailure: (reason) => app.log.error({ reason }, "PDF render failed") });
   app.addHook("onClose", async () => renderPool.close());
+  // The console's live stream (issue 27): one hub per process, listening for every process's commits.
+  const eventHub = new EventHub(database.db, database.listen, (error) => app.log.error({ err: error }, "live events: a read failed"));
+  await eventHub.start();
+  app.addHook("onClose", async () => eventHub.close());
+  await app.register(
+    opsEventRoutes({ hub: eventHub, staffSessions, maxStreams: config.maxEventStreams, keepaliveMs: options.eventKeepaliveMs ?? 15_000 }),
+  );
   await registerOpsRoutes(app, {
     renderPool,
     db: database.db,

@@ -595,3 +595,28 @@ export const staffSessions = pgTable(
   },
   (t) => [index("staff_sessions_staff_idx").on(t.staffId)],
 );
+
+/**
+ * Issue 27: every change of the day, as the dispatch console's live stream
+ * (GET /api/ops/v1/events) carries it. Written in the transaction of the
+ * change, whether or not any webhook subscription hears it. `position` is
+ * given at commit by a deferred trigger (migration 0013) under a lock, so
+ * positions follow commit order: a reader that has seen position n has seen
+ * every event before it, and Last-Event-ID resumes without a gap. The same
+ * trigger announces the commit with NOTIFY rxc_events.
+ */
+export const dispatchEvents = pgTable(
+  "dispatch_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    /** null until the writing transaction commits. */
+    position: bigint("position", { mode: "number" }),
+    type: text("type").notNull(),
+    /** Whose event it is: a pharmacist's (or pharmacy key's) stream carries their pharmacy's only. */
+    pharmacyId: integer("pharmacy_id").notNull(),
+    orderId: integer("order_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("dispatch_events_position_idx").on(t.position), index("dispatch_events_pharmacy_idx").on(t.pharmacyId, t.position), index("dispatch_events_created_idx").on(t.createdAt)],
+);

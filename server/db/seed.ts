@@ -29,7 +29,7 @@ export async function wipe(db: Db): Promise<void> {
     await tx.execute(sql`truncate table
       webhook_attempts, webhook_messages, webhook_subscriptions,
       audit_events, api_keys, courier_invitations, idempotency_keys, return_lines, return_signatures, payments, delivery_orders,
-      deliveries, orders, pharmacy_visits, pharmacies, sessions, couriers, staff_sessions, staff_accounts restart identity cascade`);
+      deliveries, orders, pharmacy_visits, pharmacies, sessions, couriers, staff_sessions, staff_accounts, dispatch_events restart identity cascade`);
     await tx.execute(sql`alter table audit_events enable trigger audit_events_no_truncate`);
   });
 }

@@ -1,4 +1,6 @@
+import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
+import { openEventStream } from "../support/event-stream.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { describeOps, orderBody, pharmacyBody, TEST_OPS_KEY, type OpsContext } from "../support/ops-harness.ts";
 import { webhookMessages } from "../../server/db/schema.ts";
@@ -80,6 +82,7 @@ GET    /api/ops/v1/staff                                         | 401  | 401   
 HEAD   /api/ops/v1/staff                                         | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
 POST   /api/ops/v1/staff/:id/invitation                          | 401  | 401     | 201      | 403 | 403   | 401    | 403        | 403
 POST   /api/ops/v1/staff/:id/deactivation                        | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
+GET    /api/ops/v1/events                                        | 401  | 401     | 200      | 200 | 200   | 401    | 200        | 200
 POST   /api/ops/v1/sessions                                      | 200  | 200     | 200      | 200 | 200   | 200    | 200        | 200
 GET    /api/ops/v1/sessions/current                              | 401  | 401     | 403      | 403 | 403   | 401    | 200        | 200
 HEAD   /api/ops/v1/sessions/current                              | 401  | 401     | 403      | 403 | 403   | 401    | 200        | 200
@@ -112,7 +115,7 @@ interface Fixture {
 }
 
 /** freshStaffSession: the call ends the session it is made with (log out, a new login), so each staff cell logs in anew. */
-type Request = { url: string; body?: unknown; freshStaffSession?: boolean };
+type Request = { url: string; body?: unknown; freshStaffSession?: boolean; stream?: boolean };
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}-${++serial}`;
 
@@ -229,6 +232,7 @@ const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>
   "GET /api/ops/v1/staff": async () => ({ url: "/api/ops/v1/staff" }),
   "POST /api/ops/v1/staff/:id/invitation": async (ctx) => ({ url: `/api/ops/v1/staff/${(await inviteStaff(ctx, "dispatcher")).staff.id}/invitation` }),
   "POST /api/ops/v1/staff/:id/deactivation": async (ctx) => ({ url: `/api/ops/v1/staff/${(await inviteStaff(ctx, "dispatcher")).staff.id}/deactivation` }),
+  "GET /api/ops/v1/events": async () => ({ url: "/api/ops/v1/events", stream: true }),
   "POST /api/ops/v1/sessions": async (_ctx, f) => ({ url: "/api/ops/v1/sessions", body: { email: f.staff.dispatcher.email, password: STAFF_PASSWORD }, freshStaffSession: true }),
   "GET /api/ops/v1/sessions/current": async () => ({ url: "/api/ops/v1/sessions/current" }),
   "DELETE /api/ops/v1/sessions/current": async () => ({ url: "/api/ops/v1/sessions/current", freshStaffSession: true }),
@@ -298,6 +302,14 @@ describeOps("ops authorization matrix", (ctx) => {
       for (const who of WHO) {
         const request = await builder(c, f);
         const before = await databaseDigest(c.database.db, tables);
+        if (request.stream) {
+          // The live stream never ends: read over a socket, its status only (issue 27). "other" is 200: its own pharmacy's events.
+          if (!c.app.server.listening) await c.app.listen({ port: 0, host: "127.0.0.1" });
+          const stream = await openEventStream(`http://127.0.0.1:${(c.app.server.address() as AddressInfo).port}`, await headersFor(who, f, c, request), request.url);
+          stream.close();
+          actual[who] = stream.status;
+          continue;
+        }
         const response = await c.app.inject({
           method,
           url: request.url,

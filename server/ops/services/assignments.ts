@@ -5,7 +5,8 @@ import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
-import { enqueueOrderEvent, enqueueOrderRescheduled } from "../../services/webhooks/order-events.ts";
+import { recordDispatchEvents } from "../../services/events/record.ts";
+import { enqueueOrderEvent, enqueueOrderRescheduled, webhookOrder } from "../../services/webhooks/order-events.ts";
 import { opsOrdersView, opsOrderView } from "./order-views.ts";
 import { dateRefusal, lockVisibleOrder } from "./orders.ts";
 import type { Actor } from "./pharmacies.ts";
@@ -147,6 +148,7 @@ export async function unassignOrder(tx: Tx, actor: Actor, orderId: number): Prom
     [updated] = (await applyTransition(tx, actorIds, [row], "UNASSIGN", { courierId: null, availableAsAddon: false })) as [OrderRow];
   }
   await audit(tx, [{ ...actorIds, action: "order_unassigned", orderId, subject: row.courierId !== null ? `courier:${row.courierId}` : null }]);
+  await recordDispatchEvents(tx, [{ type: "order.unassigned", pharmacyId: updated.pharmacyId, data: { order: webhookOrder(updated), from_courier_id: row.courierId }, at: updated.updatedAt }]);
   if (row.courierId !== null) await dropEmptyVisits(tx, row.courierId, row.serviceDate, [row.pharmacyId]);
   return opsOrderView(tx, updated);
 }

@@ -14,7 +14,8 @@ import { orders, pharmacies } from "../../db/schema.ts";
 import { badRequest, conflict, type HttpError, notFound } from "../../http/errors.ts";
 import { audit } from "../../services/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow, type Tx } from "../../services/order-transitions.ts";
-import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
+import { recordDispatchEvents } from "../../services/events/record.ts";
+import { enqueueOrderEvent, webhookOrder } from "../../services/webhooks/order-events.ts";
 import { addressColumns } from "./address-columns.ts";
 import { DELIVERY_WINDOW } from "../../../domain/contract/ops.ts";
 import { refuseBadWindow } from "./clock-windows.ts";
@@ -222,6 +223,7 @@ export async function updateOrder(
   applyDeliveryWindow(row, body, changes);
   const [updated] = await tx.update(orders).set(changes).where(eq(orders.id, id)).returning();
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_updated", orderId: id }]);
+  await recordDispatchEvents(tx, [{ type: "order.updated", pharmacyId: updated!.pharmacyId, data: { order: webhookOrder(updated!) }, at: updated!.updatedAt }]);
   return opsOrderView(tx, updated!);
 }
 
