@@ -202,6 +202,22 @@ for (const target of databaseTargets()) {
       expect((await openEventStream(readerUrl, {})).status).toBe(401);
     });
 
+    it("refuses a hostile Last-Event-ID, as header or query, with 400 in the product's shape", async () => {
+      for (const value of ["abc", "-1", "1.5", "1e3", "0x10", "%00", "%01", "%ED%A0%80", "9".repeat(16), "9".repeat(65_536)]) {
+        const byQuery = await fetch(`${readerUrl}/api/ops/v1/events?last_event_id=${value}`, { headers: dispatchKey });
+        expect(byQuery.status, value.slice(0, 20)).toBe(value.length > 60_000 ? byQuery.status : 400);
+        expect(byQuery.status, value.slice(0, 20)).toBeGreaterThanOrEqual(400);
+        expect(byQuery.status).toBeLessThan(500);
+        const body = (await byQuery.text()) || "{}";
+        if (byQuery.status === 400) expect(JSON.parse(body)).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+      }
+      for (const value of ["abc", "-1", "1e3", "9".repeat(16)]) {
+        const byHeader = await fetch(`${readerUrl}/api/ops/v1/events`, { headers: { ...dispatchKey, "last-event-id": value } });
+        expect(byHeader.status, value).toBe(400);
+        await byHeader.text();
+      }
+    });
+
     it("ends a console session's stream when dispatch deactivates the staff member", async () => {
       const dispatcher = await newStaffSession(writer, "dispatcher");
       const stream = await open({ cookie: dispatcher.cookie });
