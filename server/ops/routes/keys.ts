@@ -7,7 +7,7 @@ import { audit } from "../../services/audit.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api-keys.ts";
 import { auditActor, requireDispatchKey } from "../auth.ts";
 import { assertPharmacyExists } from "../services/pharmacies.ts";
-import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
+import { OPS_TAG, opsKeySecurity, opsRefusals } from "./shared.ts";
 
 /** Keys: dispatch makes, lists and revokes them (issues 15 and 25). */
 export const opsKeyRoutes =
@@ -19,7 +19,7 @@ export const opsKeyRoutes =
         schema: {
           summary: "Create an API key (shown this once; only its hash is kept). Dispatch only.",
           tags: [OPS_TAG],
-          security: opsSecurity,
+          security: opsKeySecurity,
           body: KeyCreateRequest,
           response: { 201: KeyCreateResponse, ...opsRefusals },
         },
@@ -45,7 +45,7 @@ export const opsKeyRoutes =
           summary:
             "Every key, oldest first, revoked ones with their revoked_at, each with when it was last used (to the minute); never the key itself nor its hash. Dispatch only.",
           tags: [OPS_TAG],
-          security: opsSecurity,
+          security: opsKeySecurity,
           response: { 200: KeyListResponse, ...opsRefusals },
         },
       },
@@ -61,7 +61,7 @@ export const opsKeyRoutes =
         schema: {
           summary: "Revoke an API key at once (401 for it afterwards). Dispatch only.",
           tags: [OPS_TAG],
-          security: opsSecurity,
+          security: opsKeySecurity,
           params: OpsIdParams,
           response: { 204: z.null().describe("Revoked"), ...opsRefusals },
         },

@@ -15,7 +15,7 @@ import { staffAccounts } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
 import { requireStaffSession } from "../auth.ts";
 import { STAFF_SESSION_COOKIE, type StaffSessionStore } from "../staff-sessions.ts";
-import { OPS_TAG, opsRefusals } from "./shared.ts";
+import { OPS_TAG, opsRefusals, staffSessionSecurity } from "./shared.ts";
 
 /** Compared against when the email is unknown, so a wrong email costs the same time as a wrong password. */
 const DUMMY_HASH = await argon2.hash("not-a-real-password");
@@ -85,6 +85,7 @@ export const staffSessionRoutes =
         schema: {
           summary: "The dispatcher or pharmacist logged in to the console, and their CSRF token",
           tags: [OPS_TAG],
+          security: staffSessionSecurity,
           response: { 200: StaffSessionResponse, ...opsRefusals },
         },
       },
@@ -100,6 +101,7 @@ export const staffSessionRoutes =
         schema: {
           summary: "Log out of the console (X-CSRF-Token)",
           tags: [OPS_TAG],
+          security: staffSessionSecurity,
           response: { 204: z.null().describe("Logged out"), ...opsRefusals },
         },
       },

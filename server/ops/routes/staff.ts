@@ -6,7 +6,7 @@ import { conflict } from "../../http/errors.ts";
 import { requireDispatchKey } from "../auth.ts";
 import { isUniqueViolation } from "../services/couriers.ts";
 import { deactivateStaff, inviteStaff, listStaff, reinviteStaff } from "../services/staff.ts";
-import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
+import { OPS_TAG, opsKeySecurity, opsRefusals } from "./shared.ts";
 
 /** Staff accounts (issue 27): a dispatch key invites, re-invites and deactivates dispatchers and pharmacists; a console session never does. */
 export const opsStaffRoutes =
@@ -18,7 +18,7 @@ export const opsStaffRoutes =
         schema: {
           summary: "Invite a dispatcher or a pharmacist (pharmacy_id required): the token opens /set-password?token=… once, for 7 days. Dispatch key only.",
           tags: [OPS_TAG],
-          security: opsSecurity,
+          security: opsKeySecurity,
           body: StaffInviteRequest,
           response: { 201: StaffInviteResponse, ...opsRefusals },
         },
@@ -41,7 +41,7 @@ export const opsStaffRoutes =
         schema: {
           summary: "Every dispatcher and pharmacist. Dispatch key only.",
           tags: [OPS_TAG],
-          security: opsSecurity,
+          security: opsKeySecurity,
           response: { 200: StaffListResponse, ...opsRefusals },
         },
       },
@@ -57,7 +57,7 @@ export const opsStaffRoutes =
         schema: {
           summary: "Invite a staff member again (a forgotten password, an expired link): a new token, earlier ones stop working. Dispatch key only.",
           tags: [OPS_TAG],
-          security: opsSecurity,
+          security: opsKeySecurity,
           params: OpsIdParams,
           body: EmptyRequest,
           response: { 201: StaffInviteResponse, ...opsRefusals },
@@ -75,7 +75,7 @@ export const opsStaffRoutes =
         schema: {
           summary: "Deactivate a staff member: no more logins, and every session (and event stream) ends at once. Dispatch key only.",
           tags: [OPS_TAG],
-          security: opsSecurity,
+          security: opsKeySecurity,
           params: OpsIdParams,
           body: EmptyRequest,
           response: { 200: StaffResponse, ...opsRefusals },
