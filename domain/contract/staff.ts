@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NAME_MAX_LENGTH } from "../recipient.ts";
 import { OpsId } from "./ops.ts";
+import { StoredText } from "./scalars.ts";
 import { LoginRequest } from "./sessions.ts";
 
 /**
@@ -12,7 +13,8 @@ import { LoginRequest } from "./sessions.ts";
 export const STAFF_ROLES = ["dispatcher", "pharmacist"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
-const Name = z.string().trim().min(1, "is required").max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`);
+/** The couriers' name rule: stored text (no NUL or control characters), trimmed, 1 to NAME_MAX_LENGTH characters. */
+const Name = StoredText(NAME_MAX_LENGTH, { min: 1 });
 
 /** POST /api/ops/v1/staff (dispatch key only) → 201 {staff, invite_token, invite_expires_at}. */
 export const StaffInviteRequest = z
