@@ -202,6 +202,13 @@ for (const target of databaseTargets()) {
       expect((await openEventStream(readerUrl, {})).status).toBe(401);
     });
 
+    it("resumes from the end when Last-Event-ID is past it (another database, or a reset one)", async () => {
+      const pharmacy = await newPharmacy();
+      const stream = await open({ ...dispatchKey, "last-event-id": "999999999999" });
+      const order = await newOrder(pharmacy);
+      await stream.waitFor(is("order.created", order), "the next order");
+    });
+
     it("refuses a hostile Last-Event-ID, as header or query, with 400 in the product's shape", async () => {
       for (const value of ["abc", "-1", "1.5", "1e3", "0x10", "%00", "%01", "%ED%A0%80", "9".repeat(16), "9".repeat(65_536)]) {
         const byQuery = await fetch(`${readerUrl}/api/ops/v1/events?last_event_id=${value}`, { headers: dispatchKey });

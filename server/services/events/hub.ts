@@ -76,6 +76,9 @@ export class EventHub {
     const remove = () => void this.#subscribers.delete(entry);
     try {
       if (after !== null) {
+        // An id from past the end (another database, or one reset since) would hide the next events: resume from the end instead.
+        const [end] = await this.db.select({ position: max(dispatchEvents.position) }).from(dispatchEvents);
+        after = Math.min(after, Number(end?.position ?? 0));
         entry.last = after;
         for (;;) {
           const page = await this.read(after, subscriber.scope);
