@@ -34,6 +34,12 @@ import type { PinnedConnect } from "./services/webhooks/pinned-connect.ts";
 import type { Resolver } from "./services/webhooks/url-policy.ts";
 import { ensureEnvironmentKey } from "./ops/services/api-keys.ts";
 import { installOpsAuth } from "./ops/auth.ts";
+import { createStaffSessionStore } from "./ops/staff-sessions.ts";
+import { staffSessionRoutes } from "./ops/routes/staff-sessions.ts";
+import { deviceCookies } from "./auth/device-cookie.ts";
+import { serverSecret } from "./auth/server-secrets.ts";
+import { opsEventRoutes } from "./ops/routes/events.ts";
+import { EventHub, purgeDispatchEvents } from "./services/events/hub.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
 import { RenderPool, type RenderPoolOptions } from "./ops/services/proof/render-pool.ts";
 
@@ -49,6 +55,8 @@ export interface AppOptions {
   webhookPollMs?: number;
   /** The webhooks' host name lookup and connection (tests: a name that answers differently each time, a watched connect). */
   webhookNetwork?: { resolve?: Resolver; connect?: PinnedConnect };
+  /** How often an idle event stream sends a keep-alive and checks its console session (default 15 s). */
+  eventKeepaliveMs?: number;
   /** The PDF render pool's size, queue and time bound (tests give a worker that waits on a latch). */
   renderPool?: RenderPoolOptions;
 }
@@ -102,24 +110,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     absoluteHours: config.sessionAbsoluteHours,
   });
   installAuth(app, sessions);
+  const staffSessions = createStaffSessionStore(database.db, {
+    idleMinutes: config.sessionIdleMinutes,
+    absoluteHours: config.sessionAbsoluteHours,
+  });
   // The operations API's Bearer keys (issue 15); OPS_API_KEY is kept as a hash before anything is served.
   if (config.opsApiKey) await ensureEnvironmentKey(database.db, config.opsApiKey);
-  installOpsAuth(app, { db: database.db, enabled: config.opsApiKey !== null, requestsPerMinute: config.opsRequestsPerMinute });
+  installOpsAuth(app, { db: database.db, enabled: config.opsApiKey !== null, requestsPerMinute: config.opsRequestsPerMinute, staffSessions });
   // Dead sessions are refused at once; their rows go at start and then hourly (docs/security.md "Retention").
   const purgeSessions = () =>
-    Promise.all([sessions.purgeExpired(), purgeLoginAttempts(database.db)]).catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
+    Promise.all([sessions.purgeExpired(), staffSessions.purgeExpired(), purgeLoginAttempts(database.db), purgeDispatchEvents(database.db)]).catch((error: unknown) => app.log.warn({ err: error }, "session purge failed"));
   const sessionPurge = setInterval(purgeSessions, 3_600_000).unref();
   app.addHook("onReady", async () => void (await purgeSessions()));
   app.addHook("onClose", async () => clearInterval(sessionPurge));
   installIdempotency(app, { db: database.db, leaseSeconds: config.idempotencyLeaseSeconds });
   installPatientViewAudit(app, {
     db: database.db,
-    // The courier's session, or an operations API key (issue 15): both are views of patient data.
+    // The courier's session, an operations API key or a console session (staff): all are views of patient data.
     viewerOf: (request) =>
       request.session
         ? { courierId: request.session.courier.id, apiKeyId: null }
         : request.opsCaller
-          ? { courierId: null, apiKeyId: request.opsCaller.keyId }
+          ? { courierId: null, apiKeyId: request.opsCaller.keyId, staffId: request.opsCaller.staff?.id ?? null }
           : null,
   });
   // Last of the onSend hooks: idempotency and the audit read the plain JSON first.
@@ -141,7 +153,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => void (await webhookSender?.stop()));
   app.decorate("webhookSender", { drain: () => webhookSender?.drain() ?? Promise.resolve() });
 
-  const { paymentGateway } = await registerRoutes(app, { config, database, sessions, today });
+  const { paymentGateway, loginLimits, hasher } = await registerRoutes(app, { config, database, sessions, today });
+  // The console's login shares the courier's limits and bounded hashing (issue 27); its device cookie has the console login's path.
+  await app.register(
+    staffSessionRoutes({ db: database.db, sessions: staffSessions, loginLimits, hasher, devices: deviceCookies(await serverSecret(database.db, "device_cookie"), "/api/ops/v1/sessions") }),
+  );
   // Card holds a crash left without their answer recorded are released, at start and every minute (docs/security.md "Payments").
   let paymentRecovery: PaymentRecovery | null = null;
   app.addHook("onReady", async () => {
@@ -151,6 +167,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // PDFs are drawn in worker threads, never on the event loop (docs/security.md "Images and PDFs").
   const renderPool = new RenderPool({ ...options.renderPool, onFailure: (reason) => app.log.error({ reason }, "PDF render failed") });
   app.addHook("onClose", async () => renderPool.close());
+  // The console's live stream (issue 27): one hub per process, listening for every process's commits.
+  const eventHub = new EventHub(database.db, database.listen, (error) => app.log.error({ err: error }, "live events: a read failed"));
+  await eventHub.start();
+  app.addHook("onClose", async () => eventHub.close());
+  await app.register(
+    opsEventRoutes({ hub: eventHub, staffSessions, maxStreams: config.maxEventStreams, keepaliveMs: options.eventKeepaliveMs ?? 15_000 }),
+  );
   await registerOpsRoutes(app, {
     renderPool,
     db: database.db,

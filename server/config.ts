@@ -28,6 +28,8 @@ export interface Config {
   loginAttemptsPerDevicePerMinute: number;
   /** API calls served at once (MAX_CONCURRENT_REQUESTS); unset: 8 on the embedded database, 64 on PostgreSQL. */
   maxConcurrentRequests: number | undefined;
+  /** Live event streams open at once per process (MAX_EVENT_STREAMS, issue 27): they hold no request slot. */
+  maxEventStreams: number;
   /** How long a call may wait for a serving slot before it is refused with 503 + Retry-After (REQUEST_QUEUE_MS). */
   requestQueueMs: number;
   /** Password hashes at once; more wait in a bounded queue, then 503 (server/auth/password-hashing.ts). */
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginAttemptsPerDevicePerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_DEVICE_PER_MINUTE, 10),
     passwordHashConcurrency: intFrom(env.PASSWORD_HASH_CONCURRENCY, 2),
     maxConcurrentRequests: env.MAX_CONCURRENT_REQUESTS ? intFrom(env.MAX_CONCURRENT_REQUESTS, 8) : undefined,
+    maxEventStreams: intFrom(env.MAX_EVENT_STREAMS, 200),
     requestQueueMs: intFrom(env.REQUEST_QUEUE_MS, 2_000),
     clientErrorsPerMinute: intFrom(env.CLIENT_ERRORS_PER_MINUTE, 30),
     idempotencyLeaseSeconds: intFrom(env.IDEMPOTENCY_LEASE_SECONDS, 60),

@@ -117,7 +117,8 @@ export const CUSTODY_EVENTS = [
 ] as const;
 
 export const CustodyActor = z.object({
-  type: z.enum(["courier", "key", "staff"]),
+  /** "dispatcher" / "pharmacist": someone logged in to the dispatch console (issue 27); "staff" is the pharmacy employee who signs a return. */
+  type: z.enum(["courier", "key", "staff", "dispatcher", "pharmacist"]),
   id: z.number().int().nullable(),
   name: z.string(),
 });

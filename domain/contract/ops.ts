@@ -12,8 +12,9 @@ import { MoneyAmount, StoredText } from "./scalars.ts";
 
 /**
  * The operations API under /api/ops/v1 (issue 15): dispatch and pharmacy
- * systems, authenticated with `Authorization: Bearer <key>`, no cookie and no
- * CSRF token. Every request value is bounded by the scalars of scalars.ts.
+ * systems, authenticated with `Authorization: Bearer <key>` (no cookie, no
+ * CSRF token), or the dispatch console with a staff session cookie and its
+ * CSRF token (issue 27, contract/staff.ts). Every request value is bounded by the scalars of scalars.ts.
  * Refusals are ErrorBody (common.ts): 400 with details[].path, 401, 404, 409,
  * 413, 429.
  */
@@ -382,7 +383,7 @@ export const StatusChange = z.object({
   from_status: z.string().nullable(),
   to_status: z.string(),
   occurred_at: z.string(),
-  /** Who moved it: "courier:7", "key:3" or null for the system. */
+  /** Who moved it: "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist in the console; custody names them) or null for the system. */
   actor: z.string().nullable(),
 });
 export const OpsOrderDetail = OpsOrder.extend({ status_history: z.array(StatusChange) });

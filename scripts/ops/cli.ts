@@ -17,6 +17,7 @@ import { PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, type PaymentType } from "../../do
 import { clientFromEnv, OpsApiError, UsageError, type OpsClient } from "./client.ts";
 import { formatReport, ImportStopped, importOrders } from "./import-orders.ts";
 import { OrderCsvHeaderError } from "./order-csv.ts";
+import { addStaffCommands } from "./staff-commands.ts";
 
 /** Where the CLI writes, and what it reads: the real process, or a test's. */
 export interface OpsIo {
@@ -241,6 +242,9 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       const state = (c: { active: boolean; password_set: boolean }) => (!c.active ? "deactivated" : c.password_set ? "active" : "invited");
       print(json(), answer, answer.couriers.map((c) => `${c.id}\t${c.first_name} ${c.last_name}\t${c.email}\t${state(c)}`).join("\n") || "No couriers yet.");
     });
+
+  // ------------------------------------------------------------ staff (issue 27)
+  addStaffCommands(program, { call, print: (data, human) => print(json(), data, human), link: (token) => inviteLink(baseUrl(), token) });
 
   // ------------------------------------------------------------ orders
   const orders = program.command("orders").description("orders (dispatch key, or a pharmacy's key for its own orders)");

@@ -30,7 +30,8 @@ export interface DeviceCookies {
   issue(request: FastifyRequest, reply: FastifyReply, account: string): void;
 }
 
-export function deviceCookies(secret: string): DeviceCookies {
+/** `path`: the login route the cookie goes to (the courier's; the console's is /api/ops/v1/sessions, issue 27). */
+export function deviceCookies(secret: string, path = DEVICE_COOKIE_PATH): DeviceCookies {
   const signer = signerFactory(secret, "sha256");
   return {
     known(request, account) {
@@ -45,7 +46,7 @@ export function deviceCookies(secret: string): DeviceCookies {
     issue(request, reply, account) {
       const nonce = randomBytes(16).toString("base64url");
       reply.setCookie(DEVICE_COOKIE, signer.sign(`${nonce}.${accountTag(account)}`), {
-        path: DEVICE_COOKIE_PATH,
+        path,
         httpOnly: true,
         sameSite: "strict",
         secure: cookieIsSecure(request),

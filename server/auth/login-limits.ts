@@ -25,7 +25,7 @@ import { HttpError } from "../http/errors.ts";
  * bound is the limit plus the number of processes.
  *
  * One function for every endpoint that takes a password (login, setting a
- * password from an invite; a staff login later): call it before verifying.
+ * password from an invite, the console's staff login): call it before verifying.
  */
 
 export interface LoginLimits {

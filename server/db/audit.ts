@@ -21,12 +21,18 @@ export type OpsAuditAction =
   | "order_updated"
   | "order_assigned"
   | "order_unassigned"
-  | "order_rescheduled";
+  | "order_rescheduled"
+  | "staff_invited"
+  | "staff_reinvited"
+  | "staff_deactivated"
+  | "staff_password_set";
 
 export interface AuditEntry {
   courierId: number | null;
   /** The operations API key that acted or read, when it was one. */
   apiKeyId?: number | null;
+  /** The dispatcher or pharmacist logged in to the console (issue 27), when it was one. */
+  staffId?: number | null;
   action: "status_change" | "view_patient_details" | "login" | "logout" | "copay_asserted" | "visit_confirmed" | OpsAuditAction;
   /** What a mutation that is not about one order touched: "pharmacy:3", "courier:7", "key:2". */
   subject?: string | null;
@@ -51,6 +57,7 @@ export async function audit(db: Executor, entries: AuditEntry[]): Promise<void> 
     entries.map((entry) => ({
       courier_id: entry.courierId,
       api_key_id: entry.apiKeyId ?? null,
+      staff_id: entry.staffId ?? null,
       action: entry.action,
       subject: entry.subject ?? null,
       order_id: entry.orderId ?? null,
@@ -63,8 +70,8 @@ export async function audit(db: Executor, entries: AuditEntry[]): Promise<void> 
       details: entry.details ?? null,
     })),
   );
-  await db.execute(sql`insert into ${auditEvents} (courier_id, api_key_id, action, subject, order_id, from_status, to_status, client_occurred_at,
+  await db.execute(sql`insert into ${auditEvents} (courier_id, api_key_id, staff_id, action, subject, order_id, from_status, to_status, client_occurred_at,
       pharmacy_visit_id, latitude, longitude, details)
-    select courier_id, api_key_id, action, subject, order_id, from_status, to_status, client_occurred_at, pharmacy_visit_id, latitude, longitude, details
+    select courier_id, api_key_id, staff_id, action, subject, order_id, from_status, to_status, client_occurred_at, pharmacy_visit_id, latitude, longitude, details
     from json_populate_recordset(null::audit_events, ${rows}::json)`);
 }

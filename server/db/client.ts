@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { PgTransaction, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { pgliteListen, postgresListen, type Listen } from "./notifications.ts";
 import * as schema from "./schema.ts";
 import { TurnTakingPGlite } from "./turn-taking-pglite.ts";
 
@@ -29,6 +30,8 @@ export function inTransaction<A extends unknown[], R>(work: (tx: Tx, ...args: A)
 export interface Database {
   db: Db;
   engine: "pglite" | "postgres";
+  /** LISTEN for NOTIFY on a channel (server/db/notifications.ts): the live event stream's wake-up (issue 27). */
+  listen: Listen;
   close(): Promise<void>;
 }
 
@@ -77,7 +80,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
       client.release();
     }
-    return { db, engine: "postgres", close: () => pool.end() };
+    return { db, engine: "postgres", listen: postgresListen(options.databaseUrl), close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = new TurnTakingPGlite({
@@ -86,5 +89,5 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, engine: "pglite", close: () => client.close() };
+  return { db: db as unknown as Db, engine: "pglite", listen: pgliteListen(client), close: () => client.close() };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  check,
   customType,
   bigint,
   boolean,
@@ -43,21 +44,28 @@ export const couriers = pgTable("couriers", {
   createdAt: createdAt(),
 });
 
-/** A courier's invitation to set a password: single use, 7 days (issue 15). */
+/**
+ * An invitation to set a password: single use, 7 days (issue 15). A courier's,
+ * or a staff member's (issue 27): exactly one of the two is set, and both set
+ * their password on the same /set-password screen.
+ */
 export const courierInvitations = pgTable(
   "courier_invitations",
   {
     id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
-    courierId: integer("courier_id")
-      .notNull()
-      .references(() => couriers.id, { onDelete: "cascade" }),
+    courierId: integer("courier_id").references(() => couriers.id, { onDelete: "cascade" }),
+    staffId: integer("staff_id").references(() => staffAccounts.id, { onDelete: "cascade" }),
     /** sha256 of the token: the link in the courier's hands is the only copy. */
     tokenHash: text("token_hash").notNull().unique(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("courier_invitations_courier_idx").on(t.courierId)],
+  (t) => [
+    index("courier_invitations_courier_idx").on(t.courierId),
+    index("courier_invitations_staff_idx").on(t.staffId),
+    check("courier_invitations_one_owner", sql`(${t.courierId} is null) <> (${t.staffId} is null)`),
+  ],
 );
 
 export const sessions = pgTable(
@@ -425,6 +433,8 @@ export const auditEvents = pgTable(
     courierId: integer("courier_id").references(() => couriers.id),
     /** The operations API key that acted or read (issue 15). */
     apiKeyId: integer("api_key_id").references(() => apiKeys.id),
+    /** The dispatcher or pharmacist who acted or read, logged in to the console (issue 27). */
+    staffId: integer("staff_id").references(() => staffAccounts.id),
     action: text("action").notNull(),
     /** What a non-order mutation touched: "pharmacy:3", "courier:7", "key:2". */
     subject: text("subject"),
@@ -546,4 +556,67 @@ export const plannedStops = pgTable(
     pickupPosition: integer("pickup_position").notNull(),
   },
   (t) => [index("planned_stops_plan_idx").on(t.planId)],
+);
+
+/**
+ * Issue 27: the people who run the day from the dispatch console. A
+ * dispatcher has a dispatch key's reach but for keys and staff accounts; a
+ * pharmacist has their pharmacy key's reach. ("Staff" in a return is the
+ * pharmacy employee who signs it; these are accounts.)
+ */
+export const staffAccounts = pgTable("staff_accounts", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  email: text("email").notNull().unique(),
+  /** null until the invited person sets a password (POST /api/courier/password, the same screen as couriers). */
+  passwordHash: text("password_hash"),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  role: text("role").$type<"dispatcher" | "pharmacist">().notNull(),
+  /** A pharmacist's pharmacy; null for a dispatcher. */
+  pharmacyId: integer("pharmacy_id").references(() => pharmacies.id),
+  /** Set by dispatch: no more logins, and every session has ended. */
+  deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** A staff member's console session: like a courier's (sessions), in a table and a cookie of its own. */
+export const staffSessions = pgTable(
+  "staff_sessions",
+  {
+    /** sha256 of the cookie value. */
+    idHash: text("id_hash").primaryKey(),
+    staffId: integer("staff_id")
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: "cascade" }),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("staff_sessions_staff_idx").on(t.staffId)],
+);
+
+/**
+ * Issue 27: every change of the day, as the dispatch console's live stream
+ * (GET /api/ops/v1/events) carries it. Written in the transaction of the
+ * change, whether or not any webhook subscription hears it. `position` is
+ * given at commit by a deferred trigger (migration 0013) under a lock, so
+ * positions follow commit order: a reader that has seen position n has seen
+ * every event before it, and Last-Event-ID resumes without a gap. The same
+ * trigger announces the commit with NOTIFY rxc_events.
+ */
+export const dispatchEvents = pgTable(
+  "dispatch_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    /** null until the writing transaction commits. */
+    position: bigint("position", { mode: "number" }),
+    type: text("type").notNull(),
+    /** Whose event it is: a pharmacist's (or pharmacy key's) stream carries their pharmacy's only. */
+    pharmacyId: integer("pharmacy_id").notNull(),
+    orderId: integer("order_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("dispatch_events_position_idx").on(t.position), index("dispatch_events_pharmacy_idx").on(t.pharmacyId, t.position), index("dispatch_events_created_idx").on(t.createdAt)],
 );

@@ -17,6 +17,8 @@ const DOCUMENT_TYPES: Record<string, string[]> = {
 
 /** The document a path serves, by its extension (or the photo's last segment); none for JSON. */
 function documentTypes(path: string): string[] {
+  // The live stream (issue 27): EventSource asks for text/event-stream.
+  if (path.split("?")[0] === "/api/ops/v1/events") return ["text/event-stream"];
   const kind = /\.(\w+)$/.exec(path)?.[1] ?? (path.endsWith("/proof/photo") ? "photo" : "");
   return DOCUMENT_TYPES[kind] ?? [];
 }

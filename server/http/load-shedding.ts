@@ -28,6 +28,10 @@ export interface LoadSheddingOptions {
 export const BUSY_MESSAGE = "The server is busy. Please try again in a moment.";
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /** A long-lived stream (GET /api/ops/v1/events): it holds no slot, and has a cap of its own (issue 27). */
+    streaming?: boolean;
+  }
   interface FastifyRequest {
     /** Set once the call holds a serving slot; released once, when it ends. */
     servingSlot: boolean;
@@ -57,7 +61,7 @@ export function installLoadShedding(app: FastifyInstance, options: LoadSheddingO
   };
 
   app.addHook("onRequest", async (request, reply) => {
-    if (!request.url.startsWith("/api/") || request.url.startsWith("/api/health")) return;
+    if (!request.url.startsWith("/api/") || request.url.startsWith("/api/health") || request.routeOptions.config?.streaming) return;
     const arrivedAt = performance.now();
     await new Promise<void>((resolve) => setImmediate(resolve));
     const waitedTooLong = () => performance.now() - arrivedAt > options.maxWaitMs;

@@ -41,8 +41,8 @@ export function viewedOrderIds(payload: unknown): number[] {
   return [...ids];
 }
 
-/** Who is looking: a courier or an operations API key; null when nobody is authenticated. */
-export type Viewer = { courierId: number; apiKeyId: null } | { courierId: null; apiKeyId: number };
+/** Who is looking: a courier, an operations API key or a console session (staff); null when nobody is authenticated. */
+export type Viewer = { courierId: number; apiKeyId: null } | { courierId: null; apiKeyId: number | null; staffId: number | null };
 
 /**
  * `viewerOf` is given by the app, which knows both APIs' callers (the courier's session, an

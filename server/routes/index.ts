@@ -5,6 +5,7 @@ import { serverSecret } from "../auth/server-secrets.ts";
 import type { SessionStore } from "../auth/session-store.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import type { LoginLimits } from "../auth/login-limits.ts";
 import { clientErrorRoutes } from "../http/client-errors.ts";
 import { addonRoutes } from "./addons.ts";
 import { courierPasswordRoutes } from "./courier-password.ts";
@@ -29,7 +30,7 @@ export interface RouteDeps {
 }
 
 /** Every feature's routes, registered in one place. */
-export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<{ paymentGateway: PaymentGateway }> {
+export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<{ paymentGateway: PaymentGateway; loginLimits: LoginLimits; hasher: PasswordHasher }> {
   const db = deps.database.db;
   const loginLimits = {
     perAccountPerMinute: deps.config.loginAttemptsPerMinute,
@@ -52,5 +53,6 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   await app.register(routingRoutes({ db, today: deps.today }));
   await app.register(clientErrorRoutes({ reportsPerMinute: deps.config.clientErrorsPerMinute }));
   await app.register(openApiRoutes);
-  return { paymentGateway };
+  // The console's login (the app registers it with the ops API) shares these limits and this bounded hashing.
+  return { paymentGateway, loginLimits, hasher };
 }

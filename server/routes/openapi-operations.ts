@@ -30,6 +30,8 @@ export const OPERATION_TAGS = {
   plans: "Operations API: plan a day across couriers, then apply the plan (dispatch only).",
   proof: "Operations API: proof of delivery, custody and return manifests.",
   webhooks: "Operations API: webhook subscriptions and their deliveries.",
+  events: "Operations API: the live stream of every change (Server-Sent Events), as the dispatch console reads it.",
+  staff: "Operations API: dispatchers' and pharmacists' accounts (dispatch key only) and their console sessions (cookie and CSRF token).",
 } as const;
 export type OperationTag = keyof typeof OPERATION_TAGS;
 
@@ -93,6 +95,14 @@ export const OPERATIONS: Record<string, OperationName> = {
   "DELETE /api/ops/v1/webhooks/{id}": op("deleteWebhook", "webhooks", "Unsubscribe"),
   "GET /api/ops/v1/webhooks/{id}/deliveries": op("listWebhookDeliveries", "webhooks", "A subscription's deliveries"),
   "POST /api/ops/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": op("redeliverWebhook", "webhooks", "Send a delivery again"),
+  "POST /api/ops/v1/staff": op("inviteStaff", "staff", "Invite a dispatcher or a pharmacist"),
+  "GET /api/ops/v1/staff": op("listStaff", "staff", "List the dispatchers and pharmacists"),
+  "POST /api/ops/v1/staff/{id}/invitation": op("reinviteStaff", "staff", "Invite a staff member again"),
+  "POST /api/ops/v1/staff/{id}/deactivation": op("deactivateStaff", "staff", "Deactivate a staff member"),
+  "GET /api/ops/v1/events": op("streamEvents", "events", "The day's changes, live (Server-Sent Events)"),
+  "POST /api/ops/v1/sessions": op("logInStaff", "staff", "Log in to the dispatch console"),
+  "GET /api/ops/v1/sessions/current": op("getCurrentStaffSession", "staff", "The logged-in dispatcher or pharmacist"),
+  "DELETE /api/ops/v1/sessions/current": op("logOutStaff", "staff", "Log out of the dispatch console"),
 };
 
 /** "GET", "/api/orders/:id" → "GET /api/orders/{id}": the key the table uses. */

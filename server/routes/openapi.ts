@@ -111,6 +111,7 @@ export function openApiOptions(): FastifyDynamicSwaggerOptions {
           session: { type: "apiKey", in: "cookie", name: "rxc_session" },
           csrf: { type: "apiKey", in: "header", name: "X-CSRF-Token" },
           opsKey: { type: "http", scheme: "bearer", description: "An operations API key: OPS_API_KEY or one made with POST /api/ops/v1/keys." },
+          staffSession: { type: "apiKey", in: "cookie", name: "rxc_staff_session", description: "A dispatcher's or pharmacist's console session (POST /api/ops/v1/sessions), with its X-CSRF-Token on every change." },
         },
       },
       security: [{ session: [], csrf: [] }],

@@ -16,6 +16,15 @@ export const demoCouriers = [
 ] as const;
 export type DemoCourierKey = (typeof demoCouriers)[number]["key"];
 
+/** The console's password of the demo day's staff (issue 27). */
+export const DEMO_STAFF_PASSWORD = "dispatch-safely";
+
+/** Who runs the demo day from the dispatch console: a dispatcher, and a pharmacist of Riverside. */
+export const demoStaff = [
+  { email: "dispatch@example.com", firstName: "Jordan", lastName: "Reyes", role: "dispatcher", pharmacy: null },
+  { email: "pharmacist@example.com", firstName: "Priya", lastName: "Natarajan", role: "pharmacist", pharmacy: "riverside" },
+] as const;
+
 type PaymentMethodType = "cash" | "check" | "card";
 const methods = (allowed: PaymentMethodType[]) =>
   (["cash", "check", "card"] as const).map((type) => ({ type, allowed: allowed.includes(type) }));

@@ -7,11 +7,12 @@ import { assignOrders } from "../ops/services/assignments.ts";
 import { inviteCourier } from "../ops/services/couriers.ts";
 import { createOrder } from "../ops/services/orders.ts";
 import { createPharmacy } from "../ops/services/pharmacies.ts";
+import { inviteStaff } from "../ops/services/staff.ts";
 import { applyTransition, type OrderRow } from "../services/order-transitions.ts";
 import type { Db } from "../db/client.ts";
-import { DEMO_PASSWORD, demoCouriers, demoOrders, demoPharmacies, demoVisits, type DemoOrder } from "./demo-data.ts";
+import { DEMO_PASSWORD, DEMO_STAFF_PASSWORD, demoCouriers, demoStaff, demoOrders, demoPharmacies, demoVisits, type DemoOrder } from "./demo-data.ts";
 import { ensureReferenceData } from "../db/reference-data.ts";
-import { apiKeys, courierInvitations, couriers, orders, pharmacyVisits } from "../db/schema.ts";
+import { apiKeys, courierInvitations, couriers, orders, pharmacyVisits, staffAccounts } from "../db/schema.ts";
 
 export async function hasCouriers(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(couriers);
@@ -28,7 +29,7 @@ export async function wipe(db: Db): Promise<void> {
     await tx.execute(sql`truncate table
       webhook_attempts, webhook_messages, webhook_subscriptions,
       audit_events, api_keys, courier_invitations, idempotency_keys, return_lines, return_signatures, payments, delivery_orders,
-      deliveries, orders, pharmacy_visits, pharmacies, sessions, couriers restart identity cascade`);
+      deliveries, orders, pharmacy_visits, pharmacies, sessions, couriers, staff_sessions, staff_accounts, dispatch_events restart identity cascade`);
     await tx.execute(sql`alter table audit_events enable trigger audit_events_no_truncate`);
   });
 }
@@ -119,6 +120,20 @@ export async function seedDemo(db: Db, serviceDate: string): Promise<void> {
         can_skip_signature: pharmacy.canSkipSignature,
       });
       pharmacyIds.set(pharmacy.key, (await createPharmacy(tx, actor, body)).id);
+    }
+
+    // The console's people (issue 27), invited as dispatch invites them, with the published password set.
+    const staffPasswordHash = await argon2.hash(DEMO_STAFF_PASSWORD);
+    for (const member of demoStaff) {
+      const { staff } = await inviteStaff(tx, { apiKeyId: loader!.id }, {
+        email: member.email,
+        first_name: member.firstName,
+        last_name: member.lastName,
+        role: member.role,
+        pharmacy_id: member.pharmacy ? pharmacyIds.get(member.pharmacy)! : null,
+      });
+      await tx.update(staffAccounts).set({ passwordHash: staffPasswordHash }).where(eq(staffAccounts.id, staff.id));
+      await tx.update(courierInvitations).set({ usedAt: new Date() }).where(eq(courierInvitations.staffId, staff.id));
     }
 
     const rows: OrderRow[] = [];

@@ -4,14 +4,15 @@ import { admitLoginAttempt, type LoginLimits } from "../auth/login-limits.ts";
 import type { PasswordHasher } from "../auth/password-hashing.ts";
 import { hashToken } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
-import { courierInvitations, couriers, sessions } from "../db/schema.ts";
+import { courierInvitations, couriers, sessions, staffAccounts, staffSessions } from "../db/schema.ts";
 import { badRequest, HttpError } from "../http/errors.ts";
 import { audit } from "../db/audit.ts";
 
 const INVALID_LINK = "This invitation link is not valid any more. Ask dispatch for a new invite.";
 
 /**
- * POST /api/courier/password: the invited courier chooses a password. The
+ * POST /api/courier/password: the invited courier (or dispatcher or
+ * pharmacist, issue 27) chooses a password. The
  * token works once and for 7 days; a password set this way ends every
  * session the courier had (a forgotten password is a re-invitation).
  * The ops API invites (server/ops/services/couriers.ts), the courier's API
@@ -43,7 +44,20 @@ async function acceptInvitation(db: Db, hasher: Pick<PasswordHasher, "hash">, to
     if (!invitation || invitation.usedAt || invitation.expiresAt <= now) {
       throw new HttpError(400, "invalid_token", INVALID_LINK, [{ path: "body.token", message: INVALID_LINK }]);
     }
-    const [courier] = await tx.select().from(couriers).where(eq(couriers.id, invitation.courierId)).for("update");
+    // A staff member's invitation (issue 27): the same link, screen and rules; their console sessions end.
+    if (invitation.staffId !== null) {
+      const [member] = await tx.select().from(staffAccounts).where(eq(staffAccounts.id, invitation.staffId)).for("update");
+      if (!member || member.deactivatedAt) {
+        throw new HttpError(400, "invalid_token", INVALID_LINK, [{ path: "body.token", message: INVALID_LINK }]);
+      }
+      if (problem || !passwordHash) throw badRequest(problem!, [{ path: "body.password", message: problem! }]);
+      await tx.update(staffAccounts).set({ passwordHash }).where(eq(staffAccounts.id, member.id));
+      await tx.update(courierInvitations).set({ usedAt: now }).where(eq(courierInvitations.id, invitation.id));
+      await tx.delete(staffSessions).where(eq(staffSessions.staffId, member.id));
+      await audit(tx, [{ courierId: null, staffId: member.id, action: "staff_password_set", subject: `staff:${member.id}` }]);
+      return;
+    }
+    const [courier] = await tx.select().from(couriers).where(eq(couriers.id, invitation.courierId!)).for("update");
     if (!courier || courier.deactivatedAt) {
       throw new HttpError(400, "invalid_token", INVALID_LINK, [{ path: "body.token", message: INVALID_LINK }]);
     }

@@ -62,8 +62,8 @@ export interface TransitionPosition {
   longitude?: number | null;
 }
 
-/** Who moved an order: a courier (their id) or an operations API key. */
-export type TransitionActor = number | { courierId: number | null; apiKeyId: number | null };
+/** Who moved an order: a courier (their id), an operations API key, or a dispatcher or pharmacist (issue 27). */
+export type TransitionActor = number | { courierId: number | null; apiKeyId: number | null; staffId?: number | null };
 
 /** The columns a transition writes besides the status. */
 export type OrderChanges = Partial<Omit<OrderRow, "id" | "statusId">>;

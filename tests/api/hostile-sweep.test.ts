@@ -35,7 +35,11 @@ describeApi(
       const started = performance.now();
       const document = (await api().anonymous("GET", "/api/openapi.json")).json();
       // Mutations that end the session (DELETE) go last, so the rest is swept logged in.
-      const operations = operationsOf(document).sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
+      // The live event stream (issue 27) never ends, so inject cannot read it: its hostile inputs are tested over a socket
+      // in tests/api/ops-events.test.ts ("refuses a hostile Last-Event-ID…").
+      const operations = operationsOf(document)
+        .filter((operation) => operation.path !== "/api/ops/v1/events")
+        .sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
       const results: Sent[] = [];
       const accepted: Sent[] = [];
 

@@ -441,9 +441,24 @@ describeOps("ops API: the OpenAPI document", (ctx) => {
       "POST /api/ops/v1/plans/{id}/application",
       "POST /api/ops/v1/webhooks",
       "POST /api/ops/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
-    ]);
+      // Issue 27: staff accounts (a key only), the console's session, the live stream.
+      "GET /api/ops/v1/staff",
+      "POST /api/ops/v1/staff",
+      "POST /api/ops/v1/staff/{id}/invitation",
+      "POST /api/ops/v1/staff/{id}/deactivation",
+      "POST /api/ops/v1/sessions",
+      "GET /api/ops/v1/sessions/current",
+      "DELETE /api/ops/v1/sessions/current",
+      "GET /api/ops/v1/events",
+    ].sort());
+    const keyOnly = (name: string) => / \/api\/ops\/v1\/(keys|staff)/.test(name);
     for (const [name, op] of operations) {
-      expect(op.security, name).toEqual([{ opsKey: [] }]);
+      if (name === "POST /api/ops/v1/sessions") {
+        expect(op.security, name).toEqual([]);
+        continue;
+      }
+      const expected = name.includes("/sessions/current") ? [{ staffSession: [], csrf: [] }] : keyOnly(name) ? [{ opsKey: [] }] : [{ opsKey: [] }, { staffSession: [], csrf: [] }];
+      expect(op.security, name).toEqual(expected);
       expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(["400", "401", "404", "413", "429"]));
       if (name.startsWith("POST /api/ops/v1/orders ") || name === "POST /api/ops/v1/pharmacies") expect(op.requestBody, name).toBeDefined();
     }

@@ -1,10 +1,13 @@
+import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
+import { openEventStream } from "../support/event-stream.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { describeOps, orderBody, pharmacyBody, TEST_OPS_KEY, type OpsContext } from "../support/ops-harness.ts";
 import { webhookMessages } from "../../server/db/schema.ts";
 import { completion, courierActions, SIGNATURE_SVG } from "../support/courier-actions.ts";
 import { databaseDigest, routesOf, WRITABLE_TABLES } from "../support/security-fixtures.ts";
 import { dataUrlOf, gradientJpeg } from "../support/test-images.ts";
+import { inviteStaff, newStaffSession, STAFF_PASSWORD, staffLogin, type StaffLogin } from "../support/staff-harness.ts";
 
 /**
  * Every endpoint of the operations API × who is calling (issue 15):
@@ -14,71 +17,83 @@ import { dataUrlOf, gradientJpeg } from "../support/test-images.ts";
  * own        a pharmacy key of the pharmacy the request names
  * other      a pharmacy key of another pharmacy
  * cookie     a logged-in courier's cookie and CSRF token, no key
+ * dispatcher a dispatcher's console session: cookie and CSRF token (issue 27)
+ * pharmacist a console session of a pharmacist of the pharmacy the request names
  *
  * Every cell builds its own fresh data, so each success is a real one. The
  * test fails on an ops route missing from the table or a row the app does
  * not have; every refusal (4xx) must leave the database as it was.
  */
 const MATRIX = `
-endpoint                                        | none | revoked | dispatch | own | other | cookie
-POST   /api/ops/v1/keys                         | 401  | 401     | 201      | 403 | 403   | 401
-GET    /api/ops/v1/keys                         | 401  | 401     | 200      | 403 | 403   | 401
-HEAD   /api/ops/v1/keys                         | 401  | 401     | 200      | 403 | 403   | 401
-DELETE /api/ops/v1/keys/:id                     | 401  | 401     | 204      | 403 | 403   | 401
-POST   /api/ops/v1/pharmacies                   | 401  | 401     | 201      | 403 | 403   | 401
-PATCH  /api/ops/v1/pharmacies/:id               | 401  | 401     | 200      | 403 | 403   | 401
-GET    /api/ops/v1/pharmacies                   | 401  | 401     | 200      | 403 | 403   | 401
-HEAD   /api/ops/v1/pharmacies                   | 401  | 401     | 200      | 403 | 403   | 401
-POST   /api/ops/v1/couriers                     | 401  | 401     | 201      | 403 | 403   | 401
-GET    /api/ops/v1/couriers                     | 401  | 401     | 200      | 403 | 403   | 401
-HEAD   /api/ops/v1/couriers                     | 401  | 401     | 200      | 403 | 403   | 401
-POST   /api/ops/v1/couriers/:id/invitation      | 401  | 401     | 201      | 403 | 403   | 401
-POST   /api/ops/v1/couriers/:id/deactivation    | 401  | 401     | 200      | 403 | 403   | 401
-PATCH  /api/ops/v1/couriers/:id                 | 401  | 401     | 200      | 403 | 403   | 401
-POST   /api/ops/v1/plans                        | 401  | 401     | 201      | 403 | 403   | 401
-GET    /api/ops/v1/plans/:id                    | 401  | 401     | 200      | 403 | 403   | 401
-HEAD   /api/ops/v1/plans/:id                    | 401  | 401     | 200      | 403 | 403   | 401
-POST   /api/ops/v1/plans/:id/application        | 401  | 401     | 200      | 403 | 403   | 401
-POST   /api/ops/v1/orders                       | 401  | 401     | 201      | 201 | 404   | 401
-POST   /api/ops/v1/orders/batch                 | 401  | 401     | 200      | 200 | 200   | 401
-GET    /api/ops/v1/orders                       | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/orders                       | 401  | 401     | 200      | 200 | 404   | 401
-GET    /api/ops/v1/orders/:id                   | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/orders/:id                   | 401  | 401     | 200      | 200 | 404   | 401
-PATCH  /api/ops/v1/orders/:id                   | 401  | 401     | 200      | 200 | 404   | 401
-POST   /api/ops/v1/orders/:id/cancellation      | 401  | 401     | 200      | 200 | 404   | 401
-POST   /api/ops/v1/assignments                  | 401  | 401     | 200      | 403 | 403   | 401
-DELETE /api/ops/v1/assignments/:order_id        | 401  | 401     | 200      | 403 | 403   | 401
-GET    /api/ops/v1/orders/:id/proof             | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/orders/:id/proof             | 401  | 401     | 200      | 200 | 404   | 401
-GET    /api/ops/v1/orders/:id/proof.pdf         | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/orders/:id/proof.pdf         | 401  | 401     | 200      | 200 | 404   | 401
-GET    /api/ops/v1/orders/:id/proof/signature.svg | 401 | 401    | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/orders/:id/proof/signature.svg | 401 | 401    | 200      | 200 | 404   | 401
-GET    /api/ops/v1/orders/:id/proof/photo       | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/orders/:id/proof/photo       | 401  | 401     | 200      | 200 | 404   | 401
-GET    /api/ops/v1/orders/:id/custody           | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/orders/:id/custody           | 401  | 401     | 200      | 200 | 404   | 401
-GET    /api/ops/v1/returns                      | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/returns                      | 401  | 401     | 200      | 200 | 404   | 401
-GET    /api/ops/v1/returns/:id.pdf              | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/returns/:id.pdf              | 401  | 401     | 200      | 200 | 404   | 401
-GET    /api/ops/v1/returns/:id/signature.svg    | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/returns/:id/signature.svg    | 401  | 401     | 200      | 200 | 404   | 401
-POST   /api/ops/v1/webhooks                     | 401  | 401     | 201      | 201 | 201   | 401
-GET    /api/ops/v1/webhooks                     | 401  | 401     | 200      | 200 | 200   | 401
-HEAD   /api/ops/v1/webhooks                     | 401  | 401     | 200      | 200 | 200   | 401
-DELETE /api/ops/v1/webhooks/:id                 | 401  | 401     | 204      | 204 | 404   | 401
-GET    /api/ops/v1/webhooks/:id/deliveries      | 401  | 401     | 200      | 200 | 404   | 401
-HEAD   /api/ops/v1/webhooks/:id/deliveries      | 401  | 401     | 200      | 200 | 404   | 401
-POST   /api/ops/v1/webhooks/:id/deliveries/:deliveryId/redeliver | 401 | 401 | 202 | 202 | 404 | 401
+endpoint                                                         | none | revoked | dispatch | own | other | cookie | dispatcher | pharmacist
+POST   /api/ops/v1/keys                                          | 401  | 401     | 201      | 403 | 403   | 401    | 403        | 403
+GET    /api/ops/v1/keys                                          | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
+HEAD   /api/ops/v1/keys                                          | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
+DELETE /api/ops/v1/keys/:id                                      | 401  | 401     | 204      | 403 | 403   | 401    | 403        | 403
+POST   /api/ops/v1/pharmacies                                    | 401  | 401     | 201      | 403 | 403   | 401    | 201        | 403
+PATCH  /api/ops/v1/pharmacies/:id                                | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+GET    /api/ops/v1/pharmacies                                    | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+HEAD   /api/ops/v1/pharmacies                                    | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+POST   /api/ops/v1/couriers                                      | 401  | 401     | 201      | 403 | 403   | 401    | 201        | 403
+GET    /api/ops/v1/couriers                                      | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+HEAD   /api/ops/v1/couriers                                      | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+POST   /api/ops/v1/couriers/:id/invitation                       | 401  | 401     | 201      | 403 | 403   | 401    | 201        | 403
+POST   /api/ops/v1/couriers/:id/deactivation                     | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+PATCH  /api/ops/v1/couriers/:id                                  | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+POST   /api/ops/v1/plans                                         | 401  | 401     | 201      | 403 | 403   | 401    | 201        | 403
+GET    /api/ops/v1/plans/:id                                     | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+HEAD   /api/ops/v1/plans/:id                                     | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+POST   /api/ops/v1/plans/:id/application                         | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+POST   /api/ops/v1/orders                                        | 401  | 401     | 201      | 201 | 404   | 401    | 201        | 201
+POST   /api/ops/v1/orders/batch                                  | 401  | 401     | 200      | 200 | 200   | 401    | 200        | 200
+GET    /api/ops/v1/orders                                        | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders                                        | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/orders/:id                                    | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders/:id                                    | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+PATCH  /api/ops/v1/orders/:id                                    | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+POST   /api/ops/v1/orders/:id/cancellation                       | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+POST   /api/ops/v1/assignments                                   | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+DELETE /api/ops/v1/assignments/:order_id                         | 401  | 401     | 200      | 403 | 403   | 401    | 200        | 403
+GET    /api/ops/v1/orders/:id/proof                              | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders/:id/proof                              | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/orders/:id/proof.pdf                          | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders/:id/proof.pdf                          | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/orders/:id/proof/signature.svg                | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders/:id/proof/signature.svg                | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/orders/:id/proof/photo                        | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders/:id/proof/photo                        | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/orders/:id/custody                            | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders/:id/custody                            | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/returns                                       | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/returns                                       | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/returns/:id.pdf                               | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/returns/:id.pdf                               | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/returns/:id/signature.svg                     | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/returns/:id/signature.svg                     | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+POST   /api/ops/v1/webhooks                                      | 401  | 401     | 201      | 201 | 201   | 401    | 201        | 201
+GET    /api/ops/v1/webhooks                                      | 401  | 401     | 200      | 200 | 200   | 401    | 200        | 200
+HEAD   /api/ops/v1/webhooks                                      | 401  | 401     | 200      | 200 | 200   | 401    | 200        | 200
+DELETE /api/ops/v1/webhooks/:id                                  | 401  | 401     | 204      | 204 | 404   | 401    | 204        | 204
+GET    /api/ops/v1/webhooks/:id/deliveries                       | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/webhooks/:id/deliveries                       | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+POST   /api/ops/v1/webhooks/:id/deliveries/:deliveryId/redeliver | 401  | 401     | 202      | 202 | 404   | 401    | 202        | 202
+POST   /api/ops/v1/staff                                         | 401  | 401     | 201      | 403 | 403   | 401    | 403        | 403
+GET    /api/ops/v1/staff                                         | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
+HEAD   /api/ops/v1/staff                                         | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
+POST   /api/ops/v1/staff/:id/invitation                          | 401  | 401     | 201      | 403 | 403   | 401    | 403        | 403
+POST   /api/ops/v1/staff/:id/deactivation                        | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
+GET    /api/ops/v1/events                                        | 401  | 401     | 200      | 200 | 200   | 401    | 200        | 200
+POST   /api/ops/v1/sessions                                      | 200  | 200     | 200      | 200 | 200   | 200    | 200        | 200
+GET    /api/ops/v1/sessions/current                              | 401  | 401     | 403      | 403 | 403   | 401    | 200        | 200
+HEAD   /api/ops/v1/sessions/current                              | 401  | 401     | 403      | 403 | 403   | 401    | 200        | 200
+DELETE /api/ops/v1/sessions/current                              | 401  | 401     | 403      | 403 | 403   | 401    | 204        | 204
 `;
 // Proof, custody and returns (issue 16) read one delivered order and one return of the own pharmacy, made once
 // through the courier API. Webhooks point at a public documentation address on port 9, which fetch refuses
 // at once (a "bad port"): a redelivery's send fails without touching the network.
 // "other" on the batch is 200: each of its rows is answered on its own, as rejected (pharmacy 404), and nothing is written.
 
-const WHO = ["none", "revoked", "dispatch", "own", "other", "cookie"] as const;
+const WHO = ["none", "revoked", "dispatch", "own", "other", "cookie", "dispatcher", "pharmacist"] as const;
 type Who = (typeof WHO)[number];
 
 function parseMatrix(text: string): Map<string, Record<Who, number>> {
@@ -96,9 +111,11 @@ interface Fixture {
   ownPharmacy: number;
   keys: Record<"revoked" | "own" | "other", string>;
   cookie: { cookie: string; csrf: string };
+  staff: Record<"dispatcher" | "pharmacist", StaffLogin>;
 }
 
-type Request = { url: string; body?: unknown };
+/** freshStaffSession: the call ends the session it is made with (log out, a new login), so each staff cell logs in anew. */
+type Request = { url: string; body?: unknown; freshStaffSession?: boolean; stream?: boolean };
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}-${++serial}`;
 
@@ -211,6 +228,14 @@ const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>
   },
   "GET /api/ops/v1/returns/:id.pdf": async (ctx, f) => ({ url: `/api/ops/v1/returns/${(await atTheDoor(ctx, f)).returnId}.pdf` }),
   "GET /api/ops/v1/returns/:id/signature.svg": async (ctx, f) => ({ url: `/api/ops/v1/returns/${(await atTheDoor(ctx, f)).returnId}/signature.svg` }),
+  "POST /api/ops/v1/staff": async () => ({ url: "/api/ops/v1/staff", body: { role: "dispatcher", first_name: "S", last_name: "T", email: `${unique()}@example.com` } }),
+  "GET /api/ops/v1/staff": async () => ({ url: "/api/ops/v1/staff" }),
+  "POST /api/ops/v1/staff/:id/invitation": async (ctx) => ({ url: `/api/ops/v1/staff/${(await inviteStaff(ctx, "dispatcher")).staff.id}/invitation` }),
+  "POST /api/ops/v1/staff/:id/deactivation": async (ctx) => ({ url: `/api/ops/v1/staff/${(await inviteStaff(ctx, "dispatcher")).staff.id}/deactivation` }),
+  "GET /api/ops/v1/events": async () => ({ url: "/api/ops/v1/events", stream: true }),
+  "POST /api/ops/v1/sessions": async (_ctx, f) => ({ url: "/api/ops/v1/sessions", body: { email: f.staff.dispatcher.email, password: STAFF_PASSWORD }, freshStaffSession: true }),
+  "GET /api/ops/v1/sessions/current": async () => ({ url: "/api/ops/v1/sessions/current" }),
+  "DELETE /api/ops/v1/sessions/current": async () => ({ url: "/api/ops/v1/sessions/current", freshStaffSession: true }),
   "POST /api/ops/v1/webhooks": async () => ({ url: "/api/ops/v1/webhooks", body: { url: HOOK_URL, events: ["visit.confirmed"] } }),
   "GET /api/ops/v1/webhooks": async () => ({ url: "/api/ops/v1/webhooks" }),
   "DELETE /api/ops/v1/webhooks/:id": async (ctx, f) => ({ url: `/api/ops/v1/webhooks/${await ownSubscription(ctx, f)}` }),
@@ -226,8 +251,11 @@ const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>
   },
 };
 
-function headersFor(who: Who, f: Fixture): Record<string, string> {
+async function headersFor(who: Who, f: Fixture, c: OpsContext, request: Request): Promise<Record<string, string>> {
   switch (who) {
+    case "dispatcher":
+    case "pharmacist":
+      return request.freshStaffSession ? (await staffLogin(c, f.staff[who].email)).headers : f.staff[who].headers;
     case "none":
       return {};
     case "dispatch":
@@ -251,7 +279,8 @@ describeOps("ops authorization matrix", (ctx) => {
     const revoked = await dispatch(c, "POST", "/api/ops/v1/keys", { role: "dispatch", name: "revoked" });
     expect((await c.ops("DELETE", `/api/ops/v1/keys/${revoked.id}`)).statusCode).toBe(204);
     const cookie = await c.loginCourier("courier@example.com");
-    fixture = { ownPharmacy, keys: { own, other, revoked: revoked.key }, cookie };
+    const staff = { dispatcher: await newStaffSession(c, "dispatcher"), pharmacist: await newStaffSession(c, "pharmacist", ownPharmacy) };
+    fixture = { ownPharmacy, keys: { own, other, revoked: revoked.key }, cookie, staff };
     return fixture;
   }
 
@@ -268,15 +297,23 @@ describeOps("ops authorization matrix", (ctx) => {
       const f = await setup();
       const method = endpoint.split(" ")[0] as "GET" | "HEAD" | "POST" | "PATCH" | "DELETE";
       const builder = REQUESTS[endpoint.replace(/^HEAD /, "GET ")]!;
-      const tables = [...WRITABLE_TABLES, "pharmacies", "api_keys", "courier_invitations", "pharmacy_visits"];
+      const tables = [...WRITABLE_TABLES, "pharmacies", "api_keys", "courier_invitations", "pharmacy_visits", "staff_accounts", "staff_sessions"];
       const actual: Record<string, number> = {};
       for (const who of WHO) {
         const request = await builder(c, f);
         const before = await databaseDigest(c.database.db, tables);
+        if (request.stream) {
+          // The live stream never ends: read over a socket, its status only (issue 27). "other" is 200: its own pharmacy's events.
+          if (!c.app.server.listening) await c.app.listen({ port: 0, host: "127.0.0.1" });
+          const stream = await openEventStream(`http://127.0.0.1:${(c.app.server.address() as AddressInfo).port}`, await headersFor(who, f, c, request), request.url);
+          stream.close();
+          actual[who] = stream.status;
+          continue;
+        }
         const response = await c.app.inject({
           method,
           url: request.url,
-          headers: { ...(request.body !== undefined ? { "content-type": "application/json" } : {}), ...headersFor(who, f) },
+          headers: { ...(request.body !== undefined ? { "content-type": "application/json" } : {}), ...(await headersFor(who, f, c, request)) },
           ...(request.body !== undefined ? { payload: JSON.stringify(request.body) } : {}),
         });
         actual[who] = response.statusCode;

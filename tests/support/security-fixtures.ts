@@ -36,6 +36,8 @@ export async function databaseDigest(db: Db, tables: readonly string[] = WRITABL
     table === "sessions"
       ? // A session's last_seen_at moves when it is used (at most once a minute): that is not a change a request made.
         sql`(select md5(coalesce(string_agg(concat_ws(',', id_hash, courier_id, csrf_token, expires_at), '|' order by id_hash), '')) from sessions) as sessions`
+      : table === "staff_sessions"
+        ? sql`(select md5(coalesce(string_agg(concat_ws(',', id_hash, staff_id, csrf_token, expires_at), '|' order by id_hash), '')) from staff_sessions) as staff_sessions`
       : table === "api_keys"
         ? // A key's last_used_at moves when it is used (at most once a minute), refused call or not: not a change a request made.
           sql`(select md5(coalesce(string_agg(concat_ws(',', id, name, role, pharmacy_id, key_hash, source, created_by_key_id, revoked_at, created_at), '|' order by id), '')) from api_keys) as api_keys`

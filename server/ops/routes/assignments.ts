@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AssignmentRequest, AssignmentResponse, OPS_API_PREFIX, OpsOrderIdParams, OrderResponse } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
-import { requireDispatch } from "../auth.ts";
+import { auditActor, requireDispatch } from "../auth.ts";
 import { assignOrders, unassignOrder } from "../services/assignments.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
@@ -22,7 +22,7 @@ export const opsAssignmentRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return assignOrders(deps.db, { apiKeyId: caller.keyId }, request.body, { today: deps.today() });
+        return assignOrders(deps.db, auditActor(caller), request.body, { today: deps.today() });
       },
     );
 
@@ -39,7 +39,7 @@ export const opsAssignmentRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { order: await unassignOrder(deps.db, { apiKeyId: caller.keyId }, request.params.order_id) };
+        return { order: await unassignOrder(deps.db, auditActor(caller), request.params.order_id) };
       },
     );
   };

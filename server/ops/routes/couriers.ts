@@ -10,7 +10,7 @@ import {
   OpsIdParams,
 } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
-import { requireDispatch } from "../auth.ts";
+import { auditActor, requireDispatch } from "../auth.ts";
 import { deactivateCourier, inviteCourier, listCouriers, reinviteCourier, updateCourier } from "../services/couriers.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
@@ -31,7 +31,7 @@ export const opsCourierRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        const invited = await inviteCourier(deps.db, { apiKeyId: caller.keyId }, request.body);
+        const invited = await inviteCourier(deps.db, auditActor(caller), request.body);
         return reply.status(201).send(invited);
       },
     );
@@ -50,7 +50,7 @@ export const opsCourierRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        const invited = await reinviteCourier(deps.db, { apiKeyId: caller.keyId }, request.params.id);
+        const invited = await reinviteCourier(deps.db, auditActor(caller), request.params.id);
         return reply.status(201).send(invited);
       },
     );
@@ -69,7 +69,7 @@ export const opsCourierRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { courier: await deactivateCourier(deps.db, { apiKeyId: caller.keyId }, request.params.id) };
+        return { courier: await deactivateCourier(deps.db, auditActor(caller), request.params.id) };
       },
     );
 
@@ -87,7 +87,7 @@ export const opsCourierRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { courier: await updateCourier(deps.db, { apiKeyId: caller.keyId }, request.params.id, request.body) };
+        return { courier: await updateCourier(deps.db, auditActor(caller), request.params.id, request.body) };
       },
     );
 

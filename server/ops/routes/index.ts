@@ -12,6 +12,7 @@ import { travelProviderFrom } from "../../services/routing/travel-matrix.ts";
 import type { PaymentGateway } from "../../payments/gateway.ts";
 import { opsProofRoutes } from "./proof.ts";
 import type { RenderPool } from "../services/proof/render-pool.ts";
+import { opsStaffRoutes } from "./staff.ts";
 import { opsWebhookRoutes } from "./webhooks.ts";
 
 export interface OpsRouteDeps {
@@ -40,5 +41,6 @@ export async function registerOpsRoutes(app: FastifyInstance, deps: OpsRouteDeps
   await app.register(opsAssignmentRoutes({ db: deps.db, today: deps.today }));
   await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone, renderPool: deps.renderPool }));
   await app.register(opsPlanRoutes({ db: deps.db, routing: deps.routing, travel: travelProviderFrom(deps.routing), timeZone: deps.timeZone }));
+  await app.register(opsStaffRoutes({ db: deps.db }));
   await app.register(opsWebhookRoutes({ db: deps.db, allowPrivate: deps.webhookAllowPrivate, resolve: deps.webhookResolve }));
 }

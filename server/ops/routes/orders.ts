@@ -13,7 +13,7 @@ import {
   OrderUpdateOpsRequest,
 } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
-import { opsCaller, pharmacyScope } from "../auth.ts";
+import { auditActor, opsCaller, pharmacyScope } from "../auth.ts";
 import { opsOrderView } from "../services/order-views.ts";
 import { createOrderBatch } from "../services/order-batch.ts";
 import { cancelOpsOrder, createOrder, getOpsOrder, listOpsOrders, updateOrder } from "../services/orders.ts";
@@ -39,7 +39,7 @@ export const opsOrderRoutes =
       },
       async (request, reply) => {
         const caller = opsCaller(request);
-        const { order, created } = await createOrder(deps.db, { apiKeyId: caller.keyId }, request.body, { today: deps.today(), scope: pharmacyScope(caller) });
+        const { order, created } = await createOrder(deps.db, auditActor(caller), request.body, { today: deps.today(), scope: pharmacyScope(caller) });
         return reply.status(created ? 201 : 200).send({ order: await opsOrderView(deps.db, order) });
       },
     );
@@ -60,7 +60,7 @@ export const opsOrderRoutes =
       },
       async (request, reply) => {
         const caller = opsCaller(request);
-        const results = await createOrderBatch(deps.db, { apiKeyId: caller.keyId }, request.body.orders, {
+        const results = await createOrderBatch(deps.db, auditActor(caller), request.body.orders, {
           today: deps.today(),
           scope: pharmacyScope(caller),
           // How long the batch held its transaction, for the integrator and the bench (issue 25: ≤ 500 ms).
@@ -84,7 +84,7 @@ export const opsOrderRoutes =
       },
       async (request) => {
         const caller = opsCaller(request);
-        const order = await updateOrder(deps.db, { apiKeyId: caller.keyId }, request.params.id, request.body, pharmacyScope(caller), deps.today());
+        const order = await updateOrder(deps.db, auditActor(caller), request.params.id, request.body, pharmacyScope(caller), deps.today());
         return { order };
       },
     );
@@ -103,7 +103,7 @@ export const opsOrderRoutes =
       },
       async (request) => {
         const caller = opsCaller(request);
-        const order = await cancelOpsOrder(deps.db, { apiKeyId: caller.keyId }, request.params.id, pharmacyScope(caller));
+        const order = await cancelOpsOrder(deps.db, auditActor(caller), request.params.id, pharmacyScope(caller));
         return { order };
       },
     );

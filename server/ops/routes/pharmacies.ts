@@ -8,7 +8,7 @@ import {
   PharmacyUpdateRequest,
 } from "../../../domain/contract/ops.ts";
 import type { Db } from "../../db/client.ts";
-import { requireDispatch } from "../auth.ts";
+import { auditActor, requireDispatch } from "../auth.ts";
 import { createPharmacy, listPharmacies, updatePharmacy } from "../services/pharmacies.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
@@ -29,7 +29,7 @@ export const opsPharmacyRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        const pharmacy = await createPharmacy(deps.db, { apiKeyId: caller.keyId }, request.body);
+        const pharmacy = await createPharmacy(deps.db, auditActor(caller), request.body);
         return reply.status(201).send({ pharmacy });
       },
     );
@@ -48,7 +48,7 @@ export const opsPharmacyRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        const pharmacy = await updatePharmacy(deps.db, { apiKeyId: caller.keyId }, request.params.id, request.body);
+        const pharmacy = await updatePharmacy(deps.db, auditActor(caller), request.params.id, request.body);
         return { pharmacy };
       },
     );

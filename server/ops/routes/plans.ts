@@ -3,7 +3,7 @@ import { OPS_API_PREFIX, OpsIdParams } from "../../../domain/contract/ops.ts";
 import { PlanApplicationRequest, PlanCreateRequest, PlanResponse } from "../../../domain/contract/ops-plans.ts";
 import { ErrorBody } from "../../../domain/contract/common.ts";
 import { applyPlan, createPlan, getPlan, type PlanDeps } from "../services/plans/plans.ts";
-import { requireDispatch } from "../auth.ts";
+import { auditActor, requireDispatch } from "../auth.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 /** Plans of a day across couriers (issue 28, docs/operations.md "Planning a day"). Dispatch only. */
@@ -24,7 +24,7 @@ export const opsPlanRoutes =
       },
       async (request, reply) => {
         const caller = requireDispatch(request);
-        return reply.status(201).send({ plan: await createPlan(deps, { apiKeyId: caller.keyId }, request.body) });
+        return reply.status(201).send({ plan: await createPlan(deps, auditActor(caller), request.body) });
       },
     );
 
@@ -59,7 +59,7 @@ export const opsPlanRoutes =
       },
       async (request) => {
         const caller = requireDispatch(request);
-        return { plan: await applyPlan(deps.db, { apiKeyId: caller.keyId }, request.params.id) };
+        return { plan: await applyPlan(deps.db, auditActor(caller), request.params.id) };
       },
     );
   };

@@ -11,6 +11,13 @@ export const opsRefusals = {
   429: ErrorBody,
 } as const;
 
-export const opsSecurity = [{ opsKey: [] }];
+/** A key, or a dispatcher's or pharmacist's console session with its CSRF token (issue 27). */
+export const opsSecurity: { [scheme: string]: string[] }[] = [{ opsKey: [] }, { staffSession: [], csrf: [] }];
+
+/** Keys and staff accounts: a dispatch key only, never a console session. */
+export const opsKeySecurity = [{ opsKey: [] }];
+
+/** The console session itself (who is logged in, log out). */
+export const staffSessionSecurity = [{ staffSession: [], csrf: [] }];
 
 export const OPS_TAG = "operations";

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { ApiKeyView } from "../../../domain/contract/ops.ts";
 import type { KeyRole } from "../../../domain/contract/ops.ts";
+import type { StaffRole } from "../../../domain/contract/staff.ts";
 import { hashToken, newToken } from "../../auth/tokens.ts";
 import { audit } from "../../db/audit.ts";
 import { inTransaction, type Db, type Tx } from "../../db/client.ts";
@@ -8,13 +9,21 @@ import { apiKeys } from "../../db/schema.ts";
 import { notFound } from "../../http/errors.ts";
 import { assertPharmacyExists } from "./pharmacies.ts";
 
-/** Who is calling the operations API: resolved from the Bearer key on every request. */
+/**
+ * Who is calling the operations API: resolved from the Bearer key, or from a
+ * dispatcher's or pharmacist's console session (issue 27), on every request.
+ * A dispatcher has the role "dispatch", a pharmacist "pharmacy" with their
+ * pharmacy: the reach of the key of that role.
+ */
 export interface OpsCaller {
-  keyId: number;
+  /** The key; null for a staff session. */
+  keyId: number | null;
   role: KeyRole;
-  /** The pharmacy a pharmacy key belongs to; null for dispatch. */
+  /** The pharmacy a pharmacy key (or pharmacist) belongs to; null for dispatch. */
   pharmacyId: number | null;
   name: string;
+  /** The staff member logged in to the console; null for a key. */
+  staff: { id: number; role: StaffRole; sessionHash: string } | null;
 }
 
 /**
@@ -84,9 +93,9 @@ export function createKeyLookup(db: Db) {
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
     .prepare("rxc_find_api_key");
-  return async (key: string): Promise<OpsCaller | null> => {
+  return async (key: string): Promise<(OpsCaller & { keyId: number }) | null> => {
     const [row] = await find.execute({ keyHash: hashToken(key) });
-    return row ? { keyId: row.id, role: row.role, pharmacyId: row.pharmacyId, name: row.name } : null;
+    return row ? { keyId: row.id, role: row.role, pharmacyId: row.pharmacyId, name: row.name, staff: null } : null;
   };
 }
 

@@ -5,7 +5,8 @@ import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../db/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow } from "../../services/order-transitions.ts";
-import { enqueueOrderEvent, enqueueOrderRescheduled } from "../../services/webhooks/order-events.ts";
+import { recordDispatchEvents } from "../../services/events/record.ts";
+import { enqueueOrderEvent, enqueueOrderRescheduled, webhookOrder } from "../../services/webhooks/order-events.ts";
 import { opsOrdersView, opsOrderView } from "./order-views.ts";
 import { dateRefusal, lockVisibleOrder } from "./orders.ts";
 import type { Actor } from "./pharmacies.ts";
@@ -66,7 +67,7 @@ export const assignOrders = inTransaction(async function assignOrders(tx: Tx, ac
     }
   }
 
-  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
+  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null };
   const assignment = { courierId: courier.id, serviceDate: body.service_date, availableAsAddon: false, updatedAt: new Date() };
   // The same assignment sent again (a retry after a lost answer) changes nothing: no custody row, no second event.
   const unchanged = rows.filter((row) => alreadyAssigned(row, courier.id, body.service_date));
@@ -138,7 +139,7 @@ export const assignOrders = inTransaction(async function assignOrders(tx: Tx, ac
 /** DELETE assignments/{order_id}: back to new with no courier, before pickup (409 after). */
 export const unassignOrder = inTransaction(async function unassignOrder(tx: Tx, actor: Actor, orderId: number): Promise<OpsOrder> {
   const row = await lockVisibleOrder(tx, orderId, null);
-  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId };
+  const actorIds = { courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null };
   const status = statusNameOf(row);
   let updated: OrderRow;
   if (status === "new") {
@@ -148,6 +149,7 @@ export const unassignOrder = inTransaction(async function unassignOrder(tx: Tx, 
     [updated] = (await applyTransition(tx, actorIds, [row], "UNASSIGN", { courierId: null, availableAsAddon: false })) as [OrderRow];
   }
   await audit(tx, [{ ...actorIds, action: "order_unassigned", orderId, subject: row.courierId !== null ? `courier:${row.courierId}` : null }]);
+  await recordDispatchEvents(tx, [{ type: "order.unassigned", pharmacyId: updated.pharmacyId, data: { order: webhookOrder(updated), from_courier_id: row.courierId }, at: updated.updatedAt }]);
   if (row.courierId !== null) await dropEmptyVisits(tx, row.courierId, row.serviceDate, [row.pharmacyId]);
   return opsOrderView(tx, updated);
 });

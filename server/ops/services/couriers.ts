@@ -1,9 +1,9 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { INVITE_LIFETIME_DAYS, type CourierInviteRequest, type CourierUpdateRequest, type CourierInviteResponse, type OpsCourier } from "../../../domain/contract/ops.ts";
-import { hashToken, newToken } from "../../auth/tokens.ts";
-import { courierInvitations, couriers, sessions } from "../../db/schema.ts";
+import { asc, eq, sql } from "drizzle-orm";
+import { type CourierInviteRequest, type CourierUpdateRequest, type CourierInviteResponse, type OpsCourier } from "../../../domain/contract/ops.ts";
+import { couriers, sessions } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../db/audit.ts";
+import { expireInvitations, issueInvitation } from "./invitations.ts";
 import type { Actor } from "./pharmacies.ts";
 import { inTransaction, type Tx } from "../../db/client.ts";
 
@@ -35,18 +35,6 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-/** A fresh single-use token; every earlier invitation of the courier stops working. */
-async function invite(tx: Tx, courierId: number, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
-  await tx
-    .update(courierInvitations)
-    .set({ expiresAt: now })
-    .where(and(eq(courierInvitations.courierId, courierId), isNull(courierInvitations.usedAt), sql`${courierInvitations.expiresAt} > ${now}`));
-  const token = newToken();
-  const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_DAYS * 86_400_000);
-  await tx.insert(courierInvitations).values({ courierId, tokenHash: hashToken(token), expiresAt });
-  return { token, expiresAt };
-}
-
 async function findCourier(tx: Tx, id: number): Promise<CourierRow> {
   const [row] = await tx.select().from(couriers).where(eq(couriers.id, id)).for("update");
   if (!row) throw notFound(`Courier ${id}`);
@@ -72,8 +60,8 @@ const insertInvitedCourier = inTransaction(async function insertInvitedCourier(t
     .insert(couriers)
     .values({ email, passwordHash: null, firstName: body.first_name, lastName: body.last_name, phoneNumber: body.phone_number ?? null })
     .returning();
-  const invitation = await invite(tx, row!.id);
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_invited", subject: `courier:${row!.id}` }]);
+  const invitation = await issueInvitation(tx, { courierId: row!.id });
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "courier_invited", subject: `courier:${row!.id}` }]);
   return { courier: opsCourierView(row!), invite_token: invitation.token, invite_expires_at: invitation.expiresAt.toISOString() };
 });
 
@@ -81,8 +69,8 @@ const insertInvitedCourier = inTransaction(async function insertInvitedCourier(t
 export const reinviteCourier = inTransaction(async function reinviteCourier(tx: Tx, actor: Actor, id: number): Promise<CourierInviteResponse> {
   const row = await findCourier(tx, id);
   if (row.deactivatedAt) throw conflict(`Courier ${id} is deactivated and cannot be invited.`);
-  const invitation = await invite(tx, id);
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_reinvited", subject: `courier:${id}` }]);
+  const invitation = await issueInvitation(tx, { courierId: id });
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "courier_reinvited", subject: `courier:${id}` }]);
   return { courier: opsCourierView(row), invite_token: invitation.token, invite_expires_at: invitation.expiresAt.toISOString() };
 });
 
@@ -94,11 +82,8 @@ export const deactivateCourier = inTransaction(async function deactivateCourier(
     ? [row]
     : await tx.update(couriers).set({ deactivatedAt: now }).where(eq(couriers.id, id)).returning();
   await tx.delete(sessions).where(eq(sessions.courierId, id));
-  await tx
-    .update(courierInvitations)
-    .set({ expiresAt: now })
-    .where(and(eq(courierInvitations.courierId, id), isNull(courierInvitations.usedAt)));
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_deactivated", subject: `courier:${id}` }]);
+  await expireInvitations(tx, { courierId: id }, now);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "courier_deactivated", subject: `courier:${id}` }]);
   return opsCourierView(updated!);
 });
 
@@ -118,7 +103,7 @@ export const updateCourier = inTransaction(async function updateCourier(tx: Tx, 
   if (body.shift_end !== undefined) changes.shiftEnd = body.shift_end;
   if (body.capacity !== undefined) changes.capacity = body.capacity;
   const [updated] = await tx.update(couriers).set(changes).where(eq(couriers.id, id)).returning();
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "courier_updated", subject: `courier:${id}` }]);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "courier_updated", subject: `courier:${id}` }]);
   return opsCourierView(updated!);
 });
 

@@ -146,7 +146,7 @@ export async function createOrderBatch(
 
     await audit(
       tx,
-      inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
+      inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
     );
     await enqueueOrderEvents(tx, "order.created", inserted.sort((a, b) => a.id - b.id));
     return results as OrderBatchResult[];

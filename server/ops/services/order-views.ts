@@ -36,6 +36,6 @@ export async function statusHistory(tx: Tx, orderId: number) {
     from_status: row.fromStatus,
     to_status: row.toStatus!,
     occurred_at: row.occurredAt.toISOString(),
-    actor: row.courierId != null ? `courier:${row.courierId}` : row.apiKeyId != null ? `key:${row.apiKeyId}` : null,
+    actor: row.courierId != null ? `courier:${row.courierId}` : row.staffId != null ? `staff:${row.staffId}` : row.apiKeyId != null ? `key:${row.apiKeyId}` : null,
   }));
 }

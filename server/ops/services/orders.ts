@@ -14,7 +14,8 @@ import { orders, pharmacies } from "../../db/schema.ts";
 import { badRequest, conflict, type HttpError, notFound } from "../../http/errors.ts";
 import { audit } from "../../db/audit.ts";
 import { applyTransition, statusNameOf, type OrderRow } from "../../services/order-transitions.ts";
-import { enqueueOrderEvent } from "../../services/webhooks/order-events.ts";
+import { recordDispatchEvents } from "../../services/events/record.ts";
+import { enqueueOrderEvent, webhookOrder } from "../../services/webhooks/order-events.ts";
 import { addressColumns } from "./address-columns.ts";
 import { DELIVERY_WINDOW } from "../../../domain/contract/ops.ts";
 import { refuseBadWindow } from "./clock-windows.ts";
@@ -142,7 +143,7 @@ export const createOrder = inTransaction(async function createOrder(
     .onConflictDoNothing({ target: [orders.pharmacyId, orders.externalId] })
     .returning();
   if (inserted) {
-    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_created", orderId: inserted.id, toStatus: "new" }]);
+    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created", orderId: inserted.id, toStatus: "new" }]);
     await enqueueOrderEvent(tx, "order.created", inserted);
     return { order: inserted, created: true };
   }
@@ -221,7 +222,8 @@ export const updateOrder = inTransaction(async function updateOrder(
   }
   applyDeliveryWindow(row, body, changes);
   const [updated] = await tx.update(orders).set(changes).where(eq(orders.id, id)).returning();
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "order_updated", orderId: id }]);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_updated", orderId: id }]);
+  await recordDispatchEvents(tx, [{ type: "order.updated", pharmacyId: updated!.pharmacyId, data: { order: webhookOrder(updated!) }, at: updated!.updatedAt }]);
   return opsOrderView(tx, updated!);
 });
 
@@ -238,7 +240,7 @@ function applyDeliveryWindow(row: OrderRow, body: OrderUpdateOpsRequest, changes
 /** POST orders/{id}/cancellation: through the lifecycle machine (409 once picked up). */
 export const cancelOpsOrder = inTransaction(async function cancelOpsOrder(tx: Tx, actor: Actor, id: number, scope: number | null): Promise<OpsOrder> {
   const row = await lockVisibleOrder(tx, id, scope);
-  const [updated] = await applyTransition(tx, { courierId: null, apiKeyId: actor.apiKeyId }, [row], "CANCEL");
+  const [updated] = await applyTransition(tx, { courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null }, [row], "CANCEL");
   return opsOrderView(tx, updated!);
 });
 

@@ -10,9 +10,10 @@ import { refuseBadWindow } from "./clock-windows.ts";
 import { inTransaction, type Tx } from "../../db/client.ts";
 
 type PharmacyRow = typeof pharmacies.$inferSelect;
-/** Who acts: an API key, or nobody when the demo day is loaded at start. */
+/** Who acts: an API key, a dispatcher or pharmacist in the console (issue 27), or nobody when the demo day is loaded at start. */
 export interface Actor {
   apiKeyId: number | null;
+  staffId?: number | null;
 }
 
 export function opsPharmacyView(row: PharmacyRow): OpsPharmacy {
@@ -49,7 +50,7 @@ export const createPharmacy = inTransaction(async function createPharmacy(tx: Tx
     .insert(pharmacies)
     .values(columnsOf(body) as typeof pharmacies.$inferInsert)
     .returning();
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "pharmacy_created", subject: `pharmacy:${row!.id}` }]);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "pharmacy_created", subject: `pharmacy:${row!.id}` }]);
   return opsPharmacyView(row!);
 });
 
@@ -58,7 +59,7 @@ export const updatePharmacy = inTransaction(async function updatePharmacy(tx: Tx
   if (!row) throw notFound(`Pharmacy ${id}`);
   // One end of the hours changed alone is checked against the other end as stored.
   refuseBadWindow(row.openingTime, row.closingTime, OPENING_HOURS);
-  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "pharmacy_updated", subject: `pharmacy:${id}` }]);
+  await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "pharmacy_updated", subject: `pharmacy:${id}` }]);
   return opsPharmacyView(row);
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { WebhookEventType } from "../../../domain/webhook-events.ts";
 import { webhookMessages, webhookSubscriptions } from "../../db/schema.ts";
+import { recordDispatchEvents } from "../events/record.ts";
 import type { Tx } from "../../db/client.ts";
 
 export interface OutboxEvent {
@@ -31,6 +32,8 @@ export function nudgeSenders(): void {
  * that finds nothing.
  */
 export async function enqueueEvent(tx: Tx, event: OutboxEvent): Promise<void> {
+  // The console's live stream hears every event, subscribed to or not (issue 27).
+  await recordDispatchEvents(tx, [event]);
   const body = JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: event.data });
   // Each subscription's copy has an id of its own: the webhook-id its endpoint dedupes on.
   const prefix = `msg_${randomUUID().replace(/-/g, "")}`;
@@ -64,6 +67,7 @@ export async function pharmaciesHearing(tx: Tx, type: WebhookEventType): Promise
  */
 export async function enqueueEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
+  await recordDispatchEvents(tx, events);
   const rows = JSON.stringify(
     events.map((event, index) => ({
       position: index,

@@ -118,7 +118,7 @@ export async function createPlan(deps: PlanDeps, actor: Actor, body: PlanCreateR
       .insert(plans)
       .values({ serviceDate: body.service_date, courierIds: body.courier_ids, result, snapshot, apiKeyId: actor.apiKeyId })
       .returning();
-    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "plan_created", subject: `plan:${row!.id}` }]);
+    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "plan_created", subject: `plan:${row!.id}` }]);
     return planView(row!);
   });
 }
@@ -185,7 +185,7 @@ export async function applyPlan(db: Db, actor: Actor, id: number): Promise<Plan>
       );
     }
     const [applied] = await tx.update(plans).set({ appliedAt: new Date() }).where(eq(plans.id, id)).returning();
-    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "plan_applied", subject: `plan:${id}` }]);
+    await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "plan_applied", subject: `plan:${id}` }]);
     return planView(applied!);
   });
 }

@@ -3,7 +3,7 @@ import type { Custody, CustodyEntry } from "../../../../domain/contract/ops-proo
 import { centsToDecimal } from "../../../../domain/money.ts";
 import { FAILURE_REASONS } from "../../../../domain/vocabulary.ts";
 import type { Db } from "../../../db/client.ts";
-import { apiKeys, auditEvents, couriers, deliveries, deliveryOrders, pharmacyVisits } from "../../../db/schema.ts";
+import { apiKeys, auditEvents, couriers, deliveries, deliveryOrders, pharmacyVisits, staffAccounts } from "../../../db/schema.ts";
 import { returnOf } from "./proof.ts";
 import { returnSignatureUrl, scopedOrder, type OpsScope } from "./scope.ts";
 
@@ -59,6 +59,14 @@ export async function orderCustody(db: Db, scope: OpsScope, orderId: number): Pr
   const keyNames = new Map(
     (keyIds.length ? await db.select({ id: apiKeys.id, name: apiKeys.name }).from(apiKeys).where(inArray(apiKeys.id, keyIds)) : []).map((k) => [k.id, k.name]),
   );
+  // A dispatcher or pharmacist who acted from the console (issue 27): {type: their role, id, name}.
+  const staffIds = [...new Set(rows.map((row) => row.staffId).filter((id): id is number => id !== null))];
+  const staffById = new Map(
+    (staffIds.length
+      ? await db.select({ id: staffAccounts.id, role: staffAccounts.role, first: staffAccounts.firstName, last: staffAccounts.lastName }).from(staffAccounts).where(inArray(staffAccounts.id, staffIds))
+      : []
+    ).map((s) => [s.id, s]),
+  );
   const names = new Map(
     (courierIds.length
       ? await db.select({ id: couriers.id, first: couriers.firstName, last: couriers.lastName }).from(couriers).where(inArray(couriers.id, courierIds))
@@ -82,9 +90,12 @@ export async function orderCustody(db: Db, scope: OpsScope, orderId: number): Pr
     // An answer about the visit given before the order existed was not about this order.
     if (event === "visit_confirmed" && row.occurredAt < order.createdAt) continue;
     const byKey = row.apiKeyId !== null;
-    let actor: CustodyEntry["actor"] = byKey
-      ? { type: "key", id: row.apiKeyId, name: keyNames.get(row.apiKeyId!) ?? `API key ${row.apiKeyId}` }
-      : { type: "courier", id: row.courierId, name: courierName(row.courierId) };
+    const byStaff = row.staffId !== null ? staffById.get(row.staffId) : undefined;
+    let actor: CustodyEntry["actor"] = byStaff
+      ? { type: byStaff.role, id: row.staffId, name: `${byStaff.first} ${byStaff.last}` }
+      : byKey
+        ? { type: "key", id: row.apiKeyId, name: keyNames.get(row.apiKeyId!) ?? `API key ${row.apiKeyId}` }
+        : { type: "courier", id: row.courierId, name: courierName(row.courierId) };
     const details: CustodyEntry["details"] = {};
     if (event === "assigned" || event === "unassigned") {
       const courierId = assignedCourier(row);

@@ -1,0 +1,100 @@
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { StaffRole } from "../../domain/contract/staff.ts";
+import type { SessionLifetime } from "../auth/session-store.ts";
+import { hashToken, newToken } from "../auth/tokens.ts";
+import type { Db } from "../db/client.ts";
+import { staffAccounts, staffSessions } from "../db/schema.ts";
+
+/**
+ * The console's sessions (issue 27): a dispatcher's or pharmacist's cookie,
+ * with a CSRF token, that the operations API accepts instead of a Bearer key.
+ * A cookie of its own name and path (the ops API only): the courier's routes
+ * never read it, and the ops API never reads the courier's. Same lifetimes
+ * as a courier's session (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS).
+ */
+export const STAFF_SESSION_COOKIE = "rxc_staff_session";
+
+export interface StaffSession {
+  idHash: string;
+  csrfToken: string;
+  staff: { id: number; first_name: string; last_name: string; role: StaffRole; pharmacy_id: number | null };
+}
+
+/** Only write last_seen_at this often, like the courier's sessions. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createStaffSessionStore(db: Db, lifetime: SessionLifetime) {
+  const idleMs = lifetime.idleMinutes * 60_000;
+  const absoluteMs = lifetime.absoluteHours * 3_600_000;
+  const findActive = db
+    .select({
+      idHash: staffSessions.idHash,
+      csrfToken: staffSessions.csrfToken,
+      lastSeenAt: staffSessions.lastSeenAt,
+      staffId: staffAccounts.id,
+      firstName: staffAccounts.firstName,
+      lastName: staffAccounts.lastName,
+      role: staffAccounts.role,
+      pharmacyId: staffAccounts.pharmacyId,
+    })
+    .from(staffSessions)
+    .innerJoin(staffAccounts, eq(staffAccounts.id, staffSessions.staffId))
+    .where(
+      and(
+        eq(staffSessions.idHash, sql.placeholder("idHash")),
+        gt(staffSessions.expiresAt, sql.placeholder("now")),
+        gt(staffSessions.lastSeenAt, sql.placeholder("idleSince")),
+        // Deactivation deletes the sessions; this is the belt to those braces.
+        isNull(staffAccounts.deactivatedAt),
+      ),
+    )
+    .prepare("rxc_find_staff_session");
+
+  return {
+    async create(staffId: number): Promise<{ token: string; csrfToken: string; expiresAt: Date }> {
+      const token = newToken();
+      const csrfToken = newToken();
+      const now = Date.now();
+      const expiresAt = new Date(now + absoluteMs);
+      await db.insert(staffSessions).values({ idHash: hashToken(token), staffId, csrfToken, expiresAt, lastSeenAt: new Date(now) });
+      return { token, csrfToken, expiresAt };
+    },
+
+    async find(token: string): Promise<StaffSession | null> {
+      const now = new Date();
+      const [row] = await findActive.execute({ idHash: hashToken(token), now, idleSince: new Date(now.getTime() - idleMs) });
+      if (!row) return null;
+      if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+        await db.update(staffSessions).set({ lastSeenAt: now }).where(eq(staffSessions.idHash, row.idHash));
+      }
+      return {
+        idHash: row.idHash,
+        csrfToken: row.csrfToken,
+        staff: { id: row.staffId, first_name: row.firstName, last_name: row.lastName, role: row.role, pharmacy_id: row.pharmacyId },
+      };
+    },
+
+    /** Still a live session (an open event stream asks now and then: deactivation and logout end it). */
+    async alive(idHash: string): Promise<boolean> {
+      const [row] = await db
+        .select({ idHash: staffSessions.idHash })
+        .from(staffSessions)
+        .where(and(eq(staffSessions.idHash, idHash), gt(staffSessions.expiresAt, new Date()), gt(staffSessions.lastSeenAt, new Date(Date.now() - idleMs))));
+      return Boolean(row);
+    },
+
+    async destroy(idHash: string): Promise<void> {
+      await db.delete(staffSessions).where(eq(staffSessions.idHash, idHash));
+    },
+
+    async destroyToken(token: string): Promise<void> {
+      await db.delete(staffSessions).where(eq(staffSessions.idHash, hashToken(token)));
+    },
+
+    async purgeExpired(): Promise<void> {
+      const now = Date.now();
+      await db.delete(staffSessions).where(or(lt(staffSessions.expiresAt, new Date(now)), lt(staffSessions.lastSeenAt, new Date(now - idleMs))));
+    },
+  };
+}
+export type StaffSessionStore = ReturnType<typeof createStaffSessionStore>;
