@@ -44,6 +44,12 @@ const SERVER_LAYERS = [
   layer("server/seed", [...SERVER_FORBIDDEN, "**/routes/**", "**/app.ts", "**/main.ts"], "server/seed/ loads demo data through the services; it never imports routes or the app."),
 ];
 
+/** The courier app's layers above src/api/ and above src/ui/ (lowest first: ui; offline, payments; api; shell; features; app). */
+const COURIER_ABOVE_API = ["**/shell/**", "**/features/**", "**/app/**"];
+const COURIER_ABOVE_UI = ["**/offline/**", "**/payments/**", "**/api/**", ...COURIER_ABOVE_API];
+/** The folders of src/ that are the courier app's own, out of the dispatch console's reach (it shares src/ui/ only). */
+const COURIER_ONLY = ["offline", "payments", "api", "shell", "features", "app"];
+
 /** What nothing in src/ imports; repeated in the rules below, since a later rule for the same files replaces an earlier one. */
 const SRC_FORBIDDEN = ["**/server/**", "fastify*", "drizzle-orm*", "pg", "@electric-sql/*"];
 
@@ -80,11 +86,40 @@ export default tseslint.config(
   layer("src", SRC_FORBIDDEN, "src/ never imports the server."),
   layer("server", SERVER_FORBIDDEN, "server/ never imports the web app."),
   ...SERVER_LAYERS,
-  // Inside src/: the shared pieces (ui, api) know nothing of the screens or the app around them,
-  // so the HTTP layer cannot reach into an actor and no import circle can form.
-  layer("src/ui", [...SRC_FORBIDDEN, "**/features/**", "**/app/**", "**/screens/**"], "src/ui/ is shared view pieces: it imports nothing of features/, app/ or screens/."),
-  layer("src/api", [...SRC_FORBIDDEN, "**/features/**", "**/app/**", "**/screens/**", "**/ui/**", "xstate", "@xstate/*"], "src/api/ is plain HTTP: no features/, app/, screens/, ui/ or actor."),
+  // Inside src/, the courier app's layers, lowest first (docs/architecture.md "What each folder of src/
+  // may import"): ui; offline and payments; api; shell; features; app. Each imports only layers below
+  // its own, so no import runs back up and no circle can form. The dispatch console (src/console/) is
+  // an app of its own beside them: it shares the view pieces and nothing of the courier's app.
+  layer("src/ui", [...SRC_FORBIDDEN, ...COURIER_ABOVE_UI, "**/console/**"], "src/ui/ is shared view pieces: it imports nothing else of src/."),
+  ...["src/offline", "src/payments"].map((folder) =>
+    layer(folder, [...SRC_FORBIDDEN, "**/api/**", ...COURIER_ABOVE_API, "**/console/**"], `${folder}/ is a device adapter: it may import src/ui/ helpers, never api/, shell/, features/, app/ or the console.`),
+  ),
+  layer("src/api", [...SRC_FORBIDDEN, "**/ui/**", ...COURIER_ABOVE_API, "**/console/**", "xstate", "@xstate/*"], "src/api/ is plain HTTP: it may import offline/ and payments/; no ui/, shell/, features/, app/, console or actor."),
+  layer("src/shell", [...SRC_FORBIDDEN, "**/features/**", "**/app/**", "**/console/**"], "src/shell/ (the application actor and the hooks screens reach it by) sits below the features: it never imports features/, app/ or the console."),
+  // The console's own folders may have any name, so its rule is on resolved paths, not import strings.
+  {
+    files: ["src/console/**/*.{ts,tsx}"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./src/console",
+              from: COURIER_ONLY.map((folder) => `./src/${folder}`),
+              message: "The dispatch console is an app of its own: it may import src/ui/, domain/ and machines/, never the courier's app, shell, features, HTTP client or device adapters.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  { ...layer("src", [...SRC_FORBIDDEN, "**/console/**"], "The courier app's root never imports the dispatch console."), files: ["src/app/**/*.{ts,tsx}", "src/main.tsx"] },
   ...FEATURES.map((feature) =>
-    layer(`src/features/${feature}`, [...SRC_FORBIDDEN, ...FEATURES.filter((other) => other !== feature).flatMap((other) => [`**/features/${other}/**`, `../${other}/**`])], "A feature never imports another feature: move what both need to src/ui/ or domain/."),
+    layer(
+      `src/features/${feature}`,
+      [...SRC_FORBIDDEN, "**/app/**", "**/console/**", ...FEATURES.filter((other) => other !== feature).flatMap((other) => [`**/features/${other}/**`, `../${other}/**`])],
+      "A feature imports src/shell/ and below, never the app's root (src/app/), the console or another feature: move what both need to src/shell/, src/ui/ or domain/.",
+    ),
   ),
 );

@@ -1,5 +1,5 @@
 import { RouterProvider } from "react-router";
-import { appCourierAppMachine, CourierAppContext } from "./app-actor.ts";
+import { appCourierAppMachine, CourierAppContext } from "../shell/app-actor.ts";
 import { withFlows } from "./flows.ts";
 import { router } from "./router.tsx";
 

@@ -4,7 +4,7 @@ import { pendingVisits } from "../../domain/pharmacy-list.ts";
 import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { OfflineBanner } from "./OfflineBanner.tsx";
-import { CourierDayContext, SessionContext, useCourierDayRef } from "./app-actor.ts";
+import { CourierDayContext, SessionContext, useCourierDayRef } from "../shell/app-actor.ts";
 
 export function LoggedInLayout() {
   const location = useLocation();

@@ -3,8 +3,8 @@ import { Link, useLocation } from "react-router";
 import { formatPhone, telHref } from "../../domain/phone.ts";
 import { HomeIcon, MenuIcon, PhoneIcon, RefreshIcon } from "../ui/icons.tsx";
 import { ConfirmDialog } from "../ui/ConfirmDialog.tsx";
-import { useHasIncompleteOrders } from "./offline-queue.ts";
-import { CourierDayContext, SessionContext } from "./app-actor.ts";
+import { useHasIncompleteOrders } from "../shell/offline-queue.ts";
+import { CourierDayContext, SessionContext } from "../shell/app-actor.ts";
 
 /** Logging out clears the device; orders not yet sent would be lost with it. */
 const UNSENT_LOGOUT_WARNING =

@@ -2,8 +2,8 @@ import { useEffect } from "react";
 import { isResubmitting, mustReload, queueMessage } from "./queue-messages.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { ActionButton } from "../ui/ActionButton.tsx";
-import { useOfflineQueueRef } from "./app-actor.ts";
-import { deviceToday, useHasIncompleteOrders, useOfflineQueue } from "./offline-queue.ts";
+import { useOfflineQueueRef } from "../shell/app-actor.ts";
+import { deviceToday, useHasIncompleteOrders, useOfflineQueue } from "../shell/offline-queue.ts";
 
 /** Spec §4: 'You have an incomplete order.' with 'Try again', and the §8 retry outcomes. */
 export function OfflineBanner() {

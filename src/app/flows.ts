@@ -11,7 +11,7 @@ import type { FlowLoaders, FlowMachines, FlowName, FlowStart } from "../../machi
  * id and the flow's input travels in an event.
  *
  * Imported by the app's root (App.tsx, router.tsx) only: the features it loads
- * import src/app, never this file.
+ * import the shell below them (src/shell/), never src/app/.
  */
 export const FLOW_LOADERS: FlowLoaders = {
   // The screens' own modules (the router's chunks), so a flow is in its screen's chunk and nowhere else.

@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate } from "react-router";
-import { DashboardScreen } from "../screens/DashboardScreen.tsx";
-import { LoginScreen } from "../screens/LoginScreen.tsx";
-import { NotFoundScreen } from "../screens/NotFoundScreen.tsx";
-import { PharmaciesScreen } from "../screens/PharmaciesScreen.tsx";
+import { DashboardScreen } from "../features/dashboard/DashboardScreen.tsx";
+import { LoginScreen } from "../features/login/LoginScreen.tsx";
+import { NotFoundScreen } from "../ui/NotFoundScreen.tsx";
+import { PharmaciesScreen } from "../features/pharmacies/PharmaciesScreen.tsx";
 import { RouteErrorScreen } from "./ErrorBoundary.tsx";
 import { loadFlows } from "./flows.ts";
 import { LoggedInLayout } from "./LoggedInLayout.tsx";

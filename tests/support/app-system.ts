@@ -48,7 +48,7 @@ export interface AppSystem {
   app: Actor<typeof courierAppMachine>;
   day: CourierDayRef;
   queue: OfflineQueueRef;
-  /** Starts a flow in the system, as src/app/flow-actor.ts does: FLOW.START under the name the logic's machine has, this logic answering to it. */
+  /** Starts a flow in the system, as src/shell/flow-actor.ts does: FLOW.START under the name the logic's machine has, this logic answering to it. */
   startFlow<TLogic extends FlowMachines[FlowName]>(logic: TLogic, input: InputFrom<TLogic>): ActorRefFrom<TLogic>;
 }
 

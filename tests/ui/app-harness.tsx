@@ -4,7 +4,7 @@ import type { SessionResponse } from "../../domain/contract/index.ts";
 import { sessionMachine } from "../../machines/session.machine.ts";
 import type { courierDayMachine } from "../../machines/courier-day.machine.ts";
 import type { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
-import { appCourierAppMachine, CourierAppContext, useCourierDayRef } from "../../src/app/app-actor.ts";
+import { appCourierAppMachine, CourierAppContext, useCourierDayRef } from "../../src/shell/app-actor.ts";
 import { FLOW_LOADERS, loadFlows, withFlows } from "../../src/app/flows.ts";
 import type { FlowName } from "../../machines/flows.ts";
 

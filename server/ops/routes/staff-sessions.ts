@@ -1,5 +1,3 @@
-import argon2 from "argon2";
-import { eq, sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -7,18 +5,14 @@ import { ErrorBody } from "../../../domain/contract/common.ts";
 import { OPS_API_PREFIX } from "../../../domain/contract/ops.ts";
 import { StaffLoginRequest, StaffSessionResponse } from "../../../domain/contract/staff.ts";
 import type { DeviceCookies } from "../../auth/device-cookie.ts";
-import { admitLoginAttempt, type LoginLimits } from "../../auth/login-limits.ts";
+import type { LoginLimits } from "../../auth/login-limits.ts";
 import type { PasswordHasher } from "../../auth/password-hashing.ts";
 import { cookieIsSecure } from "../../auth/plugin.ts";
 import type { Db } from "../../db/client.ts";
-import { staffAccounts } from "../../db/schema.ts";
-import { HttpError } from "../../http/errors.ts";
 import { requireStaffSession } from "../auth.ts";
+import { authenticateStaff, staffLoginAccount } from "../services/staff-login.ts";
 import { STAFF_SESSION_COOKIE, type StaffSessionStore } from "../staff-sessions.ts";
 import { OPS_TAG, opsRefusals, staffSessionSecurity } from "./shared.ts";
-
-/** Compared against when the email is unknown, so a wrong email costs the same time as a wrong password. */
-const DUMMY_HASH = await argon2.hash("not-a-real-password");
 
 /** The staff session cookie travels to the operations API only. */
 function setStaffSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expires: Date): void {
@@ -32,10 +26,10 @@ function clearStaffSessionCookie(request: FastifyRequest, reply: FastifyReply): 
 /**
  * The dispatch console's login (issue 27): a dispatcher or pharmacist gets a
  * session cookie and a CSRF token, and calls the operations API with them.
- * The courier's login rules: the same limits (server/auth/login-limits.ts,
- * with a device cookie of the console's own path), the same bounded hashing,
- * a new session id at every login, a deactivated account refused like a
- * wrong password.
+ * The courier's login rules (server/ops/services/staff-login.ts): the same
+ * limits, with a device cookie of the console's own path, the same bounded
+ * hashing, a deactivated account refused like a wrong password; and a new
+ * session id at every login.
  */
 export const staffSessionRoutes =
   (deps: { db: Db; sessions: StaffSessionStore; loginLimits: LoginLimits; hasher: PasswordHasher; devices: DeviceCookies }): FastifyPluginAsyncZod =>
@@ -53,29 +47,15 @@ export const staffSessionRoutes =
         },
       },
       async (request, reply) => {
-        const email = request.body.email.toLowerCase();
-        const account = `staff:${email}`;
-        const attempt = await admitLoginAttempt(deps.db, { account, device: deps.devices.known(request, account), address: request.ip }, deps.loginLimits);
-        const [member] = await deps.db.select().from(staffAccounts).where(eq(sql`lower(${staffAccounts.email})`, email));
-        let valid: boolean;
-        try {
-          valid = await deps.hasher.verify(member?.passwordHash ?? DUMMY_HASH, request.body.password);
-        } catch (error) {
-          // Refused for load (503) before the password was checked: not a guess.
-          await attempt.notAFailure();
-          throw error;
-        }
-        if (!member || !valid || member.deactivatedAt) throw new HttpError(401, "invalid_credentials", "The email or password is incorrect.");
-        await attempt.notAFailure();
+        const account = staffLoginAccount(request.body.email);
+        const staff = await authenticateStaff(deps, request.body, { device: deps.devices.known(request, account), address: request.ip });
         deps.devices.issue(request, reply, account);
+        // A new session id at every login: a planted cookie never becomes a logged-in one.
         const previous = request.cookies[STAFF_SESSION_COOKIE];
         if (previous) await deps.sessions.destroyToken(previous);
-        const session = await deps.sessions.create(member.id);
+        const session = await deps.sessions.create(staff.id);
         setStaffSessionCookie(request, reply, session.token, session.expiresAt);
-        return {
-          staff: { id: member.id, first_name: member.firstName, last_name: member.lastName, role: member.role, pharmacy_id: member.pharmacyId },
-          csrf_token: session.csrfToken,
-        };
+        return { staff, csrf_token: session.csrfToken };
       },
     );
 

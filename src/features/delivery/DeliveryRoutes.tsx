@@ -1,5 +1,5 @@
 import { Navigate, Route, Routes } from "react-router";
-import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
+import { NotFoundScreen } from "../../ui/NotFoundScreen.tsx";
 import { DeliveryListScreen } from "./DeliveryListScreen.tsx";
 import { DeliveryWizardRoute } from "./DeliveryWizard.tsx";
 

@@ -7,7 +7,7 @@ import { submitDelivery, submitFailure, submitRecipient } from "../../api/delive
 import { saveChargeData } from "../../api/payments.ts";
 import type { ActionMemo } from "./action-memo.ts";
 import type { CardSession } from "./card-session.ts";
-import { knownLocation } from "../../app/geolocation.ts";
+import { knownLocation } from "../../shell/geolocation.ts";
 import { deliveryPosition } from "../../../domain/delivery-photo.ts";
 
 /** What one delivery's calls are made with on this device: its action memo, its day, its card fields. */

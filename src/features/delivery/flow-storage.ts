@@ -13,7 +13,7 @@ import type { MemoValue } from "./action-memo.ts";
  * removed when the delivery is finished or attempted.
  */
 
-import { flowKeys, PREFIX } from "./flow-keys.ts";
+import { flowKeys, PREFIX } from "../../offline/flow-keys.ts";
 const VERSION = 2;
 
 export interface StoredFlow {

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { useLiveMachineState } from "../../app/live-machine-state.ts";
+import { useLiveMachineState } from "../../shell/live-machine-state.ts";
 import { allStates, nameToWords } from "./machine-model.ts";
 import { activeStateIds, deepestActive } from "./chart-layout.ts";
 import { MACHINES, type CatalogueEntry } from "./catalogue.ts";

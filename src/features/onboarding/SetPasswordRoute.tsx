@@ -10,7 +10,7 @@ import { setPassword } from "../../api/onboarding.ts";
 // modules the first screen shares with them stay in one chunk. Without it the bundler splits xstate,
 // @xstate/react and ky into chunks of their own, and the first screen grows 1.3 KiB gzip past its
 // budget (tests/unit/bundle-budget.test.ts).
-import "../../app/app-actor.ts";
+import "../../shell/app-actor.ts";
 
 const appSetPasswordMachine = setPasswordMachine.provide({
   actors: { setPassword: fromPromise(({ input }) => setPassword(input.token, input.password)) },

@@ -1,6 +1,6 @@
 import { formatPhone, telHref } from "../../../domain/phone.ts";
 import { MAX_ADDON_ORDERS } from "../../../domain/pharmacy-progress.ts";
-import { CourierDayContext } from "../../app/app-actor.ts";
+import { CourierDayContext } from "../../shell/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 
 /** The add-ons Help sub-view: what an add-on is, and whom to call. */

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { checkInRowAction, rowIndicator } from "../../../domain/pharmacy-progress.ts";
-import { useOfflineOrderIds } from "../../app/offline-status.ts";
+import { useOfflineOrderIds } from "../../shell/offline-status.ts";
 import { CheckIcon } from "../../ui/icons.tsx";
 import { RowIndicatorBadge } from "../../ui/RowIndicatorBadge.tsx";
 import { AddressLink, patientName, RxNumbers } from "./order-details.tsx";

@@ -5,7 +5,7 @@ import { checkInList, pickupInstructions } from "../../../domain/pharmacy-progre
 import { formatPhone, telHref } from "../../../domain/phone.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import { CourierDayContext } from "../../app/app-actor.ts";
+import { CourierDayContext } from "../../shell/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ScanButton } from "../../ui/scanner/ScanButton.tsx";
 import { ScannerPanel } from "../../ui/scanner/ScannerPanel.tsx";

@@ -2,7 +2,7 @@ import { useSelector } from "@xstate/react";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { onlyCancelledOrders, reviewLists, rowIndicator } from "../../../domain/pharmacy-progress.ts";
 import { TEXT } from "../../../domain/texts.ts";
-import { useOfflineOrderIds } from "../../app/offline-status.ts";
+import { useOfflineOrderIds } from "../../shell/offline-status.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { RowIndicatorBadge } from "../../ui/RowIndicatorBadge.tsx";
 import { useCheckIn, type CheckInActor } from "./check-in-context.tsx";

@@ -5,7 +5,7 @@ import type { PharmacyVisit } from "../../../domain/contract/entities.ts";
 import { formatAddress } from "../../../domain/address.ts";
 import { pharmacyVisitsMachine } from "../../../machines/pharmacy-visits.machine.ts";
 import { confirmVisits } from "../../api/pickup.ts";
-import { CourierDayContext } from "../../app/app-actor.ts";
+import { CourierDayContext } from "../../shell/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { useWhenDone } from "./use-when-done.ts";
 

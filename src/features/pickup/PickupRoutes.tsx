@@ -1,7 +1,7 @@
 import { Route, Routes, useParams } from "react-router";
 import { pharmaciesOfDay } from "../../../domain/pharmacy-list.ts";
-import { CourierDayContext } from "../../app/app-actor.ts";
-import { NotFoundScreen } from "../../screens/NotFoundScreen.tsx";
+import { CourierDayContext } from "../../shell/app-actor.ts";
+import { NotFoundScreen } from "../../ui/NotFoundScreen.tsx";
 import { AddonsScreen } from "./AddonsScreen.tsx";
 import { CheckInProvider } from "./check-in-context.tsx";
 import { CheckInScreen } from "./CheckInScreen.tsx";

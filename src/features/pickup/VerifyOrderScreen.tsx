@@ -9,8 +9,8 @@ import { checkInRowAction, showsCopaySection } from "../../../domain/pharmacy-pr
 import { formatPhone } from "../../../domain/phone.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import type { verifyOrderMachine } from "../../../machines/verify-order.machine.ts";
-import { CourierDayContext } from "../../app/app-actor.ts";
-import { useFlowActor } from "../../app/flow-actor.ts";
+import { CourierDayContext } from "../../shell/app-actor.ts";
+import { useFlowActor } from "../../shell/flow-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { CheckIcon } from "../../ui/icons.tsx";

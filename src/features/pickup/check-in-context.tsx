@@ -3,8 +3,8 @@ import { createContext, useContext, useMemo, type ReactNode } from "react";
 import type { ActorRefFrom } from "xstate";
 import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import type { checkInMachine } from "../../../machines/check-in.machine.ts";
-import { CourierDayContext } from "../../app/app-actor.ts";
-import { useFlowActor } from "../../app/flow-actor.ts";
+import { CourierDayContext } from "../../shell/app-actor.ts";
+import { useFlowActor } from "../../shell/flow-actor.ts";
 import { useCheckInUrl } from "./use-check-in-url.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;

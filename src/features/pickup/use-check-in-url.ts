@@ -1,7 +1,7 @@
 import { matchPath, useLocation } from "react-router";
 import type { ActorRefFrom } from "xstate";
 import type { checkInMachine } from "../../../machines/check-in.machine.ts";
-import { useMachineUrl } from "../../app/use-machine-url.ts";
+import { useMachineUrl } from "../../shell/use-machine-url.ts";
 
 /**
  * /pharmacies/{id}/verify_orders and /confirm_orders mirror the check-in

@@ -5,7 +5,7 @@ import { formatUsd } from "../../../domain/money.ts";
 import { STAFF_NAME_MAX_LENGTH, staffSignatureProblems } from "../../../domain/returns.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
-import { knownLocation, requestLocation } from "../../app/geolocation.ts";
+import { knownLocation, requestLocation } from "../../shell/geolocation.ts";
 import { SignaturePadField } from "../../ui/SignaturePadField.tsx";
 import { KIND_TITLES } from "./return-words.ts";
 import type { ReturnsActor } from "./returns-actor.ts";

@@ -5,11 +5,11 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Courier, ItineraryResponse } from "../../../domain/contract/index.ts";
 import { LoggedInLayout } from "../../../src/app/LoggedInLayout.tsx";
-import { CourierAppContext } from "../../../src/app/app-actor.ts";
-import { DashboardScreen } from "../../../src/screens/DashboardScreen.tsx";
-import { LoginScreen } from "../../../src/screens/LoginScreen.tsx";
-import { HOME_PATH, pathAfterLogin } from "../../../src/screens/login-next.ts";
-import { PharmaciesScreen } from "../../../src/screens/PharmaciesScreen.tsx";
+import { CourierAppContext } from "../../../src/shell/app-actor.ts";
+import { DashboardScreen } from "../../../src/features/dashboard/DashboardScreen.tsx";
+import { LoginScreen } from "../../../src/features/login/LoginScreen.tsx";
+import { HOME_PATH, pathAfterLogin } from "../../../src/features/login/login-next.ts";
+import { PharmaciesScreen } from "../../../src/features/pharmacies/PharmaciesScreen.tsx";
 import { makeDay, makeOrder, makePharmacy, makeVisit } from "../pickup/harness.tsx";
 import { PageRequest } from "../../support/ui-fixtures.ts";
 

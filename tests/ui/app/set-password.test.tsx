@@ -9,9 +9,9 @@ import { PASSWORD_MIN_LENGTH } from "../../../domain/password-rules.ts";
 import { passwordRuleText, SET_PASSWORD_TEXT as T } from "../../../domain/set-password-texts.ts";
 import { sessionMachine } from "../../../machines/session.machine.ts";
 import * as onboardingApi from "../../../src/api/onboarding.ts";
-import { appCourierAppMachine, CourierAppContext } from "../../../src/app/app-actor.ts";
+import { appCourierAppMachine, CourierAppContext } from "../../../src/shell/app-actor.ts";
 import { Component as SetPasswordRoute } from "../../../src/features/onboarding/SetPasswordRoute.tsx";
-import { LoginScreen } from "../../../src/screens/LoginScreen.tsx";
+import { LoginScreen } from "../../../src/features/login/LoginScreen.tsx";
 
 vi.mock("../../../src/api/onboarding.ts");
 

@@ -3,11 +3,11 @@ import { useActorRef, useSelector } from "@xstate/react";
 import { describe, expect, it } from "vitest";
 import { MemoryRouter, useLocation, useNavigate, useNavigationType } from "react-router";
 import { emit, setup } from "xstate";
-import { useMachineUrl } from "../../../src/app/use-machine-url.ts";
+import { useMachineUrl } from "../../../src/shell/use-machine-url.ts";
 
 /**
  * The one URL mirror the delivery flow, the returns flow and check-in use
- * (src/app/use-machine-url.ts), on a small machine: /flow/a, /flow/b and
+ * (src/shell/use-machine-url.ts), on a small machine: /flow/a, /flow/b and
  * /flow/c mirror its steps; c is reached only by NEXT from b (a URL asking for
  * it is refused); /elsewhere/… is no URL of the machine.
  */

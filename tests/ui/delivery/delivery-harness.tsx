@@ -14,10 +14,10 @@ import type { DeliveryStep } from "../../../domain/delivery-record.ts";
 import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
 import { DELIVERY_STEP_PATHS } from "../../../src/features/delivery/delivery-paths.ts";
 import type { PaymentOutput } from "../../../domain/payment-step.ts";
-import { CourierDayContext } from "../../../src/app/app-actor.ts";
+import { CourierDayContext } from "../../../src/shell/app-actor.ts";
 import { AppWithDay } from "../app-harness.tsx";
 import { Component as DeliveryRoutes } from "../../../src/features/delivery/DeliveryRoutes.tsx";
-import { PharmaciesScreen } from "../../../src/screens/PharmaciesScreen.tsx";
+import { PharmaciesScreen } from "../../../src/features/pharmacies/PharmaciesScreen.tsx";
 import { callOf, calls } from "./delivery-mocks.ts";
 
 export { calls, callOf, deliveryMocks, FakeSignaturePad, SIGNATURE_SVG, type PendingCall } from "./delivery-mocks.ts";

@@ -7,7 +7,7 @@ import { mockFetchPerTest, rowNames } from "../../support/ui-fixtures.ts";
 import { clickEnabled, expectPath, itineraryWith, renderDelivery, resetHarness } from "./delivery-harness.tsx";
 import { offlineEntries } from "./delivery-mocks.ts";
 
-vi.mock("../../../src/app/offline-queue.ts", async (original) => ({ ...(await original()), ...(await import("./delivery-mocks.ts")).offlineQueueMock }));
+vi.mock("../../../src/shell/offline-queue.ts", async (original) => ({ ...(await original()), ...(await import("./delivery-mocks.ts")).offlineQueueMock }));
 
 /** Spec §2 Delivery list, §4 row indicators, §5/§9 routing. */
 

@@ -93,7 +93,7 @@ export class FakeSignaturePad {
 }
 
 
-/** The device's stored offline orders as the list sees them (src/app/offline-queue.ts is replaced in the list's test). */
+/** The device's stored offline orders as the list sees them (src/shell/offline-queue.ts is replaced in the list's test). */
 export const offlineEntries: { id: number; orderIds: number[] }[] = [];
 
 export const offlineQueueMock = {

@@ -6,7 +6,7 @@ import { mockFetchPerTest, rowNames } from "../../support/ui-fixtures.ts";
 import { expectPath, itineraryWith, renderDelivery, resetHarness } from "./delivery-harness.tsx";
 import { offlineEntries } from "./delivery-mocks.ts";
 
-vi.mock("../../../src/app/offline-queue.ts", async (original) => ({ ...(await original()), ...(await import("./delivery-mocks.ts")).offlineQueueMock }));
+vi.mock("../../../src/shell/offline-queue.ts", async (original) => ({ ...(await original()), ...(await import("./delivery-mocks.ts")).offlineQueueMock }));
 
 /**
  * Issue 28: the courier's phone follows dispatch's plan, and shows the window

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
-import { isLocalHost, knownLocation, requestLocation } from "../../../src/app/geolocation.ts";
+import { isLocalHost, knownLocation, requestLocation } from "../../../src/shell/geolocation.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import {
   callOf,

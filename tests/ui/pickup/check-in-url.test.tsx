@@ -28,7 +28,7 @@ beforeEach(() => {
   );
 });
 
-/** /verify_orders and /confirm_orders follow the check-in machine (src/app/use-machine-url.ts through use-check-in-url.ts). */
+/** /verify_orders and /confirm_orders follow the check-in machine (src/shell/use-machine-url.ts through use-check-in-url.ts). */
 describe("check-in in the URL", () => {
   it("a scanned label pushes its order's verify screen; back is the list again, its camera closed", async () => {
     const view = renderPickup(`${base}/verify_orders`, makeDay({ orders: [ABERNATHY, BRENNAN] }));

@@ -7,7 +7,7 @@ import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import * as pickupApi from "../../../src/api/pickup.ts";
 import * as sessionsApi from "../../../src/api/sessions.ts";
 import { LoggedInLayout } from "../../../src/app/LoggedInLayout.tsx";
-import { CourierAppContext } from "../../../src/app/app-actor.ts";
+import { CourierAppContext } from "../../../src/shell/app-actor.ts";
 import { Component as PharmacyVisitsRoute } from "../../../src/features/pickup/PharmacyVisitsRoute.tsx";
 import { COURIER_ID, currentDay, makeDay, makePharmacy, makeVisit, renderPickup, RIVERSIDE } from "./harness.tsx";
 

@@ -6,7 +6,7 @@ import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import type { Order, Pharmacy, PharmacyVisit } from "../../../domain/contract/entities.ts";
 import { ORDER_STATUSES } from "../../../domain/vocabulary.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import { CourierDayContext } from "../../../src/app/app-actor.ts";
+import { CourierDayContext } from "../../../src/shell/app-actor.ts";
 import { AppWithDay } from "../app-harness.tsx";
 import { Component as PharmacyVisitsRoute } from "../../../src/features/pickup/PharmacyVisitsRoute.tsx";
 import { Component as PickupRoutes } from "../../../src/features/pickup/PickupRoutes.tsx";

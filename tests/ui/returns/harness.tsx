@@ -8,7 +8,7 @@ import { ORDER_STATUSES } from "../../../domain/vocabulary.ts";
 import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import { offlineQueueMachine, type QueueChange } from "../../../machines/offline-queue.machine.ts";
-import { CourierDayContext, useOfflineQueueRef } from "../../../src/app/app-actor.ts";
+import { CourierDayContext, useOfflineQueueRef } from "../../../src/shell/app-actor.ts";
 import { AppWithDay } from "../app-harness.tsx";
 import { Component as ReturnsRoute } from "../../../src/features/returns/ReturnsRoute.tsx";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";

@@ -5,7 +5,7 @@ import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import * as api from "../../../src/api/returns.ts";
 import { makeStoredDelivery } from "../../support/order-fixtures.ts";
-import { deviceToday } from "../../../src/app/offline-queue.ts";
+import { deviceToday } from "../../../src/shell/offline-queue.ts";
 import { ATTEMPTED, CASH, CHECK, COURIER_ID, currentDay, currentDayRef, currentQueue, makeDay, NEVER_ATTEMPTED, NORTHSIDE, renderReturns, SVG } from "./harness.tsx";
 
 vi.mock("../../../src/api/returns.ts");

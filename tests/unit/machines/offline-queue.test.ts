@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createActor, fromCallback, fromPromise, type SnapshotFrom } from "xstate";
+import { createActor, fromCallback, fromPromise, type EventObject, type SnapshotFrom } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { hasIncompleteOrders, isIncomplete, type StoredOfflineOrder } from "../../../domain/offline-queue.ts";
@@ -92,11 +92,11 @@ function serializeState(snapshot: Snapshot): string {
 }
 
 const input = { today: TODAY };
-const options = { events: modelEvents, input, serializeState } as never;
-const paths = transitionCoverPaths(offlineQueueMachine, options) as unknown as {
-  state: Snapshot;
-  steps: { event: ModelEvent; state: Snapshot }[];
-}[];
+const paths = transitionCoverPaths(offlineQueueMachine, {
+  events: (snapshot) => modelEvents(snapshot as Snapshot),
+  input,
+  serializeState: (snapshot) => serializeState(snapshot as Snapshot),
+});
 
 /* ---------- Replaying on a live actor ---------- */
 
@@ -108,30 +108,36 @@ interface Pending {
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 const SETTLE = /^xstate\.(done|error)\.actor\.(\w+)$/;
 
-async function replay(steps: { event: ModelEvent }[]) {
+async function replay(steps: readonly { event: EventObject }[]) {
   const pending = new Map<string, Pending>();
   const calls: { actor: string; input: unknown }[] = [];
   // Calls neither settled nor abandoned (a stopped invocation aborts its signal), per actor.
   const open = new Map<string, number>();
   const maxOpen = new Map<string, number>();
-  const deferred = (name: string) =>
-    fromPromise<unknown, unknown>(({ input: callInput, signal }) => {
+  /** A stand-in for one of the machine's actors, typed as that actor (its input and output): the test settles it. */
+  const deferred = <TOutput, TInput>(name: string) =>
+    fromPromise<TOutput, TInput>(({ input: callInput, signal }) => {
       calls.push({ actor: name, input: callInput });
       open.set(name, (open.get(name) ?? 0) + 1);
       maxOpen.set(name, Math.max(maxOpen.get(name) ?? 0, open.get(name)!));
       const close = () => open.set(name, open.get(name)! - 1);
       signal.addEventListener("abort", close, { once: true });
-      return new Promise((resolve, reject) => {
+      return new Promise<TOutput>((resolve, reject) => {
         const settle = () => signal.removeEventListener("abort", close);
         pending.set(name, {
-          resolve: (value) => (settle(), close(), resolve(value)),
+          // The value is the model's xstate.done.actor.<name> output, which modelEvents gives as this actor's output.
+          resolve: (value) => (settle(), close(), resolve(value as TOutput)),
           reject: (error) => (settle(), close(), reject(error)),
         });
       });
     });
   const actor = createActor(
     offlineQueueMachine.provide({
-      actors: { loadQueue: deferred("loadQueue"), saveQueue: deferred("saveQueue"), resubmit: deferred("resubmit") } as never,
+      actors: {
+        loadQueue: deferred<StoredOfflineOrder[], unknown>("loadQueue"),
+        saveQueue: deferred<void, QueueChange>("saveQueue"),
+        resubmit: deferred<unknown, StoredOfflineOrder>("resubmit"),
+      },
     }),
     { input },
   ).start();
@@ -154,8 +160,10 @@ async function replay(steps: { event: ModelEvent }[]) {
   return { snapshot, calls, maxOpen };
 }
 
-const stepName = (event: ModelEvent) => {
-  if (event.type === "ENQUEUE") return `ENQUEUE(${(event as { entry: StoredOfflineOrder }).entry.idempotencyKey})`;
+/** A step's name; the paths' events are the model's (modelEvents). */
+const stepName = (step: EventObject) => {
+  const event = step as ModelEvent;
+  if (event.type === "ENQUEUE") return `ENQUEUE(${event.entry.idempotencyKey})`;
   const error = (event as { error?: unknown }).error as Partial<ApiFailure> | undefined;
   return error?.kind ? `${event.type}(${error.kind})` : event.type;
 };
@@ -168,7 +176,7 @@ describe("offline queue machine: model paths", () => {
 
   // A few seconds on an idle core: thousands of paths, each stepped through microstep by microstep.
   it("covers every state and transition", () => {
-    expectFullCoverage(offlineQueueMachine, paths as never, { input });
+    expectFullCoverage(offlineQueueMachine, paths, { input });
   }, 60_000);
 
   it("replays every path on a live actor: same state, one resubmission at a time, nothing expired sent", async () => {

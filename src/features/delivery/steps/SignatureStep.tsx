@@ -5,7 +5,7 @@ import { recipientFullName } from "../../../../domain/recipient.ts";
 import { TEXT } from "../../../../domain/texts.ts";
 import { SIGNATURE_REFUSAL_REASONS } from "../../../../domain/vocabulary.ts";
 import { ActionButton } from "../../../ui/ActionButton.tsx";
-import { requestLocation } from "../../../app/geolocation.ts";
+import { requestLocation } from "../../../shell/geolocation.ts";
 import { OrderSummary } from "../OrderSummary.tsx";
 import { SignaturePadField } from "../../../ui/SignaturePadField.tsx";
 import type { StepProps } from "./step-props.ts";

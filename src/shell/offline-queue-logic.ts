@@ -3,7 +3,7 @@ import { localCalendarDate } from "../../domain/dates.ts";
 import { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
 import { withQueueLock } from "../offline/queue-lock.ts";
 import { whenIdle } from "../ui/when-idle.ts";
-import { deviceStore } from "./device-store.ts";
+import { deviceStore } from "../offline/device-store.ts";
 
 /** The courier's day on this device; the server's zone decides it for the API, the phone's for storage. */
 export const deviceToday = () => localCalendarDate(new Date());

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, Navigate, useSearchParams } from "react-router";
-import { sentAwayCourierId } from "../api/sessions.ts";
-import { SessionContext } from "../app/app-actor.ts";
+import { sentAwayCourierId } from "../../api/sessions.ts";
+import { SessionContext } from "../../shell/app-actor.ts";
 import { pathAfterLogin } from "./login-next.ts";
 
 export function LoginScreen() {

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { visitsToMake } from "../../domain/pharmacy-list.ts";
-import { CourierDayContext, SessionContext } from "../app/app-actor.ts";
+import { visitsToMake } from "../../../domain/pharmacy-list.ts";
+import { CourierDayContext, SessionContext } from "../../shell/app-actor.ts";
 
 export function DashboardScreen() {
   const courier = SessionContext.useSelector((state) => state.context.courier);

@@ -4,8 +4,8 @@ import { courierDayMachine, type DayLoad } from "../../machines/courier-day.mach
 import { sessionMachine } from "../../machines/session.machine.ts";
 import { toApiFailure } from "../../domain/api-failure.ts";
 import { currentCourierId, fetchCurrentSession, fetchItinerary, logIn, logOut } from "../api/sessions.ts";
-import { clearAllFlows } from "../features/delivery/flow-keys.ts";
-import { deviceStore } from "./device-store.ts";
+import { clearAllFlows } from "../offline/flow-keys.ts";
+import { deviceStore } from "../offline/device-store.ts";
 import { SYSTEM_IDS } from "../../machines/courier-app.machine.ts";
 import { deviceToday } from "./offline-queue-logic.ts";
 

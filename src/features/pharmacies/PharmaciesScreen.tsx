@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { pharmaciesOfDay, pharmacySections, pickupRows, visitsToMake, type PharmacySection, type PickupRow } from "../../domain/pharmacy-list.ts";
-import { TEXT } from "../../domain/texts.ts";
-import { CourierDayContext } from "../app/app-actor.ts";
-import { useOfflineOrderIds } from "../app/offline-status.ts";
-import { CheckIcon } from "../ui/icons.tsx";
+import { pharmaciesOfDay, pharmacySections, pickupRows, visitsToMake, type PharmacySection, type PickupRow } from "../../../domain/pharmacy-list.ts";
+import { TEXT } from "../../../domain/texts.ts";
+import { CourierDayContext } from "../../shell/app-actor.ts";
+import { useOfflineOrderIds } from "../../shell/offline-status.ts";
+import { CheckIcon } from "../../ui/icons.tsx";
 
 const SECTIONS: { section: PharmacySection; title: string }[] = [
   { section: "pickup", title: TEXT.pickupSection },
