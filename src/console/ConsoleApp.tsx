@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes, useLocation } from "react-router";
+import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
 import type { consoleSessionMachine } from "../../machines/console-session.machine.ts";
 import { BoardScreen } from "./BoardScreen.tsx";
 import { LoginScreen } from "./LoginScreen.tsx";
@@ -8,15 +9,15 @@ export const LOGIN_PATH = "/dispatch/login";
 export const BOARD_PATH = "/dispatch";
 
 /** The console's screens; the URL follows the session machine (signed out → /dispatch/login, signed in → the board). */
-export function ConsoleApp({ logic }: { logic: typeof consoleSessionMachine }) {
+export function ConsoleApp({ logic, boardLogic }: { logic: typeof consoleSessionMachine; boardLogic: typeof consoleBoardMachine }) {
   return (
     <ConsoleSession.Provider logic={logic}>
-      <ConsoleRoutes />
+      <ConsoleRoutes boardLogic={boardLogic} />
     </ConsoleSession.Provider>
   );
 }
 
-function ConsoleRoutes() {
+function ConsoleRoutes({ boardLogic }: { boardLogic: typeof consoleBoardMachine }) {
   const state = ConsoleSession.useSelector((snapshot) => snapshot.value);
   const { pathname } = useLocation();
   if (state === "checkingSession") {
@@ -34,7 +35,7 @@ function ConsoleRoutes() {
   return (
     <Routes>
       <Route path={LOGIN_PATH} element={<LoginScreen />} />
-      <Route path={BOARD_PATH} element={<BoardScreen />} />
+      <Route path={BOARD_PATH} element={<BoardScreen logic={boardLogic} />} />
       {/* Screens still to come (issue 27: order page, import, couriers) open the board meanwhile. */}
       <Route path="*" element={<Navigate to={BOARD_PATH} replace />} />
     </Routes>

@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
+import { consoleBoardLogic } from "./api/board.ts";
 import { consoleSessionLogic } from "./api/session.ts";
 import { ConsoleApp } from "./ConsoleApp.tsx";
 import "./console.css";
@@ -9,7 +10,7 @@ import "./console.css";
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <BrowserRouter>
-      <ConsoleApp logic={consoleSessionLogic} />
+      <ConsoleApp logic={consoleSessionLogic} boardLogic={consoleBoardLogic} />
     </BrowserRouter>
   </StrictMode>,
 );

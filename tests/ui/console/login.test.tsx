@@ -7,6 +7,7 @@ import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { StaffSessionResponse } from "../../../domain/contract/staff.ts";
 import { consoleSessionMachine } from "../../../machines/console-session.machine.ts";
 import { ConsoleApp } from "../../../src/console/ConsoleApp.tsx";
+import { boardLogic } from "./board-fixtures.ts";
 
 const SESSION: StaffSessionResponse = {
   staff: { id: 3, first_name: "Morgan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null },
@@ -37,7 +38,7 @@ function renderConsole(path: string, calls: Calls = {}) {
   });
   render(
     <MemoryRouter initialEntries={[path]}>
-      <ConsoleApp logic={logic} />
+      <ConsoleApp logic={logic} boardLogic={boardLogic(async () => ({ orders: [], couriers: [] }))} />
       <Where />
     </MemoryRouter>,
   );
