@@ -3,7 +3,8 @@ import type { OrderStatusName } from "../../domain/vocabulary.ts";
 /** An order's status in a dispatcher's words (issue 27: 'Delivered', 'Delivery attempted', 'Picked up'). */
 export const STATUS_WORDS: Record<OrderStatusName, string> = {
   new: "New",
-  submitted_to_courier: "Assigned",
+  // At the pharmacy for a courier to collect, whether or not one has it on their day yet (the demo's add-ons have none).
+  submitted_to_courier: "Ready for pickup",
   picked_up: "Picked up",
   verified: "Verified",
   delivered: "Delivered",

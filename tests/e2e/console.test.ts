@@ -48,6 +48,10 @@ it("a dispatcher logs in at /dispatch/login and sees the day board; wrong passwo
   await logIn(page, "dispatch@example.com", "dispatch-safely");
   await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
   expect(new URL(page.url()).pathname).toBe("/dispatch");
+  // The demo day: today's orders, the demo courier's among them, and the live stream open.
+  await expect.poll(() => page.getByRole("region", { name: /^Unassigned/ }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole("region", { name: /^Courier Dana Whitfield/ }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole("status").filter({ hasText: "Live" }).isVisible()).toBe(true);
   await expectAccessible(page);
   await screenshot(page, "console-board");
 
@@ -61,13 +65,18 @@ it("a dispatcher logs in at /dispatch/login and sees the day board; wrong passwo
   await page.context().close();
 });
 
-it("is usable on a tablet at 768×1024: the form fits the width", async () => {
+it("is usable on a tablet at 768×1024: the login and the board fit the width", async () => {
   const page = await desktopPage({ viewport: TABLET });
   await page.goto("/dispatch/login");
   await expect.poll(() => page.getByRole("button", { name: "Log in" }).isVisible()).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(TABLET.width);
   await expectAccessible(page);
   await screenshot(page, "console-login-tablet");
+  await logIn(page, "dispatch@example.com", "dispatch-safely");
+  await expect.poll(() => page.getByRole("region", { name: /^Courier Dana Whitfield/ }).isVisible()).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(TABLET.width);
+  await expectAccessible(page);
+  await screenshot(page, "console-board-tablet");
   await page.context().close();
 });
 

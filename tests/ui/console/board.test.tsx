@@ -60,13 +60,13 @@ describe("the day board (issue 27, first slice)", () => {
     expect(within(unassigned).queryByText("Barbara Liskov")).not.toBeInTheDocument();
     const dana = screen.getByRole("region", { name: /^Courier Dana Whitfield/ });
     expect(within(dana).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
-      "Grace HopperRX-2 · Riverside Community PharmacyAssigned",
+      "Grace HopperRX-2 · Riverside Community PharmacyReady for pickup",
       "Alan TuringRX-3 · Riverside Community PharmacyDelivered",
     ]);
     const sam = screen.getByRole("region", { name: /^Courier Sam Okafor/ });
     expect(within(sam).getByText("Delivery attempted")).toBeInTheDocument();
     const counts = within(screen.getByRole("region", { name: "Counts by status" })).getAllByRole("listitem").map((item) => item.textContent);
-    expect(counts).toEqual(["5 Orders", "1 New", "1 Assigned", "1 Delivered", "1 Delivery attempted", "1 Cancelled"]);
+    expect(counts).toEqual(["5 Orders", "1 New", "1 Ready for pickup", "1 Delivered", "1 Delivery attempted", "1 Cancelled"]);
   });
 
   it("shows the connection ('Connecting…', 'Live', 'Reconnecting…') and reloads the board on a live event without a reload of the page", async () => {
