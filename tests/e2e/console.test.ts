@@ -55,6 +55,30 @@ it("a dispatcher logs in at /dispatch/login and sees the day board; wrong passwo
   await expectAccessible(page);
   await screenshot(page, "console-board");
 
+  // Live: an assignment made elsewhere (here, the ops API with this session from another tab) shows without a reload.
+  const unassigned = page.getByRole("region", { name: /^Unassigned/ });
+  await expect.poll(() => unassigned.getByText("Kevin Lambert").isVisible()).toBe(true);
+  const other = await page.context().newPage();
+  await other.goto("/dispatch");
+  const assigned = await other.evaluate(async () => {
+    const accept = { Accept: "application/vnd.rxcourier.v1+json" };
+    const session = (await (await fetch("/api/ops/v1/sessions/current", { headers: accept })).json()) as { csrf_token: string };
+    const orders = (await (await fetch("/api/ops/v1/orders?limit=200", { headers: accept })).json()) as { orders: { id: number; patient_first_name: string; service_date: string }[] };
+    const couriers = (await (await fetch("/api/ops/v1/couriers", { headers: accept })).json()) as { couriers: { id: number; first_name: string }[] };
+    const kevin = orders.orders.find((order) => order.patient_first_name === "Kevin")!;
+    const marcus = couriers.couriers.find((courier) => courier.first_name === "Marcus")!;
+    const response = await fetch("/api/ops/v1/assignments", {
+      method: "POST",
+      headers: { ...accept, "Content-Type": "application/json", "X-CSRF-Token": session.csrf_token },
+      body: JSON.stringify({ courier_id: marcus.id, service_date: kevin.service_date, order_ids: [kevin.id] }),
+    });
+    return response.status;
+  });
+  expect(assigned).toBe(200);
+  await other.close();
+  await expect.poll(() => page.getByRole("region", { name: /^Courier Marcus Ortega/ }).getByText("Kevin Lambert").isVisible(), { timeout: 5_000 }).toBe(true);
+  expect(await unassigned.getByText("Kevin Lambert").count()).toBe(0);
+
   // A reload keeps the session (the cookie), and logging out ends it on the server.
   await page.reload();
   await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
