@@ -74,6 +74,8 @@ export const consoleBoardActors = {
     open();
     return () => {
       clearTimeout(timer);
+      // Detached first: a stopped board never hears from this stream again, nor schedules a retry.
+      if (source) source.onopen = source.onmessage = source.onerror = null;
       source?.close();
     };
   }),
