@@ -89,6 +89,21 @@ it("a dispatcher logs in at /dispatch/login and sees the day board; wrong passwo
   await page.context().close();
 });
 
+it("a pharmacist's board shows their pharmacy's orders only", async () => {
+  const page = await desktopPage();
+  await page.goto("/dispatch/login");
+  await logIn(page, "pharmacist@example.com", "dispatch-safely");
+  await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText("Riverside Community Pharmacy", { exact: false }).count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByRole("status").filter({ hasText: "Live" }).isVisible()).toBe(true);
+  for (const other of ["Market Street Apothecary", "Northside Family Drugs", "Greenway Health Pharmacy", "Lakeside Specialty Pharmacy"]) {
+    expect(await page.getByText(other, { exact: false }).count(), other).toBe(0);
+  }
+  await expectAccessible(page);
+  await screenshot(page, "console-board-pharmacist");
+  await page.context().close();
+});
+
 it("is usable on a tablet at 768×1024: the login and the board fit the width", async () => {
   const page = await desktopPage({ viewport: TABLET });
   await page.goto("/dispatch/login");
