@@ -62,8 +62,9 @@ function routePreloads(): Plugin {
         }
         return seen;
       };
-      const entry = chunks.find((chunk) => chunk.isEntry);
-      if (!entry) return this.error("no entry chunk");
+      // The courier's entry (the console's, dispatch.html, has no on-demand screens).
+      const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === "index");
+      if (!entry) return this.error("no entry chunk for index.html");
       const inThePage = withStaticImports([entry.fileName]);
       const routes = FEATURE_ROUTES.map(({ module, paths }) => {
         const chunk = chunks.find((candidate) => candidate.facadeModuleId === path.resolve(root, module));
@@ -117,6 +118,30 @@ function reactRouterProduction(): Plugin {
 
 import { VitePWA } from "vite-plugin-pwa";
 
+/**
+ * The courier's web app manifest stays off the dispatch console's page
+ * (vite-plugin-pwa writes it into every page): the console is not the
+ * installable courier app, and its start_url is the courier's dashboard.
+ */
+function consolePageWithoutCourierManifest(): Plugin {
+  return {
+    name: "rxc-console-page-without-manifest",
+    apply: "build",
+    // After vite-plugin-pwa's own post plugin, which writes the link (this plugin comes after it in the list).
+    enforce: "post",
+    transformIndexHtml: {
+      order: "post",
+      handler: (html, context) => (context.path.endsWith("/dispatch.html") ? html.replace(/\s*<link rel="manifest"[^>]*>/g, "") : html),
+    },
+  };
+}
+
+/**
+ * The dispatch console's own files: dist/assets/dispatch-console-<hash>.js (its entry chunk) and
+ * dispatch-<hash>.css, left out of the courier's precache (tests/unit/console-bundle-budget.test.ts).
+ */
+const CONSOLE_ENTRY_PREFIX = "dispatch-console";
+
 // The API runs on the same origin in production (server/app.ts serves dist/);
 // in development Vite forwards /api to the server started with `npm run serve`.
 export default defineConfig({
@@ -150,8 +175,11 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ["**/*.{js,css,html,svg,png,webmanifest}"],
+        // The dispatch console (dispatch.html, its entry chunk) is no part of the courier's offline app: a courier's
+        // phone never downloads it, and /dispatch is always the server's page, never the courier's (issue 27).
+        globIgnores: ["**/node_modules/**", "dispatch.html", "assets/dispatch-*"],
         navigateFallback: "/index.html",
-        navigateFallbackDenylist: [/^\/api\//],
+        navigateFallbackDenylist: [/^\/api\//, /^\/dispatch(?:\/|$)/],
         cleanupOutdatedCaches: true,
         // The first visit is already covered: a courier may lose signal right after logging in.
         clientsClaim: true,
@@ -159,8 +187,20 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
       },
     }),
+    consolePageWithoutCourierManifest(),
     precompress(),
   ],
   server: { proxy: { "/api": "http://127.0.0.1:3000" } },
-  build: { target: "es2022", sourcemap: true },
+  build: {
+    target: "es2022",
+    sourcemap: true,
+    rollupOptions: {
+      // Two pages: the courier's app and the dispatch console (issue 27, served under /dispatch by server/app.ts).
+      input: { index: path.resolve(import.meta.dirname, "index.html"), dispatch: path.resolve(import.meta.dirname, "dispatch.html") },
+      output: {
+        // The console's entry chunk carries a name the courier's service worker leaves out of its precache.
+        entryFileNames: (chunk) => (chunk.name === "dispatch" ? `assets/${CONSOLE_ENTRY_PREFIX}-[hash].js` : "assets/[name]-[hash].js"),
+      },
+    },
+  },
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -92,7 +92,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app);
 
   const page = webAppPage(config.webRoot);
-  await installSecurityHeaders(app, { braintree: config.braintree !== null, inlineScripts: page ? inlineScriptHashes(page) : [] });
+  const consolePage = consoleAppPage(config.webRoot);
+  // One policy for both pages: the courier's inline script by its hash (the console's page has none).
+  const inlineScripts = [page, consolePage].flatMap((html) => (html ? inlineScriptHashes(html) : []));
+  await installSecurityHeaders(app, { braintree: config.braintree !== null, inlineScripts });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
   await app.register(swagger, openApiOptions());
@@ -204,10 +207,22 @@ function webAppPage(webRoot: string): string | null {
   return existsSync(indexHtml) ? readFileSync(indexHtml, "utf8") : null;
 }
 
-/** The built web app from the same origin; any non-API path is the single-page app. */
+/** The built dispatch console's page (dispatch.html, issue 27), when the build has one. */
+function consoleAppPage(webRoot: string): string | null {
+  const dispatchHtml = path.join(webRoot, "dispatch.html");
+  return existsSync(dispatchHtml) ? readFileSync(dispatchHtml, "utf8") : null;
+}
+
+/** The built web app from the same origin; any non-API path is the single-page app, /dispatch and below the console's. */
 async function serveWebApp(app: FastifyInstance, webRoot: string, indexHtml: string): Promise<void> {
   // preCompressed: the build writes .br/.gz copies (vite.config.ts); sent when the browser accepts them.
   await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false, preCompressed: true });
+  if (existsSync(path.join(webRoot, "dispatch.html"))) {
+    // The dispatch console (issue 27): its own page, never the courier's, for /dispatch and every path below it.
+    const consolePage = (_request: FastifyRequest, reply: FastifyReply) => reply.header("cache-control", "no-cache").sendFile("dispatch.html", { cacheControl: false });
+    app.get("/dispatch", { config: { public: true }, schema: { hide: true } }, consolePage);
+    app.get("/dispatch/*", { config: { public: true }, schema: { hide: true } }, consolePage);
+  }
   const preloadsFor = routePreloads(webRoot);
   const pageWith = pageVariants(indexHtml);
   app.get("/*", { config: { public: true }, schema: { hide: true } }, (request, reply) => {

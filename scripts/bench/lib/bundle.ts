@@ -59,8 +59,9 @@ function packagesOf(mapFile: string): string[] | null {
   return [...packages].sort();
 }
 
-export function measureInitialBundle(distDir: string): InitialBundle {
-  const indexFile = path.join(distDir, "index.html");
+/** page: the HTML file whose first screen is measured (the courier's index.html, or the dispatch console's dispatch.html). */
+export function measureInitialBundle(distDir: string, page = "index.html"): InitialBundle {
+  const indexFile = path.join(distDir, page);
   if (!existsSync(indexFile)) throw new Error(`${indexFile} is missing: build the app first (npx vite build).`);
   const html = readFileSync(indexFile, "utf8");
 

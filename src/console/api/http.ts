@@ -1,0 +1,50 @@
+import type { ApiFailure } from "../../../domain/api-failure.ts";
+import { OPS_API_PREFIX } from "../../../domain/contract/ops.ts";
+
+/**
+ * The console's calls to the operations API with the staff session cookie
+ * (sent by the browser, path /api/ops/v1) and, on mutating calls, the CSRF
+ * token. Every outcome that is not a 2xx becomes an ApiFailure, the one shape
+ * the machines read (domain/api-failure.ts).
+ */
+const ACCEPT = "application/vnd.rxcourier.v1+json";
+const TIMEOUT_MS = 20_000;
+
+export async function opsRequest(method: "GET" | "POST" | "DELETE", path: string, options: { body?: unknown; csrfToken?: string | null } = {}): Promise<Response> {
+  const headers: Record<string, string> = { Accept: ACCEPT };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.csrfToken) headers["X-CSRF-Token"] = options.csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(`${OPS_API_PREFIX}/${path}`, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    // fetch rejects when there is no network at all, or the timeout fired.
+    const message = error instanceof Error ? error.message : String(error);
+    throw { kind: "network", status: null, message, code: null } satisfies ApiFailure;
+  }
+  if (!response.ok) throw await failureOf(response);
+  return response;
+}
+
+async function failureOf(response: Response): Promise<ApiFailure> {
+  const status = response.status;
+  let body: { error?: unknown; message?: unknown } = {};
+  try {
+    body = (await response.json()) as typeof body;
+  } catch {
+    // A proxy's HTML error page: the status alone decides.
+  }
+  const message = typeof body.message === "string" ? body.message : response.statusText;
+  const code = typeof body.error === "string" ? body.error : null;
+  if (status === 503) return { kind: "unavailable", status, message, code };
+  if (status >= 500) return { kind: "server", status, message, code };
+  if (status === 403) return { kind: "forbidden", status, message, code };
+  if (status === 401) return { kind: "unauthenticated", status, message, code };
+  return { kind: "refused", status, message, code };
+}
