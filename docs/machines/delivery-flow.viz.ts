@@ -983,9 +983,9 @@ var deliveryFlowMachine = setup3({
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
     patientCouldNotPay: ({ event }) => event.output.outcome === "could_not_pay",
     /** A deep link to a step already reached (never ahead of the courier). */
-    canGoTo: ({ context, event }, params) => event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
+    reachedBefore: ({ context, event }) => event.type === "GO_TO_STEP" && context.reached.includes(event.step),
     cameFrom: ({ context }, params) => context.failure?.step === params.step,
-    /** The draft kept before a reload names this place. */
+    /** The flow opens at this place (a draft's, a deep link's). */
     resumesAt: ({ context }, params) => context.resumeAt === params.place,
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
@@ -998,6 +998,8 @@ var deliveryFlowMachine = setup3({
       reached: ({ context }, params) => context.reached.includes(params.step) ? context.reached : [...context.reached, params.step]
     }),
     verifyDob: assign2({ dobVerified: true }),
+    /** A deep link: the flow opens the step it names again (starting routes it). */
+    aimAtStep: assign2({ resumeAt: ({ context, event }) => event.type === "GO_TO_STEP" ? event.step : context.resumeAt }),
     recordFailure: assign2({
       failure: (_, params) => ({ ...params, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null })
     }),
@@ -1100,7 +1102,7 @@ var deliveryFlowMachine = setup3({
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
   states: {
     starting: {
-      description: "Opening the delivery: at the address, or where the courier was before a reload, with what they entered.",
+      description: "Opening the delivery: at the address, where the courier was before a reload (with what they entered), or at the step a deep link names.",
       always: [
         { guard: { type: "resumesAt", params: { place: "verifyDob" } }, target: "steps.verifyDob" },
         { guard: { type: "resumesAt", params: { place: "recipient" } }, target: "steps.recipient" },
@@ -1123,38 +1125,12 @@ var deliveryFlowMachine = setup3({
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
       on: {
-        GO_TO_STEP: [
-          {
-            guard: { type: "canGoTo", params: { step: "address" } },
-            target: ".address",
-            description: "Deep link to address: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "verifyDob" } },
-            target: ".verifyDob",
-            description: "Deep link to verify-dob: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "recipient" } },
-            target: ".recipient",
-            description: "Deep link to recipient: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "idVerification" } },
-            target: ".idVerification",
-            description: "Deep link to idverification: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "payment" } },
-            target: ".payment",
-            description: "Deep link to payment: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "signature" } },
-            target: ".signature",
-            description: "Deep link to signature: accepted once reached; otherwise the courier stays on the current step."
-          }
-        ],
+        GO_TO_STEP: {
+          guard: "reachedBefore",
+          target: "#deliveryFlow.starting",
+          actions: "aimAtStep",
+          description: "A deep link to a step already reached opens it (through starting); to any other the courier stays on the current step."
+        },
         RECIPIENT_CALLED: { actions: "recordCall", description: "The courier called the recipient (recipient_called_at)." }
       },
       states: {
