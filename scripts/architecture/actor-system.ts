@@ -17,7 +17,7 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  * application starts by name on FLOW.START (every FlowName of machines/flows.ts),
  * each drawn with its machine, what the day and the queue tell the flows that
  * FOLLOW them, and the machines a flow starts itself (the label scanner, the
- * payment) with what they tell it.
+ * payment, the delivery's submissions) with what they tell it and send by system id.
  *
  * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
  * into docs/architecture.md between the actor-system markers.
@@ -126,7 +126,8 @@ function childrenOf(flow: AnyStateMachine): Edge[] {
       const type = /type:\s*"([A-Z_.]+)"/.exec(source)?.[1];
       return [{ from: invoke.id, to: flow.id, label: type ? `${name}: ${type}` : name, kind: "sends" as const }];
     });
-    return [{ from: flow.id, to: invoke.id, label: `starts, while ${invoke.where}`, kind: "starts" as const }, ...reports];
+    // What the child itself sends by system id (the delivery's submit machine: a stored call to the offline queue).
+    return [{ from: flow.id, to: invoke.id, label: `starts, while ${invoke.where}`, kind: "starts" as const }, ...reports, ...sendsOf(child, invoke.id)];
   });
 }
 

@@ -136,10 +136,10 @@ function DeliveryFlowScreen({ actor, memo, cards, step, base, listPath }: Delive
       {submitting ? (
         <SubmissionView
           {...props}
-          onRetry={() => {
+          onRetry={(submit) => {
             // Try again is a new courier action: a new Idempotency-Key.
             memo.forgetAll();
-            send({ type: "RETRY" });
+            submit.send({ type: "RETRY" });
           }}
         />
       ) : photoStep ? (

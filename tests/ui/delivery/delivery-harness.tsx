@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation, useNavigate, type NavigateFunction } from "react-router";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import { fromPromise, type AnyMachineSnapshot, type EventObject } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { ItineraryResponse, Order } from "../../../domain/contract/index.ts";
@@ -12,6 +12,8 @@ import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../../domain/
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import type { DeliveryStep } from "../../../domain/delivery-record.ts";
 import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
+import type { DeliverySubmitOutput } from "../../../machines/delivery-submit.machine.ts";
+import { DONE, QUEUED, SERVER } from "../../support/delivery-flow-events.ts";
 import { DELIVERY_STEP_PATHS } from "../../../src/features/delivery/delivery-paths.ts";
 import type { PaymentOutput } from "../../../domain/payment-step.ts";
 import { CourierDayContext } from "../../../src/app/app-actor.ts";
@@ -211,8 +213,17 @@ export function courierCanSend(snapshot: AnyMachineSnapshot, event: EventObject)
   }
 }
 
-const inSubmissionFailure = (snapshot: AnyMachineSnapshot) =>
-  ["submittingFailure", "submittingRecipient", "submittingDelivery"].some((state) => snapshot.matches({ [state]: "failed" } as never));
+/**
+ * What the submit machine answers the flow, played on the screen: the API call answers (sent, or
+ * kept on the device after a network failure), or it fails, the alert shows, and the courier taps Cancel.
+ */
+async function settleSubmission(user: User, actor: string, { sent, queued }: DeliverySubmitOutput): Promise<void> {
+  const call = await callOf(actor);
+  if (sent) return act(async () => call.resolve(queued ? QUEUED : DONE));
+  await act(async () => call.reject(SERVER));
+  expect(await screen.findByRole("alert")).toHaveTextContent(TEXT.serverError);
+  return clickEnabled(user, "Cancel");
+}
 
 /** Plays one model event on the screen. `before` is the model's state the event is sent in. */
 export async function perform(user: User, event: EventObject, before: AnyMachineSnapshot, base: string): Promise<void> {
@@ -220,6 +231,7 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
   if (settle) {
     const [, outcome, actor] = settle as unknown as [string, "done" | "error", string];
     if (actor === "payment") return pay(user, (event as unknown as { output: PaymentOutput }).output);
+    if (outcome === "done" && /^submit/.test(actor)) return settleSubmission(user, actor, (event as unknown as { output: DeliverySubmitOutput }).output);
     const call = await callOf(actor);
     await act(async () => {
       if (outcome === "done") call.resolve((event as { output?: unknown }).output);
@@ -241,9 +253,7 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
     case "CONFIRM":
       return answerDialog(user, "OK");
     case "CANCEL":
-      return inSubmissionFailure(before) ? clickEnabled(user, "Cancel") : answerDialog(user, "Cancel");
-    case "RETRY":
-      return clickEnabled(user, TEXT.tryAgain);
+      return answerDialog(user, "Cancel");
     case "CONTINUE":
       return clickEnabled(user, TEXT.continue);
     case "SELECT_RELATIONSHIP":
