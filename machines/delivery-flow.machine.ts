@@ -1,4 +1,4 @@
-import { and, assign, not, or, sendTo, setup } from "xstate";
+import { and, assign, or, sendTo, setup } from "xstate";
 import type { DeliverySurvey } from "../domain/contract/deliveries.ts";
 import type { Order, Status } from "../domain/contract/entities.ts";
 import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
@@ -42,6 +42,7 @@ import { nextOrderStatus } from "./order-status.ts";
 import type { DeliveryDraft, DraftPlace } from "../domain/delivery-draft.ts";
 import { deliverySubmitMachine, type DeliverySubmitOutput } from "./delivery-submit.machine.ts";
 import { paymentMachine } from "./payment.machine.ts";
+import { photoProofMachine, type PhotoProofOutput } from "./photo-proof.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
@@ -99,9 +100,7 @@ export type DeliveryFlowEvent =
   | { type: "SIGNATURE_CHANGED"; svg: string | null }
   | { type: "REFUSAL_CHANGED"; reason: string | null; notes: string }
   | { type: "SURVEY_CHANGED"; answers: Partial<DeliverySurvey> }
-  | { type: "PHOTO_TAKEN"; photo: DeliveryPhoto }
-  | { type: "PHOTO_REMOVED" }
-  | { type: "BACK" }
+  | { type: "PHOTO_CHANGED"; photo: DeliveryPhoto | null }
   | { type: "CONTINUE" }
   | { type: "CONFIRM" }
   | { type: "CANCEL" };
@@ -121,6 +120,7 @@ export const deliveryFlowMachine = setup({
   actors: {
     deliverySubmit: deliverySubmitMachine,
     payment: paymentMachine,
+    photoProof: photoProofMachine,
   },
   guards: {
     /** Spec §2: the date-of-birth step only when the pharmacy has dob_verification_enabled. */
@@ -161,9 +161,8 @@ export const deliveryFlowMachine = setup({
     resumesAt: ({ context }, params: { place: DraftPlace }) => context.resumeAt === params.place,
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
-    photoTaken: ({ context }) => context.photo != null,
-    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
-    pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order),
+    /** Continue on the photo of the drop-off (not Back). */
+    photoAccepted: ({ event }) => (event as unknown as { output: PhotoProofOutput }).output.accepted,
   },
   actions: {
     markReached: assign({
@@ -222,8 +221,7 @@ export const deliveryFlowMachine = setup({
     }),
     recordPayment: assign({ payment: ({ event }) => (event as unknown as { output: PaymentOutput }).output }),
     stampOccurredAt: assign({ occurredAt: () => new Date().toISOString() }),
-    keepPhoto: assign({ photo: ({ context, event }) => (event.type === "PHOTO_TAKEN" ? event.photo : context.photo) }),
-    forgetPhoto: assign({ photo: null }),
+    keepPhoto: assign({ photo: ({ context, event }) => (event.type === "PHOTO_CHANGED" ? event.photo : context.photo) }),
     /**
      * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
      * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
@@ -388,17 +386,21 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingRecipient",
-                  actions: "stampOccurredAt",
-                  description: "Spec §4: submitted at the recipient step, with the photo when one was taken.",
-                },
-                BACK: { target: "editing" },
+              description: "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo').",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto", description: "The photo as the photo machine has it, kept with the draft." } },
+              invoke: {
+                id: "photo",
+                src: "photoProof",
+                input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
+                onDone: [
+                  {
+                    guard: "photoAccepted",
+                    target: "#deliveryFlow.submittingRecipient",
+                    actions: "stampOccurredAt",
+                    description: "Spec §4: submitted at the recipient step, with the photo when one was taken.",
+                  },
+                  { target: "editing", description: "Back to the recipient step." },
+                ],
               },
             },
           },
@@ -472,17 +474,13 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingDelivery",
-                  actions: "stampOccurredAt",
-                  description: "The completion, with the photo when one was taken.",
-                },
-                BACK: { target: "signing" },
+              description: "A reason for not signing: the photo of the drop-off (child 'photo', as at the recipient step).",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto" } },
+              invoke: {
+                src: "photoProof",
+                id: "photo",
+                input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
+                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" }, { target: "signing" }],
               },
             },
           },
@@ -507,7 +505,10 @@ export const deliveryFlowMachine = setup({
         id: "submitRecipient",
         src: "deliverySubmit",
         input: ({ context }) => ({ kind: "recipient", body: recipientSubmissionOf(context) }),
-        onDone: [{ guard: "submissionSent", target: "finished", actions: "recordSubmission" }, { target: "steps.recipient" }],
+        onDone: [
+          { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
+          { target: "steps.recipient", description: "Cancelled after the call failed: back to the recipient step, as entered." },
+        ],
       },
     },
     submittingDelivery: {

@@ -17,7 +17,7 @@
 //   deliverySubmit → send: succeeds with {"queued":false,"delivery":{"id":88120,"status":"delivery_attempted","order_ids":[4107]}} (POST /courier/deliveries: the call recorded)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { and, and as and2, assign, assign as assign2, assign as assign3, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, sendTo, sendTo as sendTo2, setup, setup as setup2, setup as setup3, setup as setup4, transition } from "xstate";
+import { and, and as and2, assign, assign as assign2, assign as assign3, assign as assign4, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, or as or2, sendTo, sendTo as sendTo2, setup, setup as setup2, setup as setup3, setup as setup4, setup as setup5, transition } from "xstate";
 // machines/delivery-flow.machine.ts
 
 // domain/delivery-photo.ts
@@ -996,8 +996,50 @@ var paymentMachine = setup3({
   }
 });
 
+// machines/photo-proof.machine.ts
+var photoProofMachine = setup4({
+  types: {
+    input: {},
+    context: {},
+    events: {},
+    output: {}
+  },
+  guards: {
+    photoTaken: ({ context }) => context.photo != null,
+    pharmacyRequiresPhoto: ({ context }) => context.required
+  },
+  actions: {
+    keepPhoto: assign3({ photo: ({ context, event }) => event.type === "PHOTO_TAKEN" ? event.photo : context.photo }),
+    forgetPhoto: assign3({ photo: null }),
+    accept: assign3({ accepted: true }),
+    /** The delivery keeps the photo with what the courier entered (its draft survives a reload). */
+    tellDelivery: enqueueActions(({ context, enqueue }) => {
+      if (context.reportTo) enqueue.sendTo(context.reportTo, { type: "PHOTO_CHANGED", photo: context.photo });
+    })
+  }
+}).createMachine({
+  id: "photoProof",
+  description: "The photo of where the medication was left, where nobody signs: taken, shown back, then Continue or Back.",
+  context: ({ input }) => ({ photo: input.photo, required: input.required, reportTo: input.reportTo ?? null, accepted: false }),
+  initial: "taking",
+  states: {
+    taking: {
+      description: "The courier takes (or retakes) the photo and sees it back; Continue waits for one only where the pharmacy requires it.",
+      on: {
+        PHOTO_TAKEN: { actions: ["keepPhoto", "tellDelivery"], description: "The shrunk photo (or a retake replacing it)." },
+        PHOTO_REMOVED: { actions: ["forgetPhoto", "tellDelivery"] },
+        CONTINUE: { guard: or(["photoTaken", not2("pharmacyRequiresPhoto")]), target: "accepted", actions: "accept" },
+        BACK: { target: "withdrawn" }
+      }
+    },
+    accepted: { type: "final", description: "Continue: the delivery is sent, with the photo when one was taken." },
+    withdrawn: { type: "final", description: "Back: the courier returns to the step before the photo." }
+  },
+  output: ({ context }) => ({ accepted: context.accepted })
+});
+
 // machines/delivery-flow.machine.ts
-var deliveryFlowMachine = setup4({
+var deliveryFlowMachine = setup5({
   types: {
     input: {},
     context: {},
@@ -1006,7 +1048,8 @@ var deliveryFlowMachine = setup4({
   },
   actors: {
     deliverySubmit: deliverySubmitMachine,
-    payment: paymentMachine
+    payment: paymentMachine,
+    photoProof: photoProofMachine
   },
   guards: {
     /** Spec §2: the date-of-birth step only when the pharmacy has dob_verification_enabled. */
@@ -1045,21 +1088,20 @@ var deliveryFlowMachine = setup4({
     resumesAt: ({ context }, params) => context.resumeAt === params.place,
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
-    photoTaken: ({ context }) => context.photo != null,
-    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
-    pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order)
+    /** Continue on the photo of the drop-off (not Back). */
+    photoAccepted: ({ event }) => event.output.accepted
   },
   actions: {
-    markReached: assign3({
+    markReached: assign4({
       reached: ({ context }, params) => context.reached.includes(params.step) ? context.reached : [...context.reached, params.step]
     }),
-    verifyDob: assign3({ dobVerified: true }),
+    verifyDob: assign4({ dobVerified: true }),
     /** A deep link: the flow opens the step it names again (starting routes it). */
-    aimAtStep: assign3({ resumeAt: ({ context, event }) => event.type === "GO_TO_STEP" ? event.step : context.resumeAt }),
-    recordFailure: assign3({
+    aimAtStep: assign4({ resumeAt: ({ context, event }) => event.type === "GO_TO_STEP" ? event.step : context.resumeAt }),
+    recordFailure: assign4({
       failure: (_, params) => ({ ...params, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null })
     }),
-    recordRecipientFailure: assign3({
+    recordRecipientFailure: assign4({
       failure: ({ context }) => ({
         reason: "Patient Not Home",
         step: "recipient",
@@ -1068,39 +1110,38 @@ var deliveryFlowMachine = setup4({
       })
     }),
     /** The failed delivery was not recorded after all: the courier goes back to the step it was recorded at. */
-    forgetFailure: assign3(({ context }) => ({ resumeAt: context.failure?.step ?? "address", failure: null })),
-    chooseRelationship: assign3({
+    forgetFailure: assign4(({ context }) => ({ resumeAt: context.failure?.step ?? "address", failure: null })),
+    chooseRelationship: assign4({
       recipient: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" ? chooseRelationship(context.recipient, event.relationship_id, context.order, context.groupedOrderIds.length > 0) : context.recipient
     }),
-    changeRecipient: assign3({
+    changeRecipient: assign4({
       recipient: ({ context, event }) => event.type === "RECIPIENT_CHANGED" ? changeRecipientFields(context.recipient, event.changes, context.groupedOrderIds.length > 0) : context.recipient
     }),
-    setGrouped: assign3(({ context, event }) => {
+    setGrouped: assign4(({ context, event }) => {
       const on = event.type === "SET_GROUPED" && event.grouped;
       return {
         groupedOrderIds: on ? context.groupable.map((order) => order.id) : [],
         recipient: regroupRecipient(context.recipient, context.order, on)
       };
     }),
-    tickFailed: assign3({ recipient: ({ context }) => ({ ...context.recipient, failed: true }) }),
-    untickFailed: assign3({ recipient: ({ context }) => ({ ...context.recipient, failed: false }) }),
-    recordCall: assign3({ recipientCalledAt: ({ event }) => event.type === "RECIPIENT_CALLED" ? event.at : null }),
-    changeIdentification: assign3({
+    tickFailed: assign4({ recipient: ({ context }) => ({ ...context.recipient, failed: true }) }),
+    untickFailed: assign4({ recipient: ({ context }) => ({ ...context.recipient, failed: false }) }),
+    recordCall: assign4({ recipientCalledAt: ({ event }) => event.type === "RECIPIENT_CALLED" ? event.at : null }),
+    changeIdentification: assign4({
       identification: ({ context, event }) => event.type === "ID_CHANGED" ? { ...context.identification, ...event.changes } : context.identification
     }),
-    changeSignature: assign3({
+    changeSignature: assign4({
       signature: ({ context, event }) => event.type === "SIGNATURE_CHANGED" ? { ...context.signature, svg: event.svg } : context.signature
     }),
-    changeRefusal: assign3({
+    changeRefusal: assign4({
       signature: ({ context, event }) => event.type === "REFUSAL_CHANGED" ? { ...context.signature, refusal_reason: event.reason, refusal_notes: event.notes } : context.signature
     }),
-    changeSurvey: assign3({
+    changeSurvey: assign4({
       survey: ({ context, event }) => event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey
     }),
-    recordPayment: assign3({ payment: ({ event }) => event.output }),
-    stampOccurredAt: assign3({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
-    keepPhoto: assign3({ photo: ({ context, event }) => event.type === "PHOTO_TAKEN" ? event.photo : context.photo }),
-    forgetPhoto: assign3({ photo: null }),
+    recordPayment: assign4({ payment: ({ event }) => event.output }),
+    stampOccurredAt: assign4({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
+    keepPhoto: assign4({ photo: ({ context, event }) => event.type === "PHOTO_CHANGED" ? event.photo : context.photo }),
     /**
      * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
      * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
@@ -1119,7 +1160,7 @@ var deliveryFlowMachine = setup4({
         orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses)
       })
     ),
-    recordSubmission: assign3({ queued: ({ event }) => event.output.queued })
+    recordSubmission: assign4({ queued: ({ event }) => event.output.queued })
   }
 }).createMachine({
   id: "deliveryFlow",
@@ -1264,17 +1305,21 @@ var deliveryFlowMachine = setup4({
               }
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not2("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingRecipient",
-                  actions: "stampOccurredAt",
-                  description: "Spec §4: submitted at the recipient step, with the photo when one was taken."
-                },
-                BACK: { target: "editing" }
+              description: "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo').",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto", description: "The photo as the photo machine has it, kept with the draft." } },
+              invoke: {
+                id: "photo",
+                src: "photoProof",
+                input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
+                onDone: [
+                  {
+                    guard: "photoAccepted",
+                    target: "#deliveryFlow.submittingRecipient",
+                    actions: "stampOccurredAt",
+                    description: "Spec §4: submitted at the recipient step, with the photo when one was taken."
+                  },
+                  { target: "editing", description: "Back to the recipient step." }
+                ]
               }
             }
           }
@@ -1326,7 +1371,7 @@ var deliveryFlowMachine = setup4({
           description: "The recipient signs, or (where allowed) a reason for not signing.",
           entry: { type: "markReached", params: { step: "signature" } },
           always: {
-            guard: or(["noRelationshipChosen", "recipientSkippedOrFailed"]),
+            guard: or2(["noRelationshipChosen", "recipientSkippedOrFailed"]),
             target: "recipient",
             description: "A signature step without a chosen relationship, or whose recipient is submitted at the recipient step, redirects to recipient."
           },
@@ -1348,17 +1393,13 @@ var deliveryFlowMachine = setup4({
               }
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not2("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingDelivery",
-                  actions: "stampOccurredAt",
-                  description: "The completion, with the photo when one was taken."
-                },
-                BACK: { target: "signing" }
+              description: "A reason for not signing: the photo of the drop-off (child 'photo', as at the recipient step).",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto" } },
+              invoke: {
+                src: "photoProof",
+                id: "photo",
+                input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
+                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" }, { target: "signing" }]
               }
             }
           }
@@ -1383,7 +1424,10 @@ var deliveryFlowMachine = setup4({
         id: "submitRecipient",
         src: "deliverySubmit",
         input: ({ context }) => ({ kind: "recipient", body: recipientSubmissionOf(context) }),
-        onDone: [{ guard: "submissionSent", target: "finished", actions: "recordSubmission" }, { target: "steps.recipient" }]
+        onDone: [
+          { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
+          { target: "steps.recipient", description: "Cancelled after the call failed: back to the recipient step, as entered." }
+        ]
       }
     },
     submittingDelivery: {
@@ -1617,8 +1661,7 @@ var delivery_flow_demo_default = defineDemo({
     { type: "GO_TO_STEP", step: "payment" },
     { type: "CONTINUE" },
     { type: "CONFIRM" },
-    { type: "CANCEL" },
-    { type: "BACK" }
+    { type: "CANCEL" }
   ]
 });
 

@@ -150,7 +150,10 @@ export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows
     ? flows.map((flow) => ({ from: app.id, to: flow.id, label: `starts on ${spawnedOn}`, kind: "starts" as const }))
     : [];
   const flowSends = flows.flatMap((flow) => sendsOf(flow, flow.id));
-  return [...starts, ...opened, ...sendsOf(app, app.id), ...flowSends, ...newsOf(app, flowSends), ...flows.flatMap(childrenOf)];
+  const edges = [...starts, ...opened, ...sendsOf(app, app.id), ...flowSends, ...newsOf(app, flowSends), ...flows.flatMap(childrenOf)];
+  // A child a flow runs from two states under one id (the photo of the drop-off) sends the same once.
+  const key = (edge: Edge) => `${edge.from} ${edge.kind} ${edge.to}: ${edge.label}`;
+  return edges.filter((edge, index) => edges.findIndex((other) => key(other) === key(edge)) === index);
 }
 
 export function actorSystemMermaid(edges: Edge[] = actorSystemEdges()): string {

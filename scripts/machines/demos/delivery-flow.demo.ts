@@ -44,6 +44,5 @@ export default defineDemo({
     { type: "CONTINUE" },
     { type: "CONFIRM" },
     { type: "CANCEL" },
-    { type: "BACK" },
   ],
 });

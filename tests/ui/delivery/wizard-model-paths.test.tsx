@@ -94,13 +94,13 @@ const SCENARIOS: Scenario[] = [
       E.patient, E.noRecipient, E.notes, E.tick, E.untick, E.called, E.id, E.noId,
       E.sign, E.clearPad, E.refuse, E.survey, E.paid, E.notCollected, E.couldNotPay,
       E.failureDone, E.failureCancelled, E.recipientDone, E.deliveryDone, E.deliveryCancelled,
-      E.photo, E.removePhoto, E.back,
+      E.photo, E.removePhoto, E.back, E.photoContinue,
     ],
   },
   {
     name: "the pharmacy requires a photo where nobody signs",
     order: photoOrder,
-    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
+    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.photoContinue, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
   },
   {
     name: "nothing owed, grouped orders at the door",
@@ -111,7 +111,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: "covid19_contactless",
     order: covidOrder,
-    events: [E.present, E.notes, E.continue, E.photo, E.back, E.recipientDone, E.recipientCancelled, E.cancel, E.tick, E.confirm, E.failureQueued],
+    events: [E.present, E.notes, E.continue, E.photo, E.back, E.photoContinue, E.recipientDone, E.recipientCancelled, E.cancel, E.tick, E.confirm, E.failureQueued],
   },
   { name: "copay owed, no ID", order: owedOrder, events: [E.present, E.patient, E.continue, E.paid] },
   { name: "DOB checks, no date of birth on file", order: noDobOrder, events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.failureDone] },

@@ -27,7 +27,7 @@ import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type Mo
 const NOW = "2026-11-21T15:30:00.000Z";
 vi.useFakeTimers({ toFake: ["Date"], now: new Date(NOW) });
 
-const ACTORS = ["deliverySubmit", "payment"] as const;
+const ACTORS = ["deliverySubmit", "payment", "photoProof"] as const;
 const PHONE = "2155550100";
 const TODAY = "2026-11-21";
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200"><path d="M 1,1 C 2,2 3,3 4,4" stroke="black" fill="none"/></svg>';
@@ -121,13 +121,13 @@ const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] 
       E.patient, E.noRecipient, E.notes, E.tick, E.untick, E.called, E.id, E.noId,
       E.sign, E.clearPad, E.refuse, E.survey, E.paid, E.notCollected, E.couldNotPay,
       E.failureDone, E.failureCancelled, E.recipientDone, E.deliveryDone, E.deliveryCancelled,
-      E.photo, E.removePhoto, E.back,
+      E.photo, E.removePhoto, E.back, E.photoContinue,
     ],
   },
   {
     name: "the pharmacy requires a photo where nobody signs",
     input: photoRequired,
-    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
+    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.photoContinue, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
   },
   {
     name: "nothing owed, grouped orders at the door",
@@ -137,7 +137,7 @@ const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] 
   {
     name: "covid19_contactless",
     input: covid,
-    events: [E.present, E.notes, E.continue, E.photo, E.back, E.recipientDone, E.recipientCancelled, E.cancel, E.tick, E.confirm, E.failureQueued],
+    events: [E.present, E.notes, E.continue, E.photo, E.back, E.photoContinue, E.recipientDone, E.recipientCancelled, E.cancel, E.tick, E.confirm, E.failureQueued],
   },
   { name: "copay owed, no ID", input: owedOnly, events: [E.present, E.patient, E.continue, E.paid] },
   { name: "ID, nothing owed", input: idOnly, events: [E.present, E.patient, E.continue, E.id] },
@@ -252,7 +252,7 @@ const RESUMES: { place: DraftPlace; input: DeliveryFlowInput; at: object | strin
   { place: "sendingFailure", input: await draftAfter(plain, [E.addressIncorrect, E.confirm], "sendingFailure"), at: "submittingFailure" },
   {
     place: "sendingRecipient",
-    input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo, E.continue], "sendingRecipient"),
+    input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo, E.photoContinue], "sendingRecipient"),
     at: "submittingRecipient",
   },
   {
@@ -332,9 +332,9 @@ describe("delivery flow order (spec §4)", () => {
   });
 
   it("skips payment when the recipient is skipped: No Recipient is submitted at the recipient step", async () => {
-    const { snapshot, calls } = await run(full, [E.present, E.dobVerified, E.noRecipient, E.notes, E.continue, E.continue, E.recipientDone]);
+    const { snapshot, calls } = await run(full, [E.present, E.dobVerified, E.noRecipient, E.notes, E.continue, E.photoContinue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
-    expect(calls).toEqual([
+    expect(calls.filter((call) => call.actor !== "photoProof")).toEqual([
       {
         actor: "submitRecipient",
         input: {
@@ -355,9 +355,9 @@ describe("delivery flow order (spec §4)", () => {
     expect(start.snapshot.context.recipient.relationship_id).toBe(CONTACTLESS);
     expect(start.snapshot.can({ type: "CONTINUE" })).toBe(false);
     expect(start.snapshot.can({ type: "SELECT_RELATIONSHIP", relationship_id: PATIENT })).toBe(false);
-    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.continue, E.recipientDone]);
+    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.photoContinue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
-    expect(calls[0]).toMatchObject({ actor: "submitRecipient", input: { relationship: "Contactless - No Signature Requested", relationship_id: CONTACTLESS } });
+    expect(calls.at(-1)).toMatchObject({ actor: "submitRecipient", input: { relationship: "Contactless - No Signature Requested", relationship_id: CONTACTLESS } });
   });
 
   it("refuses a relationship the order does not offer", async () => {
@@ -403,7 +403,7 @@ describe("delivery flow order (spec §4)", () => {
 
   it("completes with a signature refusal reason and its notes", async () => {
     const { calls } = await run(full, [
-      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue, E.continue,
+      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue, E.photoContinue,
     ]);
     expect(calls.at(-1)!.input).toMatchObject({ signature_svg: null, signed_by: null, signature_refusal_reason: "refused", body: "Would not sign", photo: null });
   });
@@ -428,15 +428,14 @@ describe("delivery flow order (spec §4)", () => {
   });
 });
 
-describe("photo of the drop-off (issue 19)", () => {
+describe("photo of the drop-off", () => {
   it("comes after the recipient step where nobody signs, is shown back, and goes with the recipient submission", async () => {
     const atPhoto = await run(covid, [E.present, E.notes, E.continue]);
     expect(atPhoto.snapshot.value).toEqual({ steps: { recipient: "photo" } });
-    expect(atPhoto.calls).toEqual([]);
-    expect(atPhoto.snapshot.can({ type: "CONTINUE" })).toBe(true);
-    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.photo, E.continue, E.recipientDone]);
+    expect(atPhoto.calls).toEqual([{ actor: "photoProof", input: expect.objectContaining({ photo: null, required: false }) }]);
+    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.photo, E.photoContinue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
-    expect(calls).toEqual([{ actor: "submitRecipient", input: expect.objectContaining({ relationship_id: CONTACTLESS, photo: PHOTO }) }]);
+    expect(calls.at(-1)).toEqual({ actor: "submitRecipient", input: expect.objectContaining({ relationship_id: CONTACTLESS, photo: PHOTO }) });
   });
 
   it("comes after a refusal reason, never after a signature, and goes with the completion", async () => {
@@ -445,7 +444,7 @@ describe("photo of the drop-off (issue 19)", () => {
     expect(signed.snapshot.value).toEqual("submittingDelivery");
     const refused = await run(full, [...atSignature, E.refuse, E.continue]);
     expect(refused.snapshot.value).toEqual({ steps: { signature: "photo" } });
-    const { calls } = await run(full, [...atSignature, E.refuse, E.continue, E.photo, E.continue]);
+    const { calls } = await run(full, [...atSignature, E.refuse, E.continue, E.photo, E.photoContinue]);
     expect(calls.at(-1)).toEqual({ actor: "submitDelivery", input: expect.objectContaining({ signature_refusal_reason: "refused", photo: PHOTO }) });
   });
 
@@ -456,14 +455,13 @@ describe("photo of the drop-off (issue 19)", () => {
     expect(calls.at(-1)!.input).toMatchObject({ signature_svg: SVG, photo: null });
   });
 
-  it("the pharmacy's pod_photo_required holds Continue until a photo is taken; removing it holds Continue again", async () => {
+  it("tells the photo machine whether the pharmacy requires a photo (pod_photo_required), and what was taken before Back", async () => {
     const atPhoto = [E.present, E.noRecipient, E.notes, E.continue];
-    expect((await run(photoRequired, atPhoto)).snapshot.can({ type: "CONTINUE" })).toBe(false);
-    expect((await run(photoRequired, [...atPhoto, E.photo])).snapshot.can({ type: "CONTINUE" })).toBe(true);
-    expect((await run(photoRequired, [...atPhoto, E.photo, E.removePhoto])).snapshot.can({ type: "CONTINUE" })).toBe(false);
+    expect((await run(photoRequired, atPhoto)).calls).toEqual([{ actor: "photoProof", input: expect.objectContaining({ photo: null, required: true }) }]);
+    const again = await run(photoRequired, [...atPhoto, E.photo, E.back, E.continue]);
+    expect(again.calls.at(-1)).toEqual({ actor: "photoProof", input: expect.objectContaining({ photo: PHOTO, required: true }) });
     const refusal = await run(photoRequired, [E.present, E.patient, E.continue, E.refuse, E.continue]);
     expect(refusal.snapshot.value).toEqual({ steps: { signature: "photo" } });
-    expect(refusal.snapshot.can({ type: "CONTINUE" })).toBe(false);
     // A signature needs no photo, required or not.
     const signed = await run(photoRequired, [E.present, E.patient, E.continue, E.sign, E.continue]);
     expect(signed.snapshot.value).toEqual("submittingDelivery");
@@ -600,7 +598,7 @@ describe("deep links and the URL (spec §2, §4)", () => {
     expect(deliveryPathOf((await run(plain, [E.present, E.patient, E.continue, E.sign, E.continue])).snapshot)).toBe("signature");
     expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue])).snapshot)).toBe("recipient");
     expect(deliveryPathOf((await run(full, [E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue])).snapshot)).toBe("signature");
-    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue, E.continue, E.recipientDone])).snapshot)).toBe("finished");
+    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue, E.photoContinue, E.recipientDone])).snapshot)).toBe("finished");
     expect(deliveryPathOf((await run(full, [E.addressIncorrect, E.confirm, E.failureDone])).snapshot)).toBe("attempted");
   });
 });
