@@ -1560,6 +1560,8 @@ function demoEvents(demo) {
     for (const invoke of node.invoke) {
       const standIn = typeof invoke.src === "string" ? demo.standIns[invoke.src] : void 0;
       if (standIn && "resolves" in standIn) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(standIn.resolves) });
+      const childOutput = typeof invoke.src === "string" ? demo.childOutputs?.[invoke.src] : void 0;
+      if (childOutput !== void 0) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(childOutput) });
     }
     Object.values(node.states).forEach(visit);
   };
@@ -1649,6 +1651,8 @@ var delivery_flow_demo_default = defineDemo({
   },
   standIns: {},
   children: { payment: paymentStandIns, deliverySubmit: deliverySubmitStandIns },
+  // Each call recorded; the photo screen's Continue.
+  childOutputs: { deliverySubmit: { sent: true, queued: false }, photoProof: { accepted: true } },
   events: [
     { type: "PRESENT_AT_ADDRESS" },
     { type: "ADDRESS_INCORRECT" },

@@ -31,6 +31,8 @@ export default defineDemo({
   },
   standIns: {},
   children: { payment: paymentStandIns, deliverySubmit: deliverySubmitStandIns },
+  // Each call recorded; the photo screen's Continue.
+  childOutputs: { deliverySubmit: { sent: true, queued: false }, photoProof: { accepted: true } },
   events: [
     { type: "PRESENT_AT_ADDRESS" },
     { type: "ADDRESS_INCORRECT" },
