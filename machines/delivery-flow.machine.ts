@@ -1,12 +1,5 @@
-import { and, assign, fromPromise, not, or, sendTo, setup } from "xstate";
-import { failureText, toApiFailure } from "../domain/api-failure.ts";
-import type {
-  DeliveryCompletion,
-  DeliveryResponse,
-  DeliverySurvey,
-  FailureSubmission,
-  RecipientSubmission,
-} from "../domain/contract/deliveries.ts";
+import { and, assign, or, sendTo, setup } from "xstate";
+import type { DeliverySurvey } from "../domain/contract/deliveries.ts";
 import type { Order, Status } from "../domain/contract/entities.ts";
 import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
 import type { PaymentOutput } from "../domain/payment-step.ts";
@@ -44,11 +37,12 @@ import {
 } from "../domain/recipient.ts";
 import { TEXT } from "../domain/texts.ts";
 import type { FailureReasonName } from "../domain/vocabulary.ts";
-import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
 import { deliveryOutcomeOf, ordersAfterDelivery } from "../domain/delivery-outcome.ts";
 import { nextOrderStatus } from "./order-status.ts";
 import type { DeliveryDraft, DraftPlace } from "../domain/delivery-draft.ts";
+import { deliverySubmitMachine, type DeliverySubmitOutput } from "./delivery-submit.machine.ts";
 import { paymentMachine } from "./payment.machine.ts";
+import { photoProofMachine, type PhotoProofOutput } from "./photo-proof.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
@@ -58,14 +52,7 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  * which the machine accepts or answers by staying where it is.
  */
 
-/** What submitFailure, submitRecipient and submitDelivery resolve with. */
-export interface SubmissionResult {
-  /** The network failed (spec §4): the call is to be kept on the device, and the flow continues as if done. */
-  queued: boolean;
-  /** The call as stored for resubmission, when queued: the flow hands it to the offline queue. */
-  entry?: StoredOfflineOrder;
-  delivery?: DeliveryResponse["delivery"] | null;
-}
+export type { SubmissionResult } from "./delivery-submit.machine.ts";
 
 export interface DeliveryFlowInput {
   order: Order;
@@ -91,10 +78,8 @@ export interface DeliveryFlowContext extends DeliveryRecord {
   /** Steps entered so far: a deep link may only go back to one of these. */
   reached: DeliveryStep[];
   payment: PaymentOutput | null;
-  /** The alert for a failed call (spec §8), or null. */
-  error: string | null;
   queued: boolean;
-  /** Where a draft kept before a reload left the courier (null: a fresh start). */
+  /** Where the flow opens: where a draft kept before a reload left the courier, or a deep link's step (null: a fresh start). */
   resumeAt: DraftPlace | null;
 }
 
@@ -115,13 +100,10 @@ export type DeliveryFlowEvent =
   | { type: "SIGNATURE_CHANGED"; svg: string | null }
   | { type: "REFUSAL_CHANGED"; reason: string | null; notes: string }
   | { type: "SURVEY_CHANGED"; answers: Partial<DeliverySurvey> }
-  | { type: "PHOTO_TAKEN"; photo: DeliveryPhoto }
-  | { type: "PHOTO_REMOVED" }
-  | { type: "BACK" }
+  | { type: "PHOTO_CHANGED"; photo: DeliveryPhoto | null }
   | { type: "CONTINUE" }
   | { type: "CONFIRM" }
-  | { type: "CANCEL" }
-  | { type: "RETRY" };
+  | { type: "CANCEL" };
 
 export interface DeliveryFlowOutput {
   outcome: "delivered" | "attempted";
@@ -136,16 +118,9 @@ export const deliveryFlowMachine = setup({
     output: {} as DeliveryFlowOutput,
   },
   actors: {
-    submitFailure: fromPromise<SubmissionResult, FailureSubmission>(async () => {
-      throw new Error("provide submitFailure");
-    }),
-    submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(async () => {
-      throw new Error("provide submitRecipient");
-    }),
-    submitDelivery: fromPromise<SubmissionResult, DeliveryCompletion>(async () => {
-      throw new Error("provide submitDelivery");
-    }),
+    deliverySubmit: deliverySubmitMachine,
     payment: paymentMachine,
+    photoProof: photoProofMachine,
   },
   guards: {
     /** Spec §2: the date-of-birth step only when the pharmacy has dob_verification_enabled. */
@@ -160,8 +135,8 @@ export const deliveryFlowMachine = setup({
     nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
     /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
     noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
-    /** The call failed on the network: the submission answered with the entry to keep on the device. */
-    storedOffline: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.entry != null,
+    /** The call went out (or is kept on the device for the offline queue); not cancelled after a failure. */
+    submissionSent: ({ event }) => (event as unknown as { output: DeliverySubmitOutput }).output.sent,
     /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
     recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
     relationshipOffered: ({ context, event }) =>
@@ -181,16 +156,13 @@ export const deliveryFlowMachine = setup({
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
     patientCouldNotPay: ({ event }) => (event as unknown as { output: PaymentOutput }).output.outcome === "could_not_pay",
     /** A deep link to a step already reached (never ahead of the courier). */
-    canGoTo: ({ context, event }, params: { step: DeliveryStep }) =>
-      event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
-    cameFrom: ({ context }, params: { step: DeliveryStep }) => context.failure?.step === params.step,
-    /** The draft kept before a reload names this place. */
+    reachedBefore: ({ context, event }) => event.type === "GO_TO_STEP" && context.reached.includes(event.step),
+    /** The flow opens at this place (a draft's, a deep link's). */
     resumesAt: ({ context }, params: { place: DraftPlace }) => context.resumeAt === params.place,
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
-    photoTaken: ({ context }) => context.photo != null,
-    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
-    pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order),
+    /** Continue on the photo of the drop-off (not Back). */
+    photoAccepted: ({ event }) => (event as unknown as { output: PhotoProofOutput }).output.accepted,
   },
   actions: {
     markReached: assign({
@@ -198,6 +170,8 @@ export const deliveryFlowMachine = setup({
         context.reached.includes(params.step) ? context.reached : [...context.reached, params.step],
     }),
     verifyDob: assign({ dobVerified: true }),
+    /** A deep link: the flow opens the step it names again (starting routes it). */
+    aimAtStep: assign({ resumeAt: ({ context, event }) => (event.type === "GO_TO_STEP" ? event.step : context.resumeAt) }),
     recordFailure: assign({
       failure: (_, params: { reason: FailureReasonName; step: DeliveryStep }) => ({ ...params, occurred_at: new Date().toISOString(), body: null }),
     }),
@@ -209,7 +183,8 @@ export const deliveryFlowMachine = setup({
         body: context.recipient.courier_notes.trim(),
       }),
     }),
-    forgetFailure: assign({ failure: null, error: null }),
+    /** The failed delivery was not recorded after all: the courier goes back to the step it was recorded at. */
+    forgetFailure: assign(({ context }) => ({ resumeAt: context.failure?.step ?? "address", failure: null })),
     chooseRelationship: assign({
       recipient: ({ context, event }) =>
         event.type === "SELECT_RELATIONSHIP"
@@ -246,15 +221,7 @@ export const deliveryFlowMachine = setup({
     }),
     recordPayment: assign({ payment: ({ event }) => (event as unknown as { output: PaymentOutput }).output }),
     stampOccurredAt: assign({ occurredAt: () => new Date().toISOString() }),
-    keepPhoto: assign({ photo: ({ context, event }) => (event.type === "PHOTO_TAKEN" ? event.photo : context.photo) }),
-    forgetPhoto: assign({ photo: null }),
-    clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure((event as { error?: unknown }).error)) }),
-    /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
-    handToOfflineQueue: sendTo(
-      ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
-      ({ event }) => ({ type: "ENQUEUE", entry: (event as unknown as { output: SubmissionResult }).output.entry! }),
-    ),
+    keepPhoto: assign({ photo: ({ context, event }) => (event.type === "PHOTO_CHANGED" ? event.photo : context.photo) }),
     /**
      * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
      * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
@@ -273,7 +240,7 @@ export const deliveryFlowMachine = setup({
         orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses),
       }),
     ),
-    recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
+    recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output: DeliverySubmitOutput }).output.queued }),
   },
 }).createMachine({
   id: "deliveryFlow",
@@ -298,7 +265,6 @@ export const deliveryFlowMachine = setup({
     occurredAt: null,
     // What the courier entered before a reload, over the fresh start.
     ...input.draft?.record,
-    error: null,
     queued: false,
     resumeAt: input.draft?.place ?? null,
   }),
@@ -306,7 +272,8 @@ export const deliveryFlowMachine = setup({
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
   states: {
     starting: {
-      description: "Opening the delivery: at the address, or where the courier was before a reload, with what they entered.",
+      description:
+        "Opening the delivery: at the address, where the courier was before a reload (with what they entered), or at the step a deep link names.",
       always: [
         { guard: { type: "resumesAt", params: { place: "verifyDob" } }, target: "steps.verifyDob" },
         { guard: { type: "resumesAt", params: { place: "recipient" } }, target: "steps.recipient" },
@@ -329,38 +296,12 @@ export const deliveryFlowMachine = setup({
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
       on: {
-        GO_TO_STEP: [
-          {
-            guard: { type: "canGoTo", params: { step: "address" } },
-            target: ".address",
-            description: "Deep link to address: accepted once reached; otherwise the courier stays on the current step.",
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "verifyDob" } },
-            target: ".verifyDob",
-            description: "Deep link to verify-dob: accepted once reached; otherwise the courier stays on the current step.",
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "recipient" } },
-            target: ".recipient",
-            description: "Deep link to recipient: accepted once reached; otherwise the courier stays on the current step.",
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "idVerification" } },
-            target: ".idVerification",
-            description: "Deep link to idverification: accepted once reached; otherwise the courier stays on the current step.",
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "payment" } },
-            target: ".payment",
-            description: "Deep link to payment: accepted once reached; otherwise the courier stays on the current step.",
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "signature" } },
-            target: ".signature",
-            description: "Deep link to signature: accepted once reached; otherwise the courier stays on the current step.",
-          },
-        ],
+        GO_TO_STEP: {
+          guard: "reachedBefore",
+          target: "#deliveryFlow.starting",
+          actions: "aimAtStep",
+          description: "A deep link to a step already reached opens it (through starting); to any other the courier stays on the current step.",
+        },
         RECIPIENT_CALLED: { actions: "recordCall", description: "The courier called the recipient (recipient_called_at)." },
       },
       states: {
@@ -445,17 +386,21 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingRecipient",
-                  actions: "stampOccurredAt",
-                  description: "Spec §4: submitted at the recipient step, with the photo when one was taken.",
-                },
-                BACK: { target: "editing" },
+              description: "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo').",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto", description: "The photo as the photo machine has it, kept with the draft." } },
+              invoke: {
+                id: "photo",
+                src: "photoProof",
+                input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
+                onDone: [
+                  {
+                    guard: "photoAccepted",
+                    target: "#deliveryFlow.submittingRecipient",
+                    actions: "stampOccurredAt",
+                    description: "Spec §4: submitted at the recipient step, with the photo when one was taken.",
+                  },
+                  { target: "editing", description: "Back to the recipient step." },
+                ],
               },
             },
           },
@@ -529,17 +474,13 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingDelivery",
-                  actions: "stampOccurredAt",
-                  description: "The completion, with the photo when one was taken.",
-                },
-                BACK: { target: "signing" },
+              description: "A reason for not signing: the photo of the drop-off (child 'photo', as at the recipient step).",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto" } },
+              invoke: {
+                src: "photoProof",
+                id: "photo",
+                input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
+                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" }, { target: "signing" }],
               },
             },
           },
@@ -547,100 +488,36 @@ export const deliveryFlowMachine = setup({
       },
     },
     submittingFailure: {
-      description: "POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}.",
-      initial: "sending",
-      states: {
-        sending: {
-          entry: "clearError",
-          invoke: {
-            id: "submitFailure",
-            src: "submitFailure",
-            input: ({ context }) => failureSubmissionOf(context),
-            onDone: [
-              {
-                guard: "storedOffline",
-                target: "#deliveryFlow.attempted",
-                actions: ["recordSubmission", "handToOfflineQueue"],
-                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
-              },
-              { target: "#deliveryFlow.attempted", actions: "recordSubmission" },
-            ],
-            onError: { target: "failed", actions: "showError" },
-          },
-        },
-        failed: {
-          description: "The call failed (not for want of a network): the alert is shown; the courier may retry.",
-          on: {
-            RETRY: { target: "sending" },
-            CANCEL: [
-              { guard: { type: "cameFrom", params: { step: "address" } }, target: "#deliveryFlow.steps.address", actions: "forgetFailure" },
-              { guard: { type: "cameFrom", params: { step: "verifyDob" } }, target: "#deliveryFlow.steps.verifyDob", actions: "forgetFailure" },
-              { guard: { type: "cameFrom", params: { step: "recipient" } }, target: "#deliveryFlow.steps.recipient", actions: "forgetFailure" },
-              { guard: { type: "cameFrom", params: { step: "idVerification" } }, target: "#deliveryFlow.steps.idVerification", actions: "forgetFailure" },
-              { target: "#deliveryFlow.steps.payment", actions: "forgetFailure" },
-            ],
-          },
-        },
+      description: "Recording the failed delivery: POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}.",
+      invoke: {
+        id: "submitFailure",
+        src: "deliverySubmit",
+        input: ({ context }) => ({ kind: "failure", body: failureSubmissionOf(context) }),
+        onDone: [
+          { guard: "submissionSent", target: "attempted", actions: "recordSubmission" },
+          { target: "starting", actions: "forgetFailure", description: "Cancelled after the call failed: back to the step the failure was recorded at." },
+        ],
       },
     },
     submittingRecipient: {
-      description: "Spec §7 Recipient submission (multipart form).",
-      initial: "sending",
-      states: {
-        sending: {
-          entry: "clearError",
-          invoke: {
-            id: "submitRecipient",
-            src: "submitRecipient",
-            input: ({ context }) => recipientSubmissionOf(context),
-            onDone: [
-              {
-                guard: "storedOffline",
-                target: "#deliveryFlow.finished",
-                actions: ["recordSubmission", "handToOfflineQueue"],
-                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
-              },
-              { target: "#deliveryFlow.finished", actions: "recordSubmission" },
-            ],
-            onError: { target: "failed", actions: "showError" },
-          },
-        },
-        failed: {
-          on: {
-            RETRY: { target: "sending" },
-            CANCEL: { target: "#deliveryFlow.steps.recipient", actions: "clearError" },
-          },
-        },
+      description: "Spec §7 Recipient submission (multipart form): nobody signs.",
+      invoke: {
+        id: "submitRecipient",
+        src: "deliverySubmit",
+        input: ({ context }) => ({ kind: "recipient", body: recipientSubmissionOf(context) }),
+        onDone: [
+          { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
+          { target: "steps.recipient", description: "Cancelled after the call failed: back to the recipient step, as entered." },
+        ],
       },
     },
     submittingDelivery: {
       description: "Spec §7 Delivery completion: POST /courier/deliveries with the signature and every step's fields.",
-      initial: "sending",
-      states: {
-        sending: {
-          entry: "clearError",
-          invoke: {
-            id: "submitDelivery",
-            src: "submitDelivery",
-            input: ({ context }) => deliveryCompletionOf(context),
-            onDone: [
-              {
-                guard: "storedOffline",
-                target: "#deliveryFlow.finished",
-                actions: ["recordSubmission", "handToOfflineQueue"],
-                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent.",
-              },
-              { target: "#deliveryFlow.finished", actions: "recordSubmission" },
-            ],
-            onError: { target: "failed", actions: "showError" },
-          },
-        },
-        failed: {
-          on: {
-            RETRY: { target: "sending" },
-            CANCEL: { target: "#deliveryFlow.steps.signature", actions: "clearError" },
-          },
-        },
+      invoke: {
+        src: "deliverySubmit",
+        id: "submitDelivery",
+        input: ({ context }) => ({ kind: "delivery", body: deliveryCompletionOf(context) }),
+        onDone: [{ guard: "submissionSent", target: "finished", actions: "recordSubmission" }, { target: "steps.signature" }],
       },
     },
     finished: { type: "final", entry: "reportDelivered", description: "'The order has been delivered.' — 'Back to orders'." },

@@ -12,106 +12,13 @@
 // or payment step.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
-//   submitFailure: succeeds with {"queued":false,"delivery":{"id":88120,"status":"delivery_attempted","order_ids":[4107]}} (POST /courier/deliveries with a failure_reason: the attempt recorded)
-//   submitRecipient: succeeds with {"queued":false,"delivery":{"id":88120,"status":"delivered","order_ids":[4107]}} (the recipient-step submission: the order delivered)
-//   submitDelivery: succeeds with {"queued":false,"delivery":{"id":88120,"status":"delivered","order_ids":[4107]}} (POST /courier/deliveries with the signature: the order delivered)
 //   payment → setUpCardClient: succeeds with nothing (the card form's client is set up)
 //   payment → authorizeCard: succeeds with {"transaction_id":"bt_7f3k2m9q"} (the card is authorized: a transaction id)
+//   deliverySubmit → send: succeeds with {"queued":false,"delivery":{"id":88120,"status":"delivery_attempted","order_ids":[4107]}} (POST /courier/deliveries: the call recorded)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { and, and as and2, assign, assign as assign2, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, sendTo, setup, setup as setup2, setup as setup3, transition } from "xstate";
+import { and, and as and2, assign, assign as assign2, assign as assign3, assign as assign4, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, or as or2, sendTo, sendTo as sendTo2, setup, setup as setup2, setup as setup3, setup as setup4, setup as setup5, transition } from "xstate";
 // machines/delivery-flow.machine.ts
-
-// domain/texts.ts
-var TEXT = {
-  renderFailure: "Error occurred while accessing content. Please refresh or tap on the home button.",
-  // Pharmacies (§2)
-  pickupSection: "Select pharmacy to pickup orders",
-  deliverSection: "Select pharmacy to deliver orders",
-  returnSection: "Select pharmacy to return orders",
-  completedSection: "Completed",
-  incompleteOrdersReturnsAlert: "Incomplete orders must be successfully resubmitted by end of day. Click the try again button to resubmit.",
-  // Check-in and verify (§2, §5)
-  searchPlaceholder: "Search...",
-  pickupInstructions: "Pickup Instructions",
-  checkInHeading: "Tap check-in to pick up or cancel order(s)",
-  orderNotListed: "I have an order not listed here",
-  verifyOrderHeader: "verify order",
-  dobNotAvailable: "Not available",
-  otherFees: "Other fees",
-  cancelOrderConfirm: "Are you sure you want to cancel this order?",
-  startOrderDeliveries: "Start order deliveries",
-  continue: "Continue",
-  maxAddonCount: "Max addon count reached",
-  // Delivery list and wizard (§2, §4, §5)
-  allDeliveriesAttempted: "All deliveries have been attempted",
-  emptyDeliveryList: "Check that you have verified all the orders you wish to deliver.",
-  itemsToReturn: "Item(s) to return to pharmacy",
-  routed: "Routed",
-  notRouted: "Not Routed",
-  routing: "Routing...",
-  presentAtAddress: "I am present at the address above",
-  addressIncorrect: "The address is incorrect",
-  dobVerified: "Date of birth verified",
-  dobNotVerified: "Did not verify date of birth",
-  failedDeliveryTick: "Failed delivery - must be returned to pharmacy",
-  failedDeliveryTickConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy.",
-  failedDeliveryConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy. Are you sure?",
-  minimumThreeCharacters: "(Minimum 3 characters)",
-  maxThirtyTwoCharacters: "(Max 32 characters)",
-  groupOrders: "Group Orders",
-  unableToProvideId: "Unable to provide ID",
-  unableToPaySkip: "This medication can still be delivered to the recipient. Please contact the provider at {phone} to notify us that the payment was not collected.",
-  delivered: "The order has been delivered.",
-  attempted: "Please return this order back to the pharmacy.",
-  backToOrders: "Back to orders",
-  signForItems: "sign for items",
-  // Offline (§4)
-  incompleteOrderBanner: "You have an incomplete order.",
-  tryAgain: "Try again",
-  // Error catalogue (§8)
-  authorizationError: "There was an error authorizing the transaction. Please verify card information and try again.",
-  serverError: "Something went wrong. Please try again.",
-  noInternet: 'Your device does not currently have internet access. Please select "try again" on the next page once you have internet access.',
-  gatewayUnreachable: 'Your device does not currently have internet access. Please select "try again" once you have internet access.',
-  otherError: "Error: {message}. Please refresh and try again.",
-  verifyServerError: "Error verifying order: {id}",
-  verifyNoInternet: "No internet connection.  Please connect to the internet to continue",
-  verifyMissingStatuses: "An error occurred. Please refresh and try again.",
-  processorUnavailable: "Processor Network Unavailable. Please try again.",
-  visitConfirmError: "There was a technical error upon submit, please contact {provider} by pressing the HELP button to confirm your availability",
-  resubmitError: "There is a problem re-submitting orders"
-};
-function fill(text, values) {
-  return text.replace(/\{(\w+)\}/g, (match, name) => name in values ? String(values[name]) : match);
-}
-
-// domain/api-failure.ts
-function isApiFailure(value) {
-  return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
-}
-function toApiFailure(error) {
-  if (isApiFailure(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: "other", status: null, message, code: null };
-}
-function failureText(failure) {
-  switch (failure.kind) {
-    case "forbidden":
-      return TEXT.authorizationError;
-    case "server":
-      return TEXT.serverError;
-    case "unavailable":
-    case "network":
-      return TEXT.noInternet;
-    case "unauthenticated":
-      return failure.message || TEXT.serverError;
-    case "refused":
-      return failure.message || TEXT.serverError;
-    case "other":
-      return fill(TEXT.otherError, { message: failure.message });
-  }
-}
 
 // domain/delivery-photo.ts
 var PHOTO_MAX_BYTES = 300 * 1024;
@@ -561,6 +468,70 @@ function deliveryCompletionOf(record) {
   };
 }
 
+// domain/texts.ts
+var TEXT = {
+  renderFailure: "Error occurred while accessing content. Please refresh or tap on the home button.",
+  // Pharmacies (§2)
+  pickupSection: "Select pharmacy to pickup orders",
+  deliverSection: "Select pharmacy to deliver orders",
+  returnSection: "Select pharmacy to return orders",
+  completedSection: "Completed",
+  incompleteOrdersReturnsAlert: "Incomplete orders must be successfully resubmitted by end of day. Click the try again button to resubmit.",
+  // Check-in and verify (§2, §5)
+  searchPlaceholder: "Search...",
+  pickupInstructions: "Pickup Instructions",
+  checkInHeading: "Tap check-in to pick up or cancel order(s)",
+  orderNotListed: "I have an order not listed here",
+  verifyOrderHeader: "verify order",
+  dobNotAvailable: "Not available",
+  otherFees: "Other fees",
+  cancelOrderConfirm: "Are you sure you want to cancel this order?",
+  startOrderDeliveries: "Start order deliveries",
+  continue: "Continue",
+  maxAddonCount: "Max addon count reached",
+  // Delivery list and wizard (§2, §4, §5)
+  allDeliveriesAttempted: "All deliveries have been attempted",
+  emptyDeliveryList: "Check that you have verified all the orders you wish to deliver.",
+  itemsToReturn: "Item(s) to return to pharmacy",
+  routed: "Routed",
+  notRouted: "Not Routed",
+  routing: "Routing...",
+  presentAtAddress: "I am present at the address above",
+  addressIncorrect: "The address is incorrect",
+  dobVerified: "Date of birth verified",
+  dobNotVerified: "Did not verify date of birth",
+  failedDeliveryTick: "Failed delivery - must be returned to pharmacy",
+  failedDeliveryTickConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy.",
+  failedDeliveryConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy. Are you sure?",
+  minimumThreeCharacters: "(Minimum 3 characters)",
+  maxThirtyTwoCharacters: "(Max 32 characters)",
+  groupOrders: "Group Orders",
+  unableToProvideId: "Unable to provide ID",
+  unableToPaySkip: "This medication can still be delivered to the recipient. Please contact the provider at {phone} to notify us that the payment was not collected.",
+  delivered: "The order has been delivered.",
+  attempted: "Please return this order back to the pharmacy.",
+  backToOrders: "Back to orders",
+  signForItems: "sign for items",
+  // Offline (§4)
+  incompleteOrderBanner: "You have an incomplete order.",
+  tryAgain: "Try again",
+  // Error catalogue (§8)
+  authorizationError: "There was an error authorizing the transaction. Please verify card information and try again.",
+  serverError: "Something went wrong. Please try again.",
+  noInternet: 'Your device does not currently have internet access. Please select "try again" on the next page once you have internet access.',
+  gatewayUnreachable: 'Your device does not currently have internet access. Please select "try again" once you have internet access.',
+  otherError: "Error: {message}. Please refresh and try again.",
+  verifyServerError: "Error verifying order: {id}",
+  verifyNoInternet: "No internet connection.  Please connect to the internet to continue",
+  verifyMissingStatuses: "An error occurred. Please refresh and try again.",
+  processorUnavailable: "Processor Network Unavailable. Please try again.",
+  visitConfirmError: "There was a technical error upon submit, please contact {provider} by pressing the HELP button to confirm your availability",
+  resubmitError: "There is a problem re-submitting orders"
+};
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (match, name) => name in values ? String(values[name]) : match);
+}
+
 // domain/delivery-outcome.ts
 function deliveryOutcomePlan(orders, delivery, nextOrderStatus2) {
   const event = delivery.outcome === "delivered" ? "DELIVER" : "ATTEMPT_DELIVERY";
@@ -718,6 +689,107 @@ function nextOrderStatus(status, event, context = {}) {
   return next.value;
 }
 
+// machines/delivery-submit.machine.ts
+
+// domain/api-failure.ts
+function isApiFailure(value) {
+  return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
+}
+function toApiFailure(error) {
+  if (isApiFailure(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: "other", status: null, message, code: null };
+}
+function failureText(failure) {
+  switch (failure.kind) {
+    case "forbidden":
+      return TEXT.authorizationError;
+    case "server":
+      return TEXT.serverError;
+    case "unavailable":
+    case "network":
+      return TEXT.noInternet;
+    case "unauthenticated":
+      return failure.message || TEXT.serverError;
+    case "refused":
+      return failure.message || TEXT.serverError;
+    case "other":
+      return fill(TEXT.otherError, { message: failure.message });
+  }
+}
+
+// machines/system-ids.ts
+var SYSTEM_IDS = {
+  session: "session",
+  courierDay: "courierDay",
+  offlineQueue: "offlineQueue"
+};
+
+// machines/delivery-submit.machine.ts
+var deliverySubmitMachine = setup2({
+  types: {
+    input: {},
+    context: {},
+    events: {},
+    output: {}
+  },
+  actors: {
+    send: fromPromise(async () => {
+      throw new Error("provide send");
+    })
+  },
+  guards: {
+    /** The call failed on the network: the submission answered with the entry to keep on the device. */
+    storedOffline: ({ event }) => event.output?.entry != null
+  },
+  actions: {
+    clearError: assign({ error: null }),
+    showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
+    recordSubmission: assign({ sent: true, queued: ({ event }) => event.output?.queued === true }),
+    /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
+    handToOfflineQueue: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
+      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
+    )
+  }
+}).createMachine({
+  id: "deliverySubmit",
+  description: "Sending one of the delivery's calls: the courier waits; a failure shows the alert, with Try again or Cancel.",
+  context: ({ input }) => ({ submission: input, error: null, queued: false, sent: false }),
+  initial: "sending",
+  output: ({ context }) => ({ sent: context.sent, queued: context.queued }),
+  states: {
+    sending: {
+      description: "The call is out; the courier sees 'Sending…'.",
+      entry: "clearError",
+      invoke: {
+        id: "send",
+        src: "send",
+        input: ({ context }) => context.submission,
+        onDone: [
+          {
+            guard: "storedOffline",
+            target: "sent",
+            actions: ["recordSubmission", "handToOfflineQueue"],
+            description: "No answer (network): the call is handed to the offline queue; the delivery carries on as if it was sent."
+          },
+          { target: "sent", actions: "recordSubmission" }
+        ],
+        onError: { target: "failed", actions: "showError" }
+      }
+    },
+    failed: {
+      description: "The call failed (not for want of a network): the alert is shown; the courier may try again or cancel.",
+      on: {
+        RETRY: { target: "sending" },
+        CANCEL: { target: "cancelled", actions: "clearError" }
+      }
+    },
+    sent: { type: "final", description: "Recorded (or kept on the device to be sent): the delivery moves on." },
+    cancelled: { type: "final", description: "Not recorded: the courier is back on the step the call was sent from." }
+  }
+});
+
 // machines/payment.machine.ts
 
 // domain/payment-step.ts
@@ -764,7 +836,7 @@ function paymentOutputOf(entry) {
 
 // machines/payment.machine.ts
 var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-var paymentMachine = setup2({
+var paymentMachine = setup3({
   types: {
     input: {},
     context: {},
@@ -772,10 +844,10 @@ var paymentMachine = setup2({
     output: {}
   },
   actors: {
-    setUpCardClient: fromPromise(async () => {
+    setUpCardClient: fromPromise2(async () => {
       throw new Error("provide setUpCardClient");
     }),
-    authorizeCard: fromPromise(async () => {
+    authorizeCard: fromPromise2(async () => {
       throw new Error("provide authorizeCard");
     })
   },
@@ -791,35 +863,35 @@ var paymentMachine = setup2({
     canSkipCopayCollection: ({ context }) => context.order.pharmacy.can_skip_copay_collection
   },
   actions: {
-    chooseMethod: assign({
+    chooseMethod: assign2({
       method: ({ event }) => event.type === "CHOOSE_METHOD" ? event.method : null,
       error: null
     }),
-    resetMethod: assign({
+    resetMethod: assign2({
       method: null,
       cardFields: NO_CARD_FIELDS,
       error: ({ event }) => cardSetupErrorText(toApiFailure(event.error))
     }),
-    correctCopay: assign({
+    correctCopay: assign2({
       newCopay: ({ event }) => {
         if (event.type !== "CORRECT_COPAY" || event.new_copay == null) return null;
         const typed = event.new_copay.trim();
         return typed === "" ? null : typed;
       }
     }),
-    setCardFields: assign({
+    setCardFields: assign2({
       cardFields: ({ event }) => event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS
     }),
-    clearError: assign({ error: null }),
-    recordTransaction: assign({
+    clearError: assign2({ error: null }),
+    recordTransaction: assign2({
       transactionId: ({ event }) => event.output.transaction_id
     }),
-    showAuthorizationError: assign({
+    showAuthorizationError: assign2({
       error: ({ event }) => authorizationErrorText(toApiFailure(event.error))
     }),
-    markCollected: assign({ outcome: "collected" }),
-    markNotCollected: assign({ outcome: "not_collected" }),
-    markCouldNotPay: assign({ outcome: "could_not_pay" })
+    markCollected: assign2({ outcome: "collected" }),
+    markNotCollected: assign2({ outcome: "not_collected" }),
+    markCouldNotPay: assign2({ outcome: "could_not_pay" })
   }
 }).createMachine({
   id: "payment",
@@ -924,15 +996,50 @@ var paymentMachine = setup2({
   }
 });
 
-// machines/system-ids.ts
-var SYSTEM_IDS = {
-  session: "session",
-  courierDay: "courierDay",
-  offlineQueue: "offlineQueue"
-};
+// machines/photo-proof.machine.ts
+var photoProofMachine = setup4({
+  types: {
+    input: {},
+    context: {},
+    events: {},
+    output: {}
+  },
+  guards: {
+    photoTaken: ({ context }) => context.photo != null,
+    pharmacyRequiresPhoto: ({ context }) => context.required
+  },
+  actions: {
+    keepPhoto: assign3({ photo: ({ context, event }) => event.type === "PHOTO_TAKEN" ? event.photo : context.photo }),
+    forgetPhoto: assign3({ photo: null }),
+    accept: assign3({ accepted: true }),
+    /** The delivery keeps the photo with what the courier entered (its draft survives a reload). */
+    tellDelivery: enqueueActions(({ context, enqueue }) => {
+      if (context.reportTo) enqueue.sendTo(context.reportTo, { type: "PHOTO_CHANGED", photo: context.photo });
+    })
+  }
+}).createMachine({
+  id: "photoProof",
+  description: "The photo of where the medication was left, where nobody signs: taken, shown back, then Continue or Back.",
+  context: ({ input }) => ({ photo: input.photo, required: input.required, reportTo: input.reportTo ?? null, accepted: false }),
+  initial: "taking",
+  states: {
+    taking: {
+      description: "The courier takes (or retakes) the photo and sees it back; Continue waits for one only where the pharmacy requires it.",
+      on: {
+        PHOTO_TAKEN: { actions: ["keepPhoto", "tellDelivery"], description: "The shrunk photo (or a retake replacing it)." },
+        PHOTO_REMOVED: { actions: ["forgetPhoto", "tellDelivery"] },
+        CONTINUE: { guard: or(["photoTaken", not2("pharmacyRequiresPhoto")]), target: "accepted", actions: "accept" },
+        BACK: { target: "withdrawn" }
+      }
+    },
+    accepted: { type: "final", description: "Continue: the delivery is sent, with the photo when one was taken." },
+    withdrawn: { type: "final", description: "Back: the courier returns to the step before the photo." }
+  },
+  output: ({ context }) => ({ accepted: context.accepted })
+});
 
 // machines/delivery-flow.machine.ts
-var deliveryFlowMachine = setup3({
+var deliveryFlowMachine = setup5({
   types: {
     input: {},
     context: {},
@@ -940,16 +1047,9 @@ var deliveryFlowMachine = setup3({
     output: {}
   },
   actors: {
-    submitFailure: fromPromise2(async () => {
-      throw new Error("provide submitFailure");
-    }),
-    submitRecipient: fromPromise2(async () => {
-      throw new Error("provide submitRecipient");
-    }),
-    submitDelivery: fromPromise2(async () => {
-      throw new Error("provide submitDelivery");
-    }),
-    payment: paymentMachine
+    deliverySubmit: deliverySubmitMachine,
+    payment: paymentMachine,
+    photoProof: photoProofMachine
   },
   guards: {
     /** Spec §2: the date-of-birth step only when the pharmacy has dob_verification_enabled. */
@@ -964,8 +1064,8 @@ var deliveryFlowMachine = setup3({
     nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
     /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
     noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
-    /** The call failed on the network: the submission answered with the entry to keep on the device. */
-    storedOffline: ({ event }) => event.output?.entry != null,
+    /** The call went out (or is kept on the device for the offline queue); not cancelled after a failure. */
+    submissionSent: ({ event }) => event.output.sent,
     /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
     recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
     relationshipOffered: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" && isRelationshipOffered(context.order, event.relationship_id),
@@ -983,25 +1083,25 @@ var deliveryFlowMachine = setup3({
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
     patientCouldNotPay: ({ event }) => event.output.outcome === "could_not_pay",
     /** A deep link to a step already reached (never ahead of the courier). */
-    canGoTo: ({ context, event }, params) => event.type === "GO_TO_STEP" && event.step === params.step && context.reached.includes(params.step),
-    cameFrom: ({ context }, params) => context.failure?.step === params.step,
-    /** The draft kept before a reload names this place. */
+    reachedBefore: ({ context, event }) => event.type === "GO_TO_STEP" && context.reached.includes(event.step),
+    /** The flow opens at this place (a draft's, a deep link's). */
     resumesAt: ({ context }, params) => context.resumeAt === params.place,
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
-    photoTaken: ({ context }) => context.photo != null,
-    /** The pharmacy requires a photo of the drop-off wherever nobody signs (pod_photo_required). */
-    pharmacyRequiresPhoto: ({ context }) => photoRequired(context.order)
+    /** Continue on the photo of the drop-off (not Back). */
+    photoAccepted: ({ event }) => event.output.accepted
   },
   actions: {
-    markReached: assign2({
+    markReached: assign4({
       reached: ({ context }, params) => context.reached.includes(params.step) ? context.reached : [...context.reached, params.step]
     }),
-    verifyDob: assign2({ dobVerified: true }),
-    recordFailure: assign2({
+    verifyDob: assign4({ dobVerified: true }),
+    /** A deep link: the flow opens the step it names again (starting routes it). */
+    aimAtStep: assign4({ resumeAt: ({ context, event }) => event.type === "GO_TO_STEP" ? event.step : context.resumeAt }),
+    recordFailure: assign4({
       failure: (_, params) => ({ ...params, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null })
     }),
-    recordRecipientFailure: assign2({
+    recordRecipientFailure: assign4({
       failure: ({ context }) => ({
         reason: "Patient Not Home",
         step: "recipient",
@@ -1009,65 +1109,58 @@ var deliveryFlowMachine = setup3({
         body: context.recipient.courier_notes.trim()
       })
     }),
-    forgetFailure: assign2({ failure: null, error: null }),
-    chooseRelationship: assign2({
+    /** The failed delivery was not recorded after all: the courier goes back to the step it was recorded at. */
+    forgetFailure: assign4(({ context }) => ({ resumeAt: context.failure?.step ?? "address", failure: null })),
+    chooseRelationship: assign4({
       recipient: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" ? chooseRelationship(context.recipient, event.relationship_id, context.order, context.groupedOrderIds.length > 0) : context.recipient
     }),
-    changeRecipient: assign2({
+    changeRecipient: assign4({
       recipient: ({ context, event }) => event.type === "RECIPIENT_CHANGED" ? changeRecipientFields(context.recipient, event.changes, context.groupedOrderIds.length > 0) : context.recipient
     }),
-    setGrouped: assign2(({ context, event }) => {
+    setGrouped: assign4(({ context, event }) => {
       const on = event.type === "SET_GROUPED" && event.grouped;
       return {
         groupedOrderIds: on ? context.groupable.map((order) => order.id) : [],
         recipient: regroupRecipient(context.recipient, context.order, on)
       };
     }),
-    tickFailed: assign2({ recipient: ({ context }) => ({ ...context.recipient, failed: true }) }),
-    untickFailed: assign2({ recipient: ({ context }) => ({ ...context.recipient, failed: false }) }),
-    recordCall: assign2({ recipientCalledAt: ({ event }) => event.type === "RECIPIENT_CALLED" ? event.at : null }),
-    changeIdentification: assign2({
+    tickFailed: assign4({ recipient: ({ context }) => ({ ...context.recipient, failed: true }) }),
+    untickFailed: assign4({ recipient: ({ context }) => ({ ...context.recipient, failed: false }) }),
+    recordCall: assign4({ recipientCalledAt: ({ event }) => event.type === "RECIPIENT_CALLED" ? event.at : null }),
+    changeIdentification: assign4({
       identification: ({ context, event }) => event.type === "ID_CHANGED" ? { ...context.identification, ...event.changes } : context.identification
     }),
-    changeSignature: assign2({
+    changeSignature: assign4({
       signature: ({ context, event }) => event.type === "SIGNATURE_CHANGED" ? { ...context.signature, svg: event.svg } : context.signature
     }),
-    changeRefusal: assign2({
+    changeRefusal: assign4({
       signature: ({ context, event }) => event.type === "REFUSAL_CHANGED" ? { ...context.signature, refusal_reason: event.reason, refusal_notes: event.notes } : context.signature
     }),
-    changeSurvey: assign2({
+    changeSurvey: assign4({
       survey: ({ context, event }) => event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey
     }),
-    recordPayment: assign2({ payment: ({ event }) => event.output }),
-    stampOccurredAt: assign2({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
-    keepPhoto: assign2({ photo: ({ context, event }) => event.type === "PHOTO_TAKEN" ? event.photo : context.photo }),
-    forgetPhoto: assign2({ photo: null }),
-    clearError: assign2({ error: null }),
-    showError: assign2({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
-    /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
-    handToOfflineQueue: sendTo(
-      ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
-      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
-    ),
+    recordPayment: assign4({ payment: ({ event }) => event.output }),
+    stampOccurredAt: assign4({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
+    keepPhoto: assign4({ photo: ({ context, event }) => event.type === "PHOTO_CHANGED" ? event.photo : context.photo }),
     /**
      * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
      * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
      */
-    reportDelivered: sendTo(
+    reportDelivered: sendTo2(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
       ({ context }) => ({
         type: "DELIVERY_RECORDED",
         orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "delivered"), nextOrderStatus, context.statuses)
       })
     ),
-    reportAttempted: sendTo(
+    reportAttempted: sendTo2(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
       ({ context }) => ({
         type: "DELIVERY_RECORDED",
         orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses)
       })
     ),
-    recordSubmission: assign2({ queued: ({ event }) => event.output?.queued === true })
+    recordSubmission: assign4({ queued: ({ event }) => event.output.queued })
   }
 }).createMachine({
   id: "deliveryFlow",
@@ -1092,7 +1185,6 @@ var deliveryFlowMachine = setup3({
     occurredAt: null,
     // What the courier entered before a reload, over the fresh start.
     ...input.draft?.record,
-    error: null,
     queued: false,
     resumeAt: input.draft?.place ?? null
   }),
@@ -1100,7 +1192,7 @@ var deliveryFlowMachine = setup3({
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
   states: {
     starting: {
-      description: "Opening the delivery: at the address, or where the courier was before a reload, with what they entered.",
+      description: "Opening the delivery: at the address, where the courier was before a reload (with what they entered), or at the step a deep link names.",
       always: [
         { guard: { type: "resumesAt", params: { place: "verifyDob" } }, target: "steps.verifyDob" },
         { guard: { type: "resumesAt", params: { place: "recipient" } }, target: "steps.recipient" },
@@ -1123,38 +1215,12 @@ var deliveryFlowMachine = setup3({
       description: "The wizard's steps; the URL shows the active one.",
       initial: "address",
       on: {
-        GO_TO_STEP: [
-          {
-            guard: { type: "canGoTo", params: { step: "address" } },
-            target: ".address",
-            description: "Deep link to address: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "verifyDob" } },
-            target: ".verifyDob",
-            description: "Deep link to verify-dob: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "recipient" } },
-            target: ".recipient",
-            description: "Deep link to recipient: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "idVerification" } },
-            target: ".idVerification",
-            description: "Deep link to idverification: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "payment" } },
-            target: ".payment",
-            description: "Deep link to payment: accepted once reached; otherwise the courier stays on the current step."
-          },
-          {
-            guard: { type: "canGoTo", params: { step: "signature" } },
-            target: ".signature",
-            description: "Deep link to signature: accepted once reached; otherwise the courier stays on the current step."
-          }
-        ],
+        GO_TO_STEP: {
+          guard: "reachedBefore",
+          target: "#deliveryFlow.starting",
+          actions: "aimAtStep",
+          description: "A deep link to a step already reached opens it (through starting); to any other the courier stays on the current step."
+        },
         RECIPIENT_CALLED: { actions: "recordCall", description: "The courier called the recipient (recipient_called_at)." }
       },
       states: {
@@ -1239,17 +1305,21 @@ var deliveryFlowMachine = setup3({
               }
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not2("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingRecipient",
-                  actions: "stampOccurredAt",
-                  description: "Spec §4: submitted at the recipient step, with the photo when one was taken."
-                },
-                BACK: { target: "editing" }
+              description: "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo').",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto", description: "The photo as the photo machine has it, kept with the draft." } },
+              invoke: {
+                id: "photo",
+                src: "photoProof",
+                input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
+                onDone: [
+                  {
+                    guard: "photoAccepted",
+                    target: "#deliveryFlow.submittingRecipient",
+                    actions: "stampOccurredAt",
+                    description: "Spec §4: submitted at the recipient step, with the photo when one was taken."
+                  },
+                  { target: "editing", description: "Back to the recipient step." }
+                ]
               }
             }
           }
@@ -1301,7 +1371,7 @@ var deliveryFlowMachine = setup3({
           description: "The recipient signs, or (where allowed) a reason for not signing.",
           entry: { type: "markReached", params: { step: "signature" } },
           always: {
-            guard: or(["noRelationshipChosen", "recipientSkippedOrFailed"]),
+            guard: or2(["noRelationshipChosen", "recipientSkippedOrFailed"]),
             target: "recipient",
             description: "A signature step without a chosen relationship, or whose recipient is submitted at the recipient step, redirects to recipient."
           },
@@ -1323,17 +1393,13 @@ var deliveryFlowMachine = setup3({
               }
             },
             photo: {
-              description: "Nobody signs: a photo of where the medication was left, shown back before Continue; required only where the pharmacy asks for one (pod_photo_required).",
-              on: {
-                PHOTO_TAKEN: { actions: "keepPhoto", description: "The shrunk photo (or a retake replacing it)." },
-                PHOTO_REMOVED: { actions: "forgetPhoto" },
-                CONTINUE: {
-                  guard: or(["photoTaken", not2("pharmacyRequiresPhoto")]),
-                  target: "#deliveryFlow.submittingDelivery",
-                  actions: "stampOccurredAt",
-                  description: "The completion, with the photo when one was taken."
-                },
-                BACK: { target: "signing" }
+              description: "A reason for not signing: the photo of the drop-off (child 'photo', as at the recipient step).",
+              on: { PHOTO_CHANGED: { actions: "keepPhoto" } },
+              invoke: {
+                src: "photoProof",
+                id: "photo",
+                input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
+                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" }, { target: "signing" }]
               }
             }
           }
@@ -1341,100 +1407,36 @@ var deliveryFlowMachine = setup3({
       }
     },
     submittingFailure: {
-      description: "POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}.",
-      initial: "sending",
-      states: {
-        sending: {
-          entry: "clearError",
-          invoke: {
-            id: "submitFailure",
-            src: "submitFailure",
-            input: ({ context }) => failureSubmissionOf(context),
-            onDone: [
-              {
-                guard: "storedOffline",
-                target: "#deliveryFlow.attempted",
-                actions: ["recordSubmission", "handToOfflineQueue"],
-                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent."
-              },
-              { target: "#deliveryFlow.attempted", actions: "recordSubmission" }
-            ],
-            onError: { target: "failed", actions: "showError" }
-          }
-        },
-        failed: {
-          description: "The call failed (not for want of a network): the alert is shown; the courier may retry.",
-          on: {
-            RETRY: { target: "sending" },
-            CANCEL: [
-              { guard: { type: "cameFrom", params: { step: "address" } }, target: "#deliveryFlow.steps.address", actions: "forgetFailure" },
-              { guard: { type: "cameFrom", params: { step: "verifyDob" } }, target: "#deliveryFlow.steps.verifyDob", actions: "forgetFailure" },
-              { guard: { type: "cameFrom", params: { step: "recipient" } }, target: "#deliveryFlow.steps.recipient", actions: "forgetFailure" },
-              { guard: { type: "cameFrom", params: { step: "idVerification" } }, target: "#deliveryFlow.steps.idVerification", actions: "forgetFailure" },
-              { target: "#deliveryFlow.steps.payment", actions: "forgetFailure" }
-            ]
-          }
-        }
+      description: "Recording the failed delivery: POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}.",
+      invoke: {
+        id: "submitFailure",
+        src: "deliverySubmit",
+        input: ({ context }) => ({ kind: "failure", body: failureSubmissionOf(context) }),
+        onDone: [
+          { guard: "submissionSent", target: "attempted", actions: "recordSubmission" },
+          { target: "starting", actions: "forgetFailure", description: "Cancelled after the call failed: back to the step the failure was recorded at." }
+        ]
       }
     },
     submittingRecipient: {
-      description: "Spec §7 Recipient submission (multipart form).",
-      initial: "sending",
-      states: {
-        sending: {
-          entry: "clearError",
-          invoke: {
-            id: "submitRecipient",
-            src: "submitRecipient",
-            input: ({ context }) => recipientSubmissionOf(context),
-            onDone: [
-              {
-                guard: "storedOffline",
-                target: "#deliveryFlow.finished",
-                actions: ["recordSubmission", "handToOfflineQueue"],
-                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent."
-              },
-              { target: "#deliveryFlow.finished", actions: "recordSubmission" }
-            ],
-            onError: { target: "failed", actions: "showError" }
-          }
-        },
-        failed: {
-          on: {
-            RETRY: { target: "sending" },
-            CANCEL: { target: "#deliveryFlow.steps.recipient", actions: "clearError" }
-          }
-        }
+      description: "Spec §7 Recipient submission (multipart form): nobody signs.",
+      invoke: {
+        id: "submitRecipient",
+        src: "deliverySubmit",
+        input: ({ context }) => ({ kind: "recipient", body: recipientSubmissionOf(context) }),
+        onDone: [
+          { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
+          { target: "steps.recipient", description: "Cancelled after the call failed: back to the recipient step, as entered." }
+        ]
       }
     },
     submittingDelivery: {
       description: "Spec §7 Delivery completion: POST /courier/deliveries with the signature and every step's fields.",
-      initial: "sending",
-      states: {
-        sending: {
-          entry: "clearError",
-          invoke: {
-            id: "submitDelivery",
-            src: "submitDelivery",
-            input: ({ context }) => deliveryCompletionOf(context),
-            onDone: [
-              {
-                guard: "storedOffline",
-                target: "#deliveryFlow.finished",
-                actions: ["recordSubmission", "handToOfflineQueue"],
-                description: "No answer (network): the call is handed to the offline queue; the flow carries on as if it was sent."
-              },
-              { target: "#deliveryFlow.finished", actions: "recordSubmission" }
-            ],
-            onError: { target: "failed", actions: "showError" }
-          }
-        },
-        failed: {
-          on: {
-            RETRY: { target: "sending" },
-            CANCEL: { target: "#deliveryFlow.steps.signature", actions: "clearError" }
-          }
-        }
+      invoke: {
+        src: "deliverySubmit",
+        id: "submitDelivery",
+        input: ({ context }) => ({ kind: "delivery", body: deliveryCompletionOf(context) }),
+        onDone: [{ guard: "submissionSent", target: "finished", actions: "recordSubmission" }, { target: "steps.signature" }]
       }
     },
     finished: { type: "final", entry: "reportDelivered", description: "'The order has been delivered.' — 'Back to orders'." },
@@ -1558,12 +1560,33 @@ function demoEvents(demo) {
     for (const invoke of node.invoke) {
       const standIn = typeof invoke.src === "string" ? demo.standIns[invoke.src] : void 0;
       if (standIn && "resolves" in standIn) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(standIn.resolves) });
+      const childOutput = typeof invoke.src === "string" ? demo.childOutputs?.[invoke.src] : void 0;
+      if (childOutput !== void 0) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(childOutput) });
     }
     Object.values(node.states).forEach(visit);
   };
   visit(demo.machine.root);
   return [...copy(demo.events), ...settles];
 }
+
+// scripts/machines/demos/delivery-submit.demo.ts
+var ORDER_ID = 4107;
+var deliverySubmitStandIns = {
+  send: {
+    resolves: { queued: false, delivery: { id: 88120, status: "delivery_attempted", order_ids: [ORDER_ID] } },
+    says: "POST /courier/deliveries: the call recorded"
+  }
+};
+var delivery_submit_demo_default = defineDemo({
+  machine: deliverySubmitMachine,
+  summary: "Order 4107's failed delivery, 'Incorrect Address', recorded by the courier at 3:30 pm on 2026-11-24 and sent to POST /courier/deliveries; the server records the attempt.",
+  input: {
+    kind: "failure",
+    body: { failure_reason: "Incorrect Address", client_occurred_at: "2026-11-24T15:30:00.000Z", order_ids: [ORDER_ID] }
+  },
+  standIns: deliverySubmitStandIns,
+  events: [{ type: "RETRY" }, { type: "CANCEL" }]
+});
 
 // scripts/machines/demos/payment.demo.ts
 var paymentStandIns = {
@@ -1607,18 +1630,14 @@ var payment_demo_default = defineDemo({
 
 // scripts/machines/demos/delivery-flow.demo.ts
 var PATIENT2 = 1;
-var ORDER_ID = 4107;
+var ORDER_ID2 = 4107;
 var SIGNATURE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200"><path d="M 20,150 C 80,40 140,160 220,60" stroke="black" fill="none"/></svg>';
-var delivered = (status, says) => ({
-  resolves: { queued: false, delivery: { id: 88120, status, order_ids: [ORDER_ID] } },
-  says
-});
 var delivery_flow_demo_default = defineDemo({
   machine: deliveryFlowMachine,
   summary: "Order 4107 for Eleanor Abernathy, picked up, nothing owed (copay 0.00, no delivery fee), no date of birth on file, no ID to collect, signature required; the pharmacy does not verify dates of birth and needs no photo; no other order can be grouped with it. So the flow goes address → recipient → signature: no date-of-birth, ID or payment step.",
   input: {
     order: makeOrder({
-      id: ORDER_ID,
+      id: ORDER_ID2,
       status: "picked_up",
       copay: "0.00",
       delivery_fee: null,
@@ -1630,12 +1649,10 @@ var delivery_flow_demo_default = defineDemo({
     supportPhone: "2155550100",
     today: "2026-11-24"
   },
-  standIns: {
-    submitFailure: delivered("delivery_attempted", "POST /courier/deliveries with a failure_reason: the attempt recorded"),
-    submitRecipient: delivered("delivered", "the recipient-step submission: the order delivered"),
-    submitDelivery: delivered("delivered", "POST /courier/deliveries with the signature: the order delivered")
-  },
-  children: { payment: paymentStandIns },
+  standIns: {},
+  children: { payment: paymentStandIns, deliverySubmit: deliverySubmitStandIns },
+  // Each call recorded; the photo screen's Continue.
+  childOutputs: { deliverySubmit: { sent: true, queued: false }, photoProof: { accepted: true } },
   events: [
     { type: "PRESENT_AT_ADDRESS" },
     { type: "ADDRESS_INCORRECT" },
@@ -1648,8 +1665,7 @@ var delivery_flow_demo_default = defineDemo({
     { type: "GO_TO_STEP", step: "payment" },
     { type: "CONTINUE" },
     { type: "CONFIRM" },
-    { type: "CANCEL" },
-    { type: "BACK" }
+    { type: "CANCEL" }
   ]
 });
 

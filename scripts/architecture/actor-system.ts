@@ -17,7 +17,7 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  * application starts by name on FLOW.START (every FlowName of machines/flows.ts),
  * each drawn with its machine, what the day and the queue tell the flows that
  * FOLLOW them, and the machines a flow starts itself (the label scanner, the
- * payment) with what they tell it.
+ * payment, the delivery's submissions) with what they tell it and send by system id.
  *
  * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
  * into docs/architecture.md between the actor-system markers.
@@ -126,7 +126,8 @@ function childrenOf(flow: AnyStateMachine): Edge[] {
       const type = /type:\s*"([A-Z_.]+)"/.exec(source)?.[1];
       return [{ from: invoke.id, to: flow.id, label: type ? `${name}: ${type}` : name, kind: "sends" as const }];
     });
-    return [{ from: flow.id, to: invoke.id, label: `starts, while ${invoke.where}`, kind: "starts" as const }, ...reports];
+    // What the child itself sends by system id (the delivery's submit machine: a stored call to the offline queue).
+    return [{ from: flow.id, to: invoke.id, label: `starts, while ${invoke.where}`, kind: "starts" as const }, ...reports, ...sendsOf(child, invoke.id)];
   });
 }
 
@@ -149,7 +150,10 @@ export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows
     ? flows.map((flow) => ({ from: app.id, to: flow.id, label: `starts on ${spawnedOn}`, kind: "starts" as const }))
     : [];
   const flowSends = flows.flatMap((flow) => sendsOf(flow, flow.id));
-  return [...starts, ...opened, ...sendsOf(app, app.id), ...flowSends, ...newsOf(app, flowSends), ...flows.flatMap(childrenOf)];
+  const edges = [...starts, ...opened, ...sendsOf(app, app.id), ...flowSends, ...newsOf(app, flowSends), ...flows.flatMap(childrenOf)];
+  // A child a flow runs from two states under one id (the photo of the drop-off) sends the same once.
+  const key = (edge: Edge) => `${edge.from} ${edge.kind} ${edge.to}: ${edge.label}`;
+  return edges.filter((edge, index) => edges.findIndex((other) => key(other) === key(edge)) === index);
 }
 
 export function actorSystemMermaid(edges: Edge[] = actorSystemEdges()): string {

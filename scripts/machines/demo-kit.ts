@@ -23,6 +23,8 @@ export interface Demo<TMachine extends AnyStateMachine = AnyStateMachine> {
   standIns: Record<string, StandIn>;
   /** Stand-ins for the actors of a child machine it invokes, by the child's actor name. */
   children?: Record<string, Record<string, StandIn>>;
+  /** What a child machine answers when it is done (its output), by the child's actor name: a model of the machine follows it past the child. */
+  childOutputs?: Record<string, unknown>;
   /** Events a courier (or the camera) sends, payloads included: the ones to click in the visualizer. */
   events: EventFrom<TMachine>[];
 }
@@ -73,6 +75,8 @@ export function demoEvents(demo: Demo): EventObject[] {
     for (const invoke of node.invoke) {
       const standIn = typeof invoke.src === "string" ? demo.standIns[invoke.src] : undefined;
       if (standIn && "resolves" in standIn) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(standIn.resolves) } as EventObject);
+      const childOutput = typeof invoke.src === "string" ? demo.childOutputs?.[invoke.src] : undefined;
+      if (childOutput !== undefined) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(childOutput) } as EventObject);
     }
     Object.values(node.states).forEach(visit);
   };

@@ -35,6 +35,11 @@ export const QUEUED_ENTRY = {
 } as const;
 export const QUEUED = { queued: true, entry: QUEUED_ENTRY };
 
+/** What the submit machine answers the flow: the call sent, kept on the device, or cancelled after it failed. */
+export const SENT = { sent: true, queued: false };
+export const SENT_QUEUED = { sent: true, queued: true };
+export const CANCELLED = { sent: false, queued: false };
+
 /** A photo as the phone's shrinker hands it over: a real (tiny) JPEG, since the UI shows it back. */
 export const PHOTO = {
   data_url:
@@ -78,20 +83,23 @@ export function deliveryFlowEvents(signatureSvg: string) {
     clearPad: { type: "SIGNATURE_CHANGED", svg: null },
     refuse: { type: "REFUSAL_CHANGED", reason: "refused", notes: "Would not sign" },
     survey: { type: "SURVEY_CHANGED", answers: { use_delivery_service_again: true } },
-    photo: { type: "PHOTO_TAKEN", photo: PHOTO },
-    removePhoto: { type: "PHOTO_REMOVED" },
-    back: { type: "BACK" },
+    // The photo machine the flow runs (machines/photo-proof.machine.ts): each photo it keeps, then Continue or Back.
+    photo: { type: "PHOTO_CHANGED", photo: PHOTO },
+    removePhoto: { type: "PHOTO_CHANGED", photo: null },
+    photoContinue: { type: "xstate.done.actor.photo", output: { accepted: true } },
+    back: { type: "xstate.done.actor.photo", output: { accepted: false } },
     paid: { type: "xstate.done.actor.payment", output: paid },
     notCollected: { type: "xstate.done.actor.payment", output: notCollected },
     couldNotPay: { type: "xstate.done.actor.payment", output: couldNotPay },
-    failureDone: { type: "xstate.done.actor.submitFailure", output: DONE },
-    failureQueued: { type: "xstate.done.actor.submitFailure", output: QUEUED },
-    failureError: { type: "xstate.error.actor.submitFailure", error: REFUSED },
-    recipientDone: { type: "xstate.done.actor.submitRecipient", output: DONE },
-    recipientQueued: { type: "xstate.done.actor.submitRecipient", output: QUEUED },
-    recipientError: { type: "xstate.error.actor.submitRecipient", error: SERVER },
-    deliveryDone: { type: "xstate.done.actor.submitDelivery", output: DONE },
-    deliveryQueued: { type: "xstate.done.actor.submitDelivery", output: QUEUED },
-    deliveryError: { type: "xstate.error.actor.submitDelivery", error: SERVER },
+    // The submit machine the flow runs (machines/delivery-submit.machine.ts): sent, kept for the offline queue, or cancelled after a failure.
+    failureDone: { type: "xstate.done.actor.submitFailure", output: SENT },
+    failureQueued: { type: "xstate.done.actor.submitFailure", output: SENT_QUEUED },
+    failureCancelled: { type: "xstate.done.actor.submitFailure", output: CANCELLED },
+    recipientDone: { type: "xstate.done.actor.submitRecipient", output: SENT },
+    recipientQueued: { type: "xstate.done.actor.submitRecipient", output: SENT_QUEUED },
+    recipientCancelled: { type: "xstate.done.actor.submitRecipient", output: CANCELLED },
+    deliveryDone: { type: "xstate.done.actor.submitDelivery", output: SENT },
+    deliveryQueued: { type: "xstate.done.actor.submitDelivery", output: SENT_QUEUED },
+    deliveryCancelled: { type: "xstate.done.actor.submitDelivery", output: CANCELLED },
   } as const;
 }

@@ -5,8 +5,8 @@ import { allStateIds, allTransitionKeys, coverageOf } from "./model-coverage.ts"
 
 /**
  * Replays a model path on a live actor. Every invoked actor is provided as a
- * promise the test settles: a path step `xstate.done.actor.<id>` resolves the
- * running call with the step's output, `xstate.error.actor.<id>` rejects it
+ * promise the test settles: a path step `xstate.done.actor.<id>` (the invoke's id,
+ * or the actor's name) resolves the running call with the step's output, `xstate.error.actor.<id>` rejects it
  * with the step's error. Any other step is sent as the courier's event.
  */
 
@@ -43,9 +43,11 @@ export async function replayPath<TMachine extends AnyStateMachine>(
     actorNames.map((name) => [
       name,
       fromPromise<unknown, unknown>(
-        ({ input: callInput }) =>
+        ({ input: callInput, self }) =>
           new Promise((resolve, reject) => {
             calls.push({ actor: name, input: callInput });
+            // Settled by the invoke's id (one logic may be invoked under several ids) or by its name.
+            pending.set(self.id, { resolve, reject });
             pending.set(name, { resolve, reject });
           }),
       ),
@@ -62,7 +64,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
       const [, outcome, name] = settle as unknown as [string, "done" | "error", string];
       const call = pending.get(name);
       expect(call, `no ${name} call is running when the path settles it`).toBeDefined();
-      pending.delete(name);
+      for (const [key, other] of pending) if (other === call) pending.delete(key);
       if (outcome === "done") call!.resolve((event as { output?: unknown }).output);
       else call!.reject((event as { error?: unknown }).error);
     } else {

@@ -108,7 +108,7 @@ describe("reading a machine (what the docs and /machines show)", () => {
       text: "recipientComplete and not paymentDue",
       words: "recipient complete and not payment due",
     });
-    expect(readGuard({ type: "canGoTo", params: { step: "verifyDob" } })).toEqual({ text: "canGoTo(verifyDob)", words: "can go to: verifyDob" });
+    expect(readGuard({ type: "resumesAt", params: { place: "verifyDob" } })).toEqual({ text: "resumesAt(verifyDob)", words: "resumes at: verifyDob" });
     expect(readGuard({ type: "needsReload", params: () => ({}) })).toEqual({ text: "needsReload", words: "needs reload" });
   });
 

@@ -1,16 +1,13 @@
 import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
 import { makeOrder, makePharmacy } from "../../../tests/support/order-fixtures.ts";
 import { defineDemo } from "../demo-kit.ts";
+import { deliverySubmitStandIns } from "./delivery-submit.demo.ts";
 import { paymentStandIns } from "./payment.demo.ts";
 
 /** Relationship ids as the server lists them (domain/vocabulary.ts): 1 is the patient. */
 const PATIENT = 1;
 const ORDER_ID = 4107;
 const SIGNATURE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200"><path d="M 20,150 C 80,40 140,160 220,60" stroke="black" fill="none"/></svg>';
-const delivered = (status: "delivered" | "delivery_attempted", says: string) => ({
-  resolves: { queued: false, delivery: { id: 88120, status, order_ids: [ORDER_ID] } },
-  says,
-});
 
 export default defineDemo({
   machine: deliveryFlowMachine,
@@ -32,12 +29,10 @@ export default defineDemo({
     supportPhone: "2155550100",
     today: "2026-11-24",
   },
-  standIns: {
-    submitFailure: delivered("delivery_attempted", "POST /courier/deliveries with a failure_reason: the attempt recorded"),
-    submitRecipient: delivered("delivered", "the recipient-step submission: the order delivered"),
-    submitDelivery: delivered("delivered", "POST /courier/deliveries with the signature: the order delivered"),
-  },
-  children: { payment: paymentStandIns },
+  standIns: {},
+  children: { payment: paymentStandIns, deliverySubmit: deliverySubmitStandIns },
+  // Each call recorded; the photo screen's Continue.
+  childOutputs: { deliverySubmit: { sent: true, queued: false }, photoProof: { accepted: true } },
   events: [
     { type: "PRESENT_AT_ADDRESS" },
     { type: "ADDRESS_INCORRECT" },
@@ -51,6 +46,5 @@ export default defineDemo({
     { type: "CONTINUE" },
     { type: "CONFIRM" },
     { type: "CANCEL" },
-    { type: "BACK" },
   ],
 });

@@ -109,7 +109,7 @@ function DeliveryFlowScreen({ actor, memo, cards, step, base, listPath }: Delive
   }, [snapshot.value]);
   useEffect(() => () => reportMachineState("deliveryFlow", null), []);
 
-  // The photo of the drop-off (issue 19) is a state of the recipient or signature step, under its URL.
+  // The photo of the drop-off is a state of the recipient or signature step, under its URL.
   const photoStep = snapshot.matches({ steps: { recipient: "photo" } }) || snapshot.matches({ steps: { signature: "photo" } });
   // A new step (or the photo screen) starts at its top, whatever the last one was scrolled to.
   useEffect(() => {
@@ -136,14 +136,14 @@ function DeliveryFlowScreen({ actor, memo, cards, step, base, listPath }: Delive
       {submitting ? (
         <SubmissionView
           {...props}
-          onRetry={() => {
+          onRetry={(submit) => {
             // Try again is a new courier action: a new Idempotency-Key.
             memo.forgetAll();
-            send({ type: "RETRY" });
+            submit.send({ type: "RETRY" });
           }}
         />
       ) : photoStep ? (
-        <PhotoStep {...props} />
+        <PhotoStep snapshot={snapshot} />
       ) : (
         <Step path={path} {...props} cards={cards} />
       )}

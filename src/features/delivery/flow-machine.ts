@@ -1,6 +1,6 @@
 import { fromPromise } from "xstate";
-import type { DeliveryCompletion, FailureSubmission, RecipientSubmission } from "../../../domain/contract/deliveries.ts";
-import { deliveryFlowMachine, type SubmissionResult } from "../../../machines/delivery-flow.machine.ts";
+import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
+import { deliverySubmitMachine, type DeliverySubmission, type SubmissionResult } from "../../../machines/delivery-submit.machine.ts";
 import type { AuthorizeCardInput } from "../../../domain/payment-step.ts";
 import { paymentMachine, type AuthorizeCardOutput, type SetUpCardClientInput } from "../../../machines/payment.machine.ts";
 import { submitDelivery, submitFailure, submitRecipient } from "../../api/deliveries.ts";
@@ -59,29 +59,40 @@ const payment = paymentMachine.provide({
 });
 
 /**
+ * The delivery's calls, each with the adapters its order's delivery was opened with: the three
+ * POST /api/courier/deliveries submissions (a network failure answers with the entry the
+ * submit machine hands to the offline queue).
+ */
+function send(submission: DeliverySubmission): Promise<SubmissionResult> {
+  const orderId = leadOrderOf(submission.body);
+  const action = `${submission.kind}:${submission.body.client_occurred_at}`;
+  switch (submission.kind) {
+    case "failure":
+      return submitFailure(submission.body, context(orderId, action));
+    case "recipient":
+      // Spec §7 sends no position with a recipient submission (and none is read from a photo: issue 24).
+      return submitRecipient(submission.body, context(orderId, action));
+    case "delivery": {
+      const location = adaptersOf(orderId).memo.once(`location:${action}`, knownLocation);
+      // The phone's fix only (issue 24: never a photo's EXIF).
+      return submitDelivery({ ...submission.body, ...(deliveryPosition(location) ?? {}) }, context(orderId, action));
+    }
+  }
+}
+
+const deliverySubmit = deliverySubmitMachine.provide({
+  actors: { send: fromPromise<SubmissionResult, DeliverySubmission>(({ input }) => send(input)) },
+});
+
+/**
  * The delivery-flow machine with the app's adapters (what the app's registry
- * of flows, src/app/flows.ts, loads for the delivery screens): the three POST
- * /api/courier/deliveries submissions (a network failure answers with the
- * entry the flow hands to the offline queue), and the payment child's card
- * fields and authorization — each with the adapters its order's delivery was
- * opened with (openDelivery).
+ * of flows, src/app/flows.ts, loads for the delivery screens): its submit child's
+ * calls, and the payment child's card fields and authorization — each with the
+ * adapters its order's delivery was opened with (openDelivery).
  */
 export const appDeliveryFlowMachine = deliveryFlowMachine.provide({
   actors: {
-    submitFailure: fromPromise<SubmissionResult, FailureSubmission>(({ input }) =>
-      submitFailure(input, context(leadOrderOf(input), `failure:${input.client_occurred_at}`)),
-    ),
-    // Spec §7 sends no position with a recipient submission (and none is read from a photo: issue 24).
-    submitRecipient: fromPromise<SubmissionResult, RecipientSubmission>(({ input }) =>
-      submitRecipient(input, context(leadOrderOf(input), `recipient:${input.client_occurred_at}`)),
-    ),
-    submitDelivery: fromPromise<SubmissionResult, DeliveryCompletion>(({ input }) => {
-      const orderId = leadOrderOf(input);
-      const action = `delivery:${input.client_occurred_at}`;
-      const location = adaptersOf(orderId).memo.once(`location:${action}`, knownLocation);
-      // The phone's fix only (issue 24: never a photo's EXIF).
-      return submitDelivery({ ...input, ...(deliveryPosition(location) ?? {}) }, context(orderId, action));
-    }),
+    deliverySubmit,
     payment,
   },
 });

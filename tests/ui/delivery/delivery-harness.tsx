@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation, useNavigate, type NavigateFunction } from "react-router";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import { fromPromise, type AnyMachineSnapshot, type EventObject } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { ItineraryResponse, Order } from "../../../domain/contract/index.ts";
@@ -12,6 +12,10 @@ import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../../domain/
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import type { DeliveryStep } from "../../../domain/delivery-record.ts";
 import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
+import type { DeliverySubmitOutput } from "../../../machines/delivery-submit.machine.ts";
+import type { PhotoProofOutput } from "../../../machines/photo-proof.machine.ts";
+import { photoRequired } from "../../../domain/delivery-photo.ts";
+import { DONE, QUEUED, SERVER } from "../../support/delivery-flow-events.ts";
 import { DELIVERY_STEP_PATHS } from "../../../src/features/delivery/delivery-paths.ts";
 import type { PaymentOutput } from "../../../domain/payment-step.ts";
 import { CourierDayContext } from "../../../src/shell/app-actor.ts";
@@ -200,8 +204,11 @@ export function courierCanSend(snapshot: AnyMachineSnapshot, event: EventObject)
       return context.order.pharmacy.can_skip_signature && context.signature.svg == null;
     // One box: a tap ticks it (asking first) or unticks it.
     // The Remove button is shown only with a photo to remove.
-    case "PHOTO_REMOVED":
-      return context.photo != null;
+    case "PHOTO_CHANGED":
+      return (event as unknown as { photo: unknown }).photo != null || context.photo != null;
+    // Continue on the photo screen is enabled with a photo, or where the pharmacy does not require one.
+    case "xstate.done.actor.photo":
+      return !(event as unknown as { output: PhotoProofOutput }).output.accepted || context.photo != null || !photoRequired(context.order);
     case "TICK_FAILED":
       return !form.failed;
     case "UNTICK_FAILED":
@@ -211,8 +218,17 @@ export function courierCanSend(snapshot: AnyMachineSnapshot, event: EventObject)
   }
 }
 
-const inSubmissionFailure = (snapshot: AnyMachineSnapshot) =>
-  ["submittingFailure", "submittingRecipient", "submittingDelivery"].some((state) => snapshot.matches({ [state]: "failed" } as never));
+/**
+ * What the submit machine answers the flow, played on the screen: the API call answers (sent, or
+ * kept on the device after a network failure), or it fails, the alert shows, and the courier taps Cancel.
+ */
+async function settleSubmission(user: User, actor: string, { sent, queued }: DeliverySubmitOutput): Promise<void> {
+  const call = await callOf(actor);
+  if (sent) return act(async () => call.resolve(queued ? QUEUED : DONE));
+  await act(async () => call.reject(SERVER));
+  expect(await screen.findByRole("alert")).toHaveTextContent(TEXT.serverError);
+  return clickEnabled(user, "Cancel");
+}
 
 /** Plays one model event on the screen. `before` is the model's state the event is sent in. */
 export async function perform(user: User, event: EventObject, before: AnyMachineSnapshot, base: string): Promise<void> {
@@ -220,6 +236,9 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
   if (settle) {
     const [, outcome, actor] = settle as unknown as [string, "done" | "error", string];
     if (actor === "payment") return pay(user, (event as unknown as { output: PaymentOutput }).output);
+    // The photo machine answers Continue or Back, the courier's taps on the photo screen.
+    if (actor === "photo") return clickEnabled(user, (event as unknown as { output: PhotoProofOutput }).output.accepted ? TEXT.continue : "Back");
+    if (outcome === "done" && /^submit/.test(actor)) return settleSubmission(user, actor, (event as unknown as { output: DeliverySubmitOutput }).output);
     const call = await callOf(actor);
     await act(async () => {
       if (outcome === "done") call.resolve((event as { output?: unknown }).output);
@@ -241,9 +260,7 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
     case "CONFIRM":
       return answerDialog(user, "OK");
     case "CANCEL":
-      return inSubmissionFailure(before) ? clickEnabled(user, "Cancel") : answerDialog(user, "Cancel");
-    case "RETRY":
-      return clickEnabled(user, TEXT.tryAgain);
+      return answerDialog(user, "Cancel");
     case "CONTINUE":
       return clickEnabled(user, TEXT.continue);
     case "SELECT_RELATIONSHIP":
@@ -282,13 +299,10 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
       await user.selectOptions(screen.getByLabelText("Reason"), reason);
       return retype(user, /^Notes/, notes);
     }
-    case "PHOTO_TAKEN":
+    case "PHOTO_CHANGED":
       // The camera's file; the image code that shrinks it is mocked in jsdom (no canvas) and runs for real in Chromium (e2e).
+      if ((event as unknown as { photo: unknown }).photo == null) return clickEnabled(user, "Remove photo");
       return user.upload(screen.getByLabelText(/^(Take a photo|Retake photo)$/), new File([new Uint8Array([0xff, 0xd8, 0xff])], "camera.jpg", { type: "image/jpeg" }));
-    case "PHOTO_REMOVED":
-      return clickEnabled(user, "Remove photo");
-    case "BACK":
-      return clickEnabled(user, "Back");
     case "SURVEY_CHANGED": {
       const answers = (event as unknown as { answers: Record<string, boolean> }).answers;
       const questions: Record<string, string> = {

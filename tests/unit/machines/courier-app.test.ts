@@ -12,8 +12,8 @@ import {
 import type { ItineraryResponse } from "../../../domain/contract/index.ts";
 import { courierAppMachine, SYSTEM_IDS, type CourierAppEvent } from "../../../machines/courier-app.machine.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import { deliveryFlowMachine, type SubmissionResult } from "../../../machines/delivery-flow.machine.ts";
-import type { FailureSubmission } from "../../../domain/contract/deliveries.ts";
+import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
+import { deliverySubmitMachine, type DeliverySubmission, type SubmissionResult } from "../../../machines/delivery-submit.machine.ts";
 import { DELIVERY_DRAFT_VERSION, type DeliveryDraft } from "../../../domain/delivery-draft.ts";
 import type { FlowName } from "../../../machines/flows.ts";
 import { startFlowFrom } from "../../support/app-system.ts";
@@ -143,7 +143,15 @@ describe("courier-app machine", () => {
           },
         }),
       },
-      { deliveryFlow: deliveryFlowMachine.provide({ actors: { submitFailure: fromPromise<SubmissionResult, FailureSubmission>(async (): Promise<SubmissionResult> => JSON.parse(JSON.stringify(QUEUED))) } }) },
+      {
+        deliveryFlow: deliveryFlowMachine.provide({
+          actors: {
+            deliverySubmit: deliverySubmitMachine.provide({
+              actors: { send: fromPromise<SubmissionResult, DeliverySubmission>(async (): Promise<SubmissionResult> => JSON.parse(JSON.stringify(QUEUED))) },
+            }),
+          },
+        }),
+      },
     );
     app.system.get(SYSTEM_IDS.session).send({ type: "BE.loggedIn" });
     await new Promise((resolve) => setTimeout(resolve, 0));

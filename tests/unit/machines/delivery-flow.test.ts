@@ -14,10 +14,11 @@ import {
   type DeliveryFlowEvent,
   type DeliveryFlowInput,
 } from "../../../machines/delivery-flow.machine.ts";
+import type { DeliverySubmission } from "../../../machines/delivery-submit.machine.ts";
 import { confirmationOf as deliveryConfirmation } from "../../../src/features/delivery/confirmation.ts";
 import { deliveryPathOf, deliveryStepOfPath } from "../../../src/features/delivery/delivery-paths.ts";
 import { paymentMachine } from "../../../machines/payment.machine.ts";
-import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO, REFUSED } from "../../support/delivery-flow-events.ts";
+import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
 import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
@@ -26,7 +27,7 @@ import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type Mo
 const NOW = "2026-11-21T15:30:00.000Z";
 vi.useFakeTimers({ toFake: ["Date"], now: new Date(NOW) });
 
-const ACTORS = ["submitFailure", "submitRecipient", "submitDelivery", "payment"] as const;
+const ACTORS = ["deliverySubmit", "payment", "photoProof"] as const;
 const PHONE = "2155550100";
 const TODAY = "2026-11-21";
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 354 200"><path d="M 1,1 C 2,2 3,3 4,4" stroke="black" fill="none"/></svg>';
@@ -116,34 +117,34 @@ const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] 
     name: "DOB, ID, copay owed, signature may be skipped",
     input: full,
     events: [
-      E.present, E.addressIncorrect, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.retry, E.continue,
+      E.present, E.addressIncorrect, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.continue,
       E.patient, E.noRecipient, E.notes, E.tick, E.untick, E.called, E.id, E.noId,
       E.sign, E.clearPad, E.refuse, E.survey, E.paid, E.notCollected, E.couldNotPay,
-      E.failureDone, E.failureError, E.recipientDone, E.deliveryDone, E.deliveryError,
-      E.photo, E.removePhoto, E.back,
+      E.failureDone, E.failureCancelled, E.recipientDone, E.deliveryDone, E.deliveryCancelled,
+      E.photo, E.removePhoto, E.back, E.photoContinue,
     ],
   },
   {
     name: "the pharmacy requires a photo where nobody signs",
     input: photoRequired,
-    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
+    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.photoContinue, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
   },
   {
     name: "nothing owed, grouped orders at the door",
     input: plain,
-    events: [E.present, E.patient, E.other, E.otherNames, E.group, E.ungroup, E.continue, E.sign, E.deliveryQueued, E.deliveryError, E.retry, E.cancel],
+    events: [E.present, E.patient, E.other, E.otherNames, E.group, E.ungroup, E.continue, E.sign, E.deliveryQueued, E.deliveryCancelled, E.cancel],
   },
   {
     name: "covid19_contactless",
     input: covid,
-    events: [E.present, E.notes, E.continue, E.photo, E.back, E.recipientDone, E.recipientError, E.retry, E.cancel, E.tick, E.confirm, E.failureQueued],
+    events: [E.present, E.notes, E.continue, E.photo, E.back, E.photoContinue, E.recipientDone, E.recipientCancelled, E.cancel, E.tick, E.confirm, E.failureQueued],
   },
   { name: "copay owed, no ID", input: owedOnly, events: [E.present, E.patient, E.continue, E.paid] },
   { name: "ID, nothing owed", input: idOnly, events: [E.present, E.patient, E.continue, E.id] },
   {
     name: "DOB checks, no date of birth on file",
     input: noDob,
-    events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.failureDone, E.failureError, E.retry, ...goTo],
+    events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.failureDone, E.failureCancelled, ...goTo],
   },
   {
     name: "deep links",
@@ -209,7 +210,19 @@ describe("delivery-flow machine: every path", () => {
 function path(events: readonly object[]): ModelPath {
   return { state: null as never, steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never };
 }
-const run = (input: DeliveryFlowInput, events: readonly object[]) => replayPath(deliveryFlowMachine, ACTORS, input, path(events));
+/** The submit machine's calls named by the child that made them (submitFailure, …), with the request body it sends. */
+const SUBMIT_IDS = { failure: "submitFailure", recipient: "submitRecipient", delivery: "submitDelivery" } as const;
+async function run(input: DeliveryFlowInput, events: readonly object[]) {
+  const { snapshot, calls } = await replayPath(deliveryFlowMachine, ACTORS, input, path(events));
+  return {
+    snapshot,
+    calls: calls.map((call) => {
+      if (call.actor !== "deliverySubmit") return call;
+      const submission = call.input as DeliverySubmission;
+      return { actor: SUBMIT_IDS[submission.kind], input: submission.body };
+    }),
+  };
+}
 const value = (snapshot: AnyMachineSnapshot) => snapshot.value;
 
 // ---------------------------------------------------------------- a reload: the flow starts again from the draft
@@ -223,7 +236,7 @@ async function draftAfter(input: DeliveryFlowInput, events: readonly object[], p
 }
 
 /** One draft per place a reload can leave the courier, each started again where it names. */
-const RESUMES: { place: DraftPlace; input: DeliveryFlowInput; at: object }[] = [
+const RESUMES: { place: DraftPlace; input: DeliveryFlowInput; at: object | string }[] = [
   { place: "address", input: await draftAfter(plain, [], "address"), at: { steps: { address: "ready" } } },
   { place: "verifyDob", input: await draftAfter(full, [E.present], "verifyDob"), at: { steps: { verifyDob: "ready" } } },
   { place: "recipient", input: await draftAfter(plain, [E.present, E.patient], "recipient"), at: { steps: { recipient: "editing" } } },
@@ -236,16 +249,16 @@ const RESUMES: { place: DraftPlace; input: DeliveryFlowInput; at: object }[] = [
     input: await draftAfter(photoRequired, [E.present, E.patient, E.continue, E.refuse, E.continue], "signaturePhoto"),
     at: { steps: { signature: "photo" } },
   },
-  { place: "sendingFailure", input: await draftAfter(plain, [E.addressIncorrect, E.confirm], "sendingFailure"), at: { submittingFailure: "sending" } },
+  { place: "sendingFailure", input: await draftAfter(plain, [E.addressIncorrect, E.confirm], "sendingFailure"), at: "submittingFailure" },
   {
     place: "sendingRecipient",
-    input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo, E.continue], "sendingRecipient"),
-    at: { submittingRecipient: "sending" },
+    input: await draftAfter(covid, [E.present, E.notes, E.continue, E.photo, E.photoContinue], "sendingRecipient"),
+    at: "submittingRecipient",
   },
   {
     place: "sendingDelivery",
     input: await draftAfter(plain, [E.present, E.patient, E.continue, E.sign, E.continue], "sendingDelivery"),
-    at: { submittingDelivery: "sending" },
+    at: "submittingDelivery",
   },
 ];
 
@@ -319,9 +332,9 @@ describe("delivery flow order (spec §4)", () => {
   });
 
   it("skips payment when the recipient is skipped: No Recipient is submitted at the recipient step", async () => {
-    const { snapshot, calls } = await run(full, [E.present, E.dobVerified, E.noRecipient, E.notes, E.continue, E.continue, E.recipientDone]);
+    const { snapshot, calls } = await run(full, [E.present, E.dobVerified, E.noRecipient, E.notes, E.continue, E.photoContinue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
-    expect(calls).toEqual([
+    expect(calls.filter((call) => call.actor !== "photoProof")).toEqual([
       {
         actor: "submitRecipient",
         input: {
@@ -342,9 +355,9 @@ describe("delivery flow order (spec §4)", () => {
     expect(start.snapshot.context.recipient.relationship_id).toBe(CONTACTLESS);
     expect(start.snapshot.can({ type: "CONTINUE" })).toBe(false);
     expect(start.snapshot.can({ type: "SELECT_RELATIONSHIP", relationship_id: PATIENT })).toBe(false);
-    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.continue, E.recipientDone]);
+    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.photoContinue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
-    expect(calls[0]).toMatchObject({ actor: "submitRecipient", input: { relationship: "Contactless - No Signature Requested", relationship_id: CONTACTLESS } });
+    expect(calls.at(-1)).toMatchObject({ actor: "submitRecipient", input: { relationship: "Contactless - No Signature Requested", relationship_id: CONTACTLESS } });
   });
 
   it("refuses a relationship the order does not offer", async () => {
@@ -390,7 +403,7 @@ describe("delivery flow order (spec §4)", () => {
 
   it("completes with a signature refusal reason and its notes", async () => {
     const { calls } = await run(full, [
-      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue, E.continue,
+      E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue, E.photoContinue,
     ]);
     expect(calls.at(-1)!.input).toMatchObject({ signature_svg: null, signed_by: null, signature_refusal_reason: "refused", body: "Would not sign", photo: null });
   });
@@ -415,24 +428,23 @@ describe("delivery flow order (spec §4)", () => {
   });
 });
 
-describe("photo of the drop-off (issue 19)", () => {
+describe("photo of the drop-off", () => {
   it("comes after the recipient step where nobody signs, is shown back, and goes with the recipient submission", async () => {
     const atPhoto = await run(covid, [E.present, E.notes, E.continue]);
     expect(atPhoto.snapshot.value).toEqual({ steps: { recipient: "photo" } });
-    expect(atPhoto.calls).toEqual([]);
-    expect(atPhoto.snapshot.can({ type: "CONTINUE" })).toBe(true);
-    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.photo, E.continue, E.recipientDone]);
+    expect(atPhoto.calls).toEqual([{ actor: "photoProof", input: expect.objectContaining({ photo: null, required: false }) }]);
+    const { snapshot, calls } = await run(covid, [E.present, E.notes, E.continue, E.photo, E.photoContinue, E.recipientDone]);
     expect(value(snapshot)).toBe("finished");
-    expect(calls).toEqual([{ actor: "submitRecipient", input: expect.objectContaining({ relationship_id: CONTACTLESS, photo: PHOTO }) }]);
+    expect(calls.at(-1)).toEqual({ actor: "submitRecipient", input: expect.objectContaining({ relationship_id: CONTACTLESS, photo: PHOTO }) });
   });
 
   it("comes after a refusal reason, never after a signature, and goes with the completion", async () => {
     const atSignature = [E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid];
     const signed = await run(full, [...atSignature, E.sign, E.continue]);
-    expect(signed.snapshot.value).toEqual({ submittingDelivery: "sending" });
+    expect(signed.snapshot.value).toEqual("submittingDelivery");
     const refused = await run(full, [...atSignature, E.refuse, E.continue]);
     expect(refused.snapshot.value).toEqual({ steps: { signature: "photo" } });
-    const { calls } = await run(full, [...atSignature, E.refuse, E.continue, E.photo, E.continue]);
+    const { calls } = await run(full, [...atSignature, E.refuse, E.continue, E.photo, E.photoContinue]);
     expect(calls.at(-1)).toEqual({ actor: "submitDelivery", input: expect.objectContaining({ signature_refusal_reason: "refused", photo: PHOTO }) });
   });
 
@@ -443,17 +455,16 @@ describe("photo of the drop-off (issue 19)", () => {
     expect(calls.at(-1)!.input).toMatchObject({ signature_svg: SVG, photo: null });
   });
 
-  it("the pharmacy's pod_photo_required holds Continue until a photo is taken; removing it holds Continue again", async () => {
+  it("tells the photo machine whether the pharmacy requires a photo (pod_photo_required), and what was taken before Back", async () => {
     const atPhoto = [E.present, E.noRecipient, E.notes, E.continue];
-    expect((await run(photoRequired, atPhoto)).snapshot.can({ type: "CONTINUE" })).toBe(false);
-    expect((await run(photoRequired, [...atPhoto, E.photo])).snapshot.can({ type: "CONTINUE" })).toBe(true);
-    expect((await run(photoRequired, [...atPhoto, E.photo, E.removePhoto])).snapshot.can({ type: "CONTINUE" })).toBe(false);
+    expect((await run(photoRequired, atPhoto)).calls).toEqual([{ actor: "photoProof", input: expect.objectContaining({ photo: null, required: true }) }]);
+    const again = await run(photoRequired, [...atPhoto, E.photo, E.back, E.continue]);
+    expect(again.calls.at(-1)).toEqual({ actor: "photoProof", input: expect.objectContaining({ photo: PHOTO, required: true }) });
     const refusal = await run(photoRequired, [E.present, E.patient, E.continue, E.refuse, E.continue]);
     expect(refusal.snapshot.value).toEqual({ steps: { signature: "photo" } });
-    expect(refusal.snapshot.can({ type: "CONTINUE" })).toBe(false);
     // A signature needs no photo, required or not.
     const signed = await run(photoRequired, [E.present, E.patient, E.continue, E.sign, E.continue]);
-    expect(signed.snapshot.value).toEqual({ submittingDelivery: "sending" });
+    expect(signed.snapshot.value).toEqual("submittingDelivery");
   });
 
   it("Back returns to the step with what was entered; the photo is kept for the next Continue", async () => {
@@ -518,24 +529,18 @@ describe("failures (spec §4, §5)", () => {
     expect(unticked.snapshot.context.recipient.failed).toBe(false);
   });
 
-  it("a refused call shows the server's words; retry sends the same failure, cancel goes back to the step", async () => {
-    const failed = await run(full, [E.present, E.dobNotVerified, E.confirm, E.failureError]);
-    expect(failed.snapshot.value).toEqual({ submittingFailure: "failed" });
-    expect(failed.snapshot.context.error).toBe(REFUSED.message);
-    expect(deliveryPathOf(failed.snapshot)).toBe("verify-dob");
-    const retried = await run(full, [E.present, E.dobNotVerified, E.confirm, E.failureError, E.retry, E.failureDone]);
-    expect(retried.calls.map((c) => c.input)).toEqual([retried.calls[0]!.input, retried.calls[0]!.input]);
-    expect(retried.snapshot.context.error).toBeNull();
-    const back = await run(full, [E.present, E.dobNotVerified, E.confirm, E.failureError, E.cancel]);
+  it("a failed call the courier cancels goes back to the step, the failure forgotten; the completion keeps what was entered", async () => {
+    const sending = await run(full, [E.present, E.dobNotVerified, E.confirm]);
+    expect(sending.snapshot.value).toEqual("submittingFailure");
+    expect(deliveryPathOf(sending.snapshot)).toBe("verify-dob");
+    const back = await run(full, [E.present, E.dobNotVerified, E.confirm, E.failureCancelled]);
     expect(back.snapshot.value).toEqual({ steps: { verifyDob: "ready" } });
     expect(back.snapshot.context.failure).toBeNull();
-  });
-
-  it("a completion that fails with 500 says so and keeps everything for the retry", async () => {
-    const { snapshot } = await run(plain, [E.present, E.patient, E.continue, E.sign, E.continue, E.deliveryError]);
-    expect(snapshot.context.error).toBe(TEXT.serverError);
+    const paymentBack = await run(owedOnly, [E.present, E.patient, E.continue, E.couldNotPay, E.failureCancelled]);
+    expect(deliveryPathOf(paymentBack.snapshot)).toBe("payment");
+    const { snapshot } = await run(plain, [E.present, E.patient, E.continue, E.sign, E.continue, E.deliveryCancelled]);
     expect(snapshot.context.signature.svg).toBe(SVG);
-    expect(deliveryPathOf(snapshot)).toBe("signature");
+    expect(snapshot.value).toEqual({ steps: { signature: "signing" } });
   });
 
   it("a failure queued offline ends at attempted all the same", async () => {
@@ -593,7 +598,7 @@ describe("deep links and the URL (spec §2, §4)", () => {
     expect(deliveryPathOf((await run(plain, [E.present, E.patient, E.continue, E.sign, E.continue])).snapshot)).toBe("signature");
     expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue])).snapshot)).toBe("recipient");
     expect(deliveryPathOf((await run(full, [E.present, E.dobVerified, E.patient, E.continue, E.id, E.continue, E.paid, E.refuse, E.continue])).snapshot)).toBe("signature");
-    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue, E.continue, E.recipientDone])).snapshot)).toBe("finished");
+    expect(deliveryPathOf((await run(covid, [E.present, E.notes, E.continue, E.photoContinue, E.recipientDone])).snapshot)).toBe("finished");
     expect(deliveryPathOf((await run(full, [E.addressIncorrect, E.confirm, E.failureDone])).snapshot)).toBe("attempted");
   });
 });

@@ -1,23 +1,30 @@
 import { useId, useState } from "react";
-import { photoRequired } from "../../../../domain/delivery-photo.ts";
+import { useSelector } from "@xstate/react";
+import type { ActorRefFrom } from "xstate";
+import type { photoProofMachine, PhotoProofEvent } from "../../../../machines/photo-proof.machine.ts";
 import { TEXT } from "../../../../domain/texts.ts";
 import { ActionButton } from "../../../ui/ActionButton.tsx";
 import { OrderSummary } from "../OrderSummary.tsx";
 import type { StepProps } from "./step-props.ts";
 
 /**
- * Issue 19: where nobody signs, a photo of where the medication was left,
- * shown back before Continue. The phone's camera opens from a plain file input
+ * Where nobody signs, a photo of where the medication was left, shown back
+ * before Continue (the photo machine runs as the flow's child 'photo'). The phone's camera opens from a plain file input
  * (capture="environment" works on every phone, no camera permission); the image
  * code loads only once a photo is chosen.
  */
-export function PhotoStep({ snapshot, send }: StepProps) {
-  const { order, photo, groupable, groupedOrderIds } = snapshot.context;
-  const required = photoRequired(order);
+export function PhotoStep({ snapshot }: Pick<StepProps, "snapshot">) {
+  const { order, groupable, groupedOrderIds } = snapshot.context;
+  // The child the flow invokes with id 'photo' (children are typed by every actor the flow may run).
+  const child = snapshot.children.photo as ActorRefFrom<typeof photoProofMachine> | undefined;
+  const proof = useSelector(child, (state) => state);
+  const photo = proof?.context.photo ?? null;
+  const required = proof?.context.required ?? false;
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const ids = { input: useId(), hint: useId(), title: useId() };
-  const canContinue = snapshot.can({ type: "CONTINUE" }) && !busy;
+  const canContinue = (proof?.can({ type: "CONTINUE" }) ?? false) && !busy;
+  const send = (event: PhotoProofEvent) => child?.send(event);
 
   const take = async (file: File | undefined) => {
     if (!file) return;
