@@ -174,6 +174,8 @@ function demoEvents(demo) {
     for (const invoke of node.invoke) {
       const standIn = typeof invoke.src === "string" ? demo.standIns[invoke.src] : void 0;
       if (standIn && "resolves" in standIn) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(standIn.resolves) });
+      const childOutput = typeof invoke.src === "string" ? demo.childOutputs?.[invoke.src] : void 0;
+      if (childOutput !== void 0) settles.push({ type: `xstate.done.actor.${invoke.id}`, output: copy(childOutput) });
     }
     Object.values(node.states).forEach(visit);
   };
