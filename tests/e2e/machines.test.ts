@@ -34,7 +34,7 @@ it("shows how the app works from the menu, and marks the step of a real delivery
   await screenshot(page, "machines");
 
   // Opening a machine draws its states and transitions.
-  await page.getByRole("heading", { level: 2, name: "Session" }).click();
+  await page.getByRole("heading", { level: 2, name: "Session", exact: true }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Logged in" }).isVisible()).toBe(true);
   await expect.poll(() => page.getByText("LOG_OUT").isVisible()).toBe(true);
   await expectAccessible(page);

@@ -2,8 +2,9 @@ import type { AnyStateMachine } from "xstate";
 import { machineModel, type MachineModel } from "./machine-model.ts";
 
 /**
- * Every machine of machines/*.machine.ts, found by file at build time (a new
- * machine appears here by itself). Loaded with the /machines page only.
+ * Every machine of the courier app in machines/*.machine.ts, found by file at
+ * build time (a new machine appears here by itself); the dispatch console's
+ * (console-*) are not the courier's to read. Loaded with the /machines page only.
  */
 
 export interface CatalogueEntry {
@@ -12,7 +13,7 @@ export interface CatalogueEntry {
   model: MachineModel;
 }
 
-const modules = import.meta.glob<Record<string, unknown>>("../../../machines/*.machine.ts", { eager: true });
+const modules = import.meta.glob<Record<string, unknown>>(["../../../machines/*.machine.ts", "!../../../machines/console-*.machine.ts"], { eager: true });
 
 const isStateMachine = (value: unknown): value is AnyStateMachine =>
   typeof value === "object" && value !== null && "root" in value && "config" in value && "implementations" in value;
