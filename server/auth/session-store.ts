@@ -17,10 +17,34 @@ export interface ActiveSession {
 /** Only write last_seen_at this often: a read-heavy day should not be a write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** Sessions live in the database so any API process can serve any courier. */
-export function createSessionStore(db: Db, lifetime: SessionLifetime) {
+/**
+ * The rules every session table follows (the courier's, the console's staff
+ * sessions): a new session's tokens and times, the window a lookup accepts,
+ * and when a lookup records the session as seen.
+ */
+export function sessionClock(lifetime: SessionLifetime) {
   const idleMs = lifetime.idleMinutes * 60_000;
   const absoluteMs = lifetime.absoluteHours * 3_600_000;
+  return {
+    /** A new session: the cookie's token (only its hash is stored), its CSRF token, and its times. */
+    opened() {
+      const token = newToken();
+      const now = Date.now();
+      return { token, idHash: hashToken(token), csrfToken: newToken(), expiresAt: new Date(now + absoluteMs), lastSeenAt: new Date(now) };
+    },
+    /** The lookup's parameters for a cookie's token: not past its absolute end, seen within the idle time. */
+    lookup(token: string, now: Date) {
+      return { idHash: hashToken(token), now, idleSince: new Date(now.getTime() - idleMs) };
+    },
+    /** Seen before this, a session has been idle too long. */
+    idleSince: (now: Date) => new Date(now.getTime() - idleMs),
+    needsTouch: (lastSeenAt: Date, now: Date) => now.getTime() - lastSeenAt.getTime() > TOUCH_INTERVAL_MS,
+  };
+}
+
+/** Sessions live in the database so any API process can serve any courier. */
+export function createSessionStore(db: Db, lifetime: SessionLifetime) {
+  const clock = sessionClock(lifetime);
   // Every API request looks its session up: built once and prepared, not rebuilt per request
   // (a third of the lookup's CPU otherwise; docs/benchmarks.md "API under load").
   const findActive = db
@@ -45,19 +69,16 @@ export function createSessionStore(db: Db, lifetime: SessionLifetime) {
 
   return {
     async create(courierId: number): Promise<{ token: string; csrfToken: string; expiresAt: Date }> {
-      const token = newToken();
-      const csrfToken = newToken();
-      const now = Date.now();
-      const expiresAt = new Date(now + absoluteMs);
-      await db.insert(sessions).values({ idHash: hashToken(token), courierId, csrfToken, expiresAt, lastSeenAt: new Date(now) });
+      const { token, idHash, csrfToken, expiresAt, lastSeenAt } = clock.opened();
+      await db.insert(sessions).values({ idHash, courierId, csrfToken, expiresAt, lastSeenAt });
       return { token, csrfToken, expiresAt };
     },
 
     async find(token: string): Promise<ActiveSession | null> {
       const now = new Date();
-      const [row] = await findActive.execute({ idHash: hashToken(token), now, idleSince: new Date(now.getTime() - idleMs) });
+      const [row] = await findActive.execute(clock.lookup(token, now));
       if (!row) return null;
-      if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      if (clock.needsTouch(row.lastSeenAt, now)) {
         await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, row.idHash));
       }
       return {
@@ -80,7 +101,7 @@ export function createSessionStore(db: Db, lifetime: SessionLifetime) {
       const now = Date.now();
       await db
         .delete(sessions)
-        .where(or(lt(sessions.expiresAt, new Date(now)), lt(sessions.lastSeenAt, new Date(now - idleMs))));
+        .where(or(lt(sessions.expiresAt, new Date(now)), lt(sessions.lastSeenAt, clock.idleSince(new Date(now)))));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { StaffRole } from "../../domain/contract/staff.ts";
-import type { SessionLifetime } from "../auth/session-store.ts";
-import { hashToken, newToken } from "../auth/tokens.ts";
+import { sessionClock, type SessionLifetime } from "../auth/session-store.ts";
+import { hashToken } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { staffAccounts, staffSessions } from "../db/schema.ts";
 
@@ -20,12 +20,8 @@ export interface StaffSession {
   staff: { id: number; first_name: string; last_name: string; role: StaffRole; pharmacy_id: number | null };
 }
 
-/** Only write last_seen_at this often, like the courier's sessions. */
-const TOUCH_INTERVAL_MS = 60_000;
-
 export function createStaffSessionStore(db: Db, lifetime: SessionLifetime) {
-  const idleMs = lifetime.idleMinutes * 60_000;
-  const absoluteMs = lifetime.absoluteHours * 3_600_000;
+  const clock = sessionClock(lifetime);
   const findActive = db
     .select({
       idHash: staffSessions.idHash,
@@ -52,19 +48,16 @@ export function createStaffSessionStore(db: Db, lifetime: SessionLifetime) {
 
   return {
     async create(staffId: number): Promise<{ token: string; csrfToken: string; expiresAt: Date }> {
-      const token = newToken();
-      const csrfToken = newToken();
-      const now = Date.now();
-      const expiresAt = new Date(now + absoluteMs);
-      await db.insert(staffSessions).values({ idHash: hashToken(token), staffId, csrfToken, expiresAt, lastSeenAt: new Date(now) });
+      const { token, idHash, csrfToken, expiresAt, lastSeenAt } = clock.opened();
+      await db.insert(staffSessions).values({ idHash, staffId, csrfToken, expiresAt, lastSeenAt });
       return { token, csrfToken, expiresAt };
     },
 
     async find(token: string): Promise<StaffSession | null> {
       const now = new Date();
-      const [row] = await findActive.execute({ idHash: hashToken(token), now, idleSince: new Date(now.getTime() - idleMs) });
+      const [row] = await findActive.execute(clock.lookup(token, now));
       if (!row) return null;
-      if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      if (clock.needsTouch(row.lastSeenAt, now)) {
         await db.update(staffSessions).set({ lastSeenAt: now }).where(eq(staffSessions.idHash, row.idHash));
       }
       return {
@@ -79,7 +72,7 @@ export function createStaffSessionStore(db: Db, lifetime: SessionLifetime) {
       const [row] = await db
         .select({ idHash: staffSessions.idHash })
         .from(staffSessions)
-        .where(and(eq(staffSessions.idHash, idHash), gt(staffSessions.expiresAt, new Date()), gt(staffSessions.lastSeenAt, new Date(Date.now() - idleMs))));
+        .where(and(eq(staffSessions.idHash, idHash), gt(staffSessions.expiresAt, new Date()), gt(staffSessions.lastSeenAt, clock.idleSince(new Date()))));
       return Boolean(row);
     },
 
@@ -93,7 +86,7 @@ export function createStaffSessionStore(db: Db, lifetime: SessionLifetime) {
 
     async purgeExpired(): Promise<void> {
       const now = Date.now();
-      await db.delete(staffSessions).where(or(lt(staffSessions.expiresAt, new Date(now)), lt(staffSessions.lastSeenAt, new Date(now - idleMs))));
+      await db.delete(staffSessions).where(or(lt(staffSessions.expiresAt, new Date(now)), lt(staffSessions.lastSeenAt, clock.idleSince(new Date(now)))));
     },
   };
 }
