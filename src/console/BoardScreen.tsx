@@ -2,17 +2,14 @@ import { useActorRef, useSelector } from "@xstate/react";
 import { useEffect, useMemo } from "react";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
+import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { ConsoleSession } from "./session-context.ts";
 import { STATUS_ORDER, STATUS_WORDS } from "./status-words.ts";
 import { localToday } from "./today.ts";
 
-const ROLE_NAMES = { dispatcher: "Dispatcher", pharmacist: "Pharmacist" } as const;
-
 /** /dispatch: the day board (issue 27). This slice: the day's orders by courier, counts by status, the live connection. */
 export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
   const session = ConsoleSession.useActorRef();
-  const staff = ConsoleSession.useSelector((snapshot) => snapshot.context.staff);
-  const loggingOut = ConsoleSession.useSelector((snapshot) => snapshot.value === "loggingOut");
   const board = useActorRef(logic, { input: { serviceDate: localToday() } });
   const serviceDate = useSelector(board, (snapshot) => snapshot.context.serviceDate);
   const orders = useSelector(board, (snapshot) => snapshot.context.orders);
@@ -35,17 +32,7 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
 
   return (
     <div className="console-shell">
-      <header className="console-header">
-        <p className="console-brand">Rx Courier dispatch</p>
-        {staff && (
-          <p className="console-who">
-            {staff.first_name} {staff.last_name} · {ROLE_NAMES[staff.role]}
-          </p>
-        )}
-        <button type="button" className="console-button console-button--quiet" aria-disabled={loggingOut || undefined} onClick={() => !loggingOut && session.send({ type: "LOG_OUT" })}>
-          {loggingOut ? "Logging out…" : "Log out"}
-        </button>
-      </header>
+      <ConsoleHeader />
       <main className="console-main console-board">
         <div className="console-board__top">
           <h1>Day board</h1>
