@@ -3,6 +3,7 @@ import { useEffect, useMemo } from "react";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
+import { MapRegion } from "./map/MapRegion.tsx";
 import { ConsoleSession } from "./session-context.ts";
 import { STATUS_ORDER, STATUS_WORDS } from "./status-words.ts";
 import { localToday } from "./today.ts";
@@ -78,6 +79,7 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
                 <OrderRegion key={courierId} title={`Courier ${courierName(courierId)}`} orders={courierOrders} empty="No orders." />
               ))}
             </div>
+            <MapRegion orders={orders} couriers={couriers} />
           </>
         )}
       </main>

@@ -1,23 +1,39 @@
 import { Navigate, Route, Routes, useLocation } from "react-router";
 import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
+import type { consoleCouriersMachine } from "../../machines/console-couriers.machine.ts";
+import type { consolePlanMachine } from "../../machines/console-plan.machine.ts";
 import type { consoleSessionMachine } from "../../machines/console-session.machine.ts";
+import { consoleCouriersLogic } from "./api/couriers.ts";
+import { consolePlanLogic } from "./api/plans.ts";
 import { BoardScreen } from "./BoardScreen.tsx";
+import { CouriersScreen } from "./couriers/CouriersScreen.tsx";
+import { DispatchersOnly } from "./DispatchersOnly.tsx";
+import { PlanScreen } from "./plan/PlanScreen.tsx";
 import { LoginScreen } from "./LoginScreen.tsx";
 import { ConsoleSession } from "./session-context.ts";
 
 export const LOGIN_PATH = "/dispatch/login";
 export const BOARD_PATH = "/dispatch";
+export const COURIERS_PATH = "/dispatch/couriers";
+export const PLAN_PATH = "/dispatch/plan";
+
+/** Each screen's machine with its calls: the real ones by default, a test's instead. */
+interface ScreenLogic {
+  boardLogic: typeof consoleBoardMachine;
+  couriersLogic?: typeof consoleCouriersMachine;
+  planLogic?: typeof consolePlanMachine;
+}
 
 /** The console's screens; the URL follows the session machine (signed out → /dispatch/login, signed in → the board). */
-export function ConsoleApp({ logic, boardLogic }: { logic: typeof consoleSessionMachine; boardLogic: typeof consoleBoardMachine }) {
+export function ConsoleApp({ logic, ...screens }: { logic: typeof consoleSessionMachine } & ScreenLogic) {
   return (
     <ConsoleSession.Provider logic={logic}>
-      <ConsoleRoutes boardLogic={boardLogic} />
+      <ConsoleRoutes {...screens} />
     </ConsoleSession.Provider>
   );
 }
 
-function ConsoleRoutes({ boardLogic }: { boardLogic: typeof consoleBoardMachine }) {
+function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planLogic = consolePlanLogic }: ScreenLogic) {
   const state = ConsoleSession.useSelector((snapshot) => snapshot.value);
   const { pathname } = useLocation();
   if (state === "checkingSession") {
@@ -36,6 +52,22 @@ function ConsoleRoutes({ boardLogic }: { boardLogic: typeof consoleBoardMachine 
     <Routes>
       <Route path={LOGIN_PATH} element={<LoginScreen />} />
       <Route path={BOARD_PATH} element={<BoardScreen logic={boardLogic} />} />
+      <Route
+        path={COURIERS_PATH}
+        element={
+          <DispatchersOnly screen="Couriers">
+            <CouriersScreen logic={couriersLogic} />
+          </DispatchersOnly>
+        }
+      />
+      <Route
+        path={PLAN_PATH}
+        element={
+          <DispatchersOnly screen="Plan the day">
+            <PlanScreen logic={planLogic} />
+          </DispatchersOnly>
+        }
+      />
       {/* Screens still to come (issue 27: order page, import, couriers) open the board meanwhile. */}
       <Route path="*" element={<Navigate to={BOARD_PATH} replace />} />
     </Routes>

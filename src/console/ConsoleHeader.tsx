@@ -3,8 +3,12 @@ import { ConsoleSession } from "./session-context.ts";
 
 const ROLE_NAMES = { dispatcher: "Dispatcher", pharmacist: "Pharmacist" } as const;
 
-/** The console's screens, in the order a dispatcher's day uses them; each screen adds its own entry here. */
-const SCREENS: { path: string; label: string }[] = [{ path: "/dispatch", label: "Board" }];
+/** The console's screens, in the order a dispatcher's day uses them; each screen adds its own entry here (roles: who sees it, everyone when left out). */
+const SCREENS: { path: string; label: string; roles?: readonly ("dispatcher" | "pharmacist")[] }[] = [
+  { path: "/dispatch", label: "Board" },
+  { path: "/dispatch/plan", label: "Plan the day", roles: ["dispatcher"] },
+  { path: "/dispatch/couriers", label: "Couriers", roles: ["dispatcher"] },
+];
 
 /** The bar above every signed-in screen: where to go, who is signed in, and 'Log out'. */
 export function ConsoleHeader() {
@@ -16,7 +20,7 @@ export function ConsoleHeader() {
       <p className="console-brand">Rx Courier dispatch</p>
       <nav aria-label="Console" className="console-nav">
         <ul>
-          {SCREENS.map((screen) => (
+          {SCREENS.filter((screen) => !screen.roles || (staff && screen.roles.includes(staff.role))).map((screen) => (
             <li key={screen.path}>
               <NavLink to={screen.path} end className="console-nav__link">
                 {screen.label}

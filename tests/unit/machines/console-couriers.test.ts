@@ -59,8 +59,8 @@ describe("console couriers machine (issue 27)", () => {
     serializeState: (s) =>
       JSON.stringify([
         s.value,
-        s.context.couriers.map((c) => [c.id, c.active]),
-        Object.values(s.context.draft).filter((v) => v !== "").length === 3,
+        s.context.couriers.map((c: OpsCourier) => [c.id, c.active]),
+        Object.values(s.context.draft as Record<string, string>).filter((v) => v !== "").length === 3,
         Object.keys(s.context.fieldErrors).length > 0,
         s.context.confirming?.action ?? null,
         s.context.notice !== null,
