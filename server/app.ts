@@ -25,6 +25,7 @@ import { inlineScriptHashes } from "./http/inline-scripts.ts";
 import { loggerOptions, type LogDestination } from "./http/logging.ts";
 import { installPatientViewAudit } from "./http/patient-view-audit.ts";
 import { pageVariants, routePreloads } from "./http/route-preloads.ts";
+import { consolePageWithTiles } from "./http/map-tiles.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { openApiOptions } from "./routes/openapi.ts";
@@ -95,7 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const consolePage = consoleAppPage(config.webRoot);
   // One policy for both pages: the courier's inline script by its hash (the console's page has none).
   const inlineScripts = [page, consolePage].flatMap((html) => (html ? inlineScriptHashes(html) : []));
-  await installSecurityHeaders(app, { braintree: config.braintree !== null, inlineScripts });
+  await installSecurityHeaders(app, { braintree: config.braintree !== null, inlineScripts, mapTileOrigin: config.mapTiles?.origin ?? null });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
   await app.register(swagger, openApiOptions());
@@ -193,7 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async () => ({ ok: true as const, engine: database.engine }),
   );
 
-  if (page) await serveWebApp(app, config.webRoot, page);
+  if (page) await serveWebApp(app, config.webRoot, page, consolePage && config.mapTiles ? consolePageWithTiles(consolePage, config.mapTiles) : null);
   return app;
 }
 
@@ -214,12 +215,15 @@ function consoleAppPage(webRoot: string): string | null {
 }
 
 /** The built web app from the same origin; any non-API path is the single-page app, /dispatch and below the console's. */
-async function serveWebApp(app: FastifyInstance, webRoot: string, indexHtml: string): Promise<void> {
+async function serveWebApp(app: FastifyInstance, webRoot: string, indexHtml: string, /** The console's page naming a map tile server (MAP_TILE_URL), else the file as built. */ consoleHtml: string | null): Promise<void> {
   // preCompressed: the build writes .br/.gz copies (vite.config.ts); sent when the browser accepts them.
   await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false, preCompressed: true });
   if (existsSync(path.join(webRoot, "dispatch.html"))) {
     // The dispatch console (issue 27): its own page, never the courier's, for /dispatch and every path below it.
-    const consolePage = (_request: FastifyRequest, reply: FastifyReply) => reply.header("cache-control", "no-cache").sendFile("dispatch.html", { cacheControl: false });
+    const consolePage = (_request: FastifyRequest, reply: FastifyReply) =>
+      consoleHtml
+        ? reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(consoleHtml)
+        : reply.header("cache-control", "no-cache").sendFile("dispatch.html", { cacheControl: false });
     app.get("/dispatch", { config: { public: true }, schema: { hide: true } }, consolePage);
     app.get("/dispatch/*", { config: { public: true }, schema: { hide: true } }, consolePage);
   }

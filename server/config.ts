@@ -1,4 +1,5 @@
 import path from "node:path";
+import { mapTilesFrom, type MapTilesConfig } from "./http/map-tiles.ts";
 import { braintreeConfigFrom, type BraintreeConfig } from "./payments/braintree-config.ts";
 
 export interface Config {
@@ -53,6 +54,8 @@ export interface Config {
   opsRequestsPerMinute: number;
   /** The day planner's travel and stop times (issue 28, docs/operations.md "Planning a day"). */
   routing: RoutingConfig;
+  /** Issue 27: a tile server under the console's map (MAP_TILE_URL); null: the map draws without tiles. */
+  mapTiles: MapTilesConfig | null;
 }
 
 export interface RoutingConfig {
@@ -173,5 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     opsApiKey: opsApiKeyFrom(env.OPS_API_KEY),
     opsRequestsPerMinute: intFrom(env.OPS_REQUESTS_PER_MINUTE, 600),
     routing: routingConfigFrom(env),
+    mapTiles: mapTilesFrom(env, (message) => {
+      throw new ConfigError(message);
+    }),
   };
 }

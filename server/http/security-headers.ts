@@ -1,5 +1,7 @@
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
+import type { IncomingMessage } from "node:http";
+import { isConsolePath } from "./map-tiles.ts";
 
 /**
  * Braintree's hosted fields load a client script and iframes from Braintree
@@ -14,9 +16,15 @@ const BRAINTREE = {
 
 export async function installSecurityHeaders(
   app: FastifyInstance,
-  options: { braintree: boolean; /** 'sha256-…' sources of the web app page's inline scripts (server/http/inline-scripts.ts). */ inlineScripts: readonly string[] },
+  options: {
+    braintree: boolean;
+    /** 'sha256-…' sources of the web app page's inline scripts (server/http/inline-scripts.ts). */ inlineScripts: readonly string[];
+    /** The map tile server's origin (MAP_TILE_URL), allowed as an image source on the console's pages only. */
+    mapTileOrigin?: string | null;
+  },
 ): Promise<void> {
   const bt = options.braintree;
+  const tiles = options.mapTileOrigin;
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -27,7 +35,7 @@ export async function installSecurityHeaders(
         scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...options.inlineScripts, ...(bt ? BRAINTREE.script : [])],
         // Inline styles: React's style prop, and the stylesheet inside index.html (vite.config.ts). Inline scripts only by hash.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
+        imgSrc: ["'self'", "data:", "blob:", ...(tiles ? [(request: IncomingMessage) => (isConsolePath(request.url) ? tiles : "")] : [])],
         connectSrc: ["'self'", ...(bt ? BRAINTREE.connect : [])],
         frameSrc: bt ? BRAINTREE.frame : ["'none'"],
         workerSrc: ["'self'"],
