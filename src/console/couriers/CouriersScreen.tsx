@@ -152,9 +152,10 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
               {FIELDS.map(({ field, label, type, autoComplete }) => {
                 const error = context.fieldErrors[field];
                 return (
-                  <label key={field} className="console-field">
-                    <span>{label}</span>
+                  <div key={field} className="console-field">
+                    <label htmlFor={`invite-${field}`}>{label}</label>
                     <input
+                      id={`invite-${field}`}
                       type={type}
                       name={field}
                       autoComplete={autoComplete}
@@ -168,7 +169,7 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
                         {error}
                       </span>
                     )}
-                  </label>
+                  </div>
                 );
               })}
               <button type="submit" className="console-button" aria-disabled={state !== "ready" || undefined}>

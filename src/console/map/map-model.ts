@@ -157,7 +157,9 @@ export function dayMapModel(orders: readonly OpsOrder[], couriers: readonly MapC
       }
       const [colour, colourName] = colourOf(courierId);
       return { courierId, name: nameOf(couriers, courierId), colour, colourName, legs, path: legs.map((leg) => (leg.pharmacy ?? leg.stop)!) };
-    });
+    })
+    // A courier whose stops all lack coordinates has nothing to draw (they are counted in withoutCoordinates).
+    .filter((route) => route.legs.length > 0);
   return { pharmacies: [...pharmacies.values()].sort((a, b) => a.id - b.id), routes, unassigned, withoutCoordinates };
 }
 

@@ -1,0 +1,127 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { fromPromise } from "xstate";
+import type { ApiFailure } from "../../../domain/api-failure.ts";
+import type { CourierInviteRequest, CourierInviteResponse, OpsCourier } from "../../../domain/contract/ops.ts";
+import { consoleCouriersMachine, type CouriersData } from "../../../machines/console-couriers.machine.ts";
+import { courier, PHARMACIST, renderConsole } from "./console-fixtures.tsx";
+
+const DANA = courier(7, "Dana", "Whitfield");
+const SAM = courier(8, "Sam", "Okafor", { password_set: false });
+const GONE = courier(9, "Lee", "Park", { active: false });
+const DAY: CouriersData = { couriers: [DANA, SAM, GONE], progress: { 7: { delivered: 3, attempted: 1, left: 5 } } };
+
+function couriersLogic(overrides: Partial<{ invite: (request: CourierInviteRequest) => Promise<CourierInviteResponse>; deactivate: (id: number) => Promise<OpsCourier>; reinvite: (id: number) => Promise<CourierInviteResponse> }> = {}) {
+  const calls = { invite: vi.fn(overrides.invite ?? (async (request: CourierInviteRequest) => ({ courier: courier(10, request.first_name, request.last_name, { password_set: false }), invite_token: "tok-new", invite_expires_at: "2026-12-04T12:00:00.000Z" }))), deactivate: vi.fn(overrides.deactivate ?? (async (id: number) => ({ ...DAY.couriers.find((c) => c.id === id)!, active: false }))), reinvite: vi.fn(overrides.reinvite ?? (async (id: number) => ({ courier: DAY.couriers.find((c) => c.id === id)!, invite_token: "tok-again", invite_expires_at: "2026-12-04T12:00:00.000Z" }))) };
+  const logic = consoleCouriersMachine.provide({
+    actors: {
+      loadCouriers: fromPromise(async () => DAY),
+      inviteCourier: fromPromise(async ({ input }: { input: { request: CourierInviteRequest; csrfToken: string | null } }) => {
+        expect(input.csrfToken).toBe("csrf-1");
+        return calls.invite(input.request);
+      }),
+      reinviteCourier: fromPromise(async ({ input }: { input: { courierId: number } }) => calls.reinvite(input.courierId)),
+      deactivateCourier: fromPromise(async ({ input }: { input: { courierId: number } }) => calls.deactivate(input.courierId)),
+    },
+  });
+  return { logic, calls };
+}
+
+describe("the Couriers screen (issue 27)", () => {
+  it("lists every courier with their account and today's progress, reached from the 'Couriers' link", async () => {
+    const { logic } = couriersLogic();
+    const { user } = renderConsole("/dispatch", { couriersLogic: logic });
+    await user.click(await screen.findByRole("link", { name: "Couriers" }));
+    expect(await screen.findByRole("heading", { name: "Couriers", level: 1 })).toBeInTheDocument();
+    const table = await screen.findByRole("table");
+    const rows = within(table).getAllByRole("row").slice(1).map((row) => within(row).getAllByRole("cell").map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ["Active", "3", "1", "5", "Invite againDeactivate"],
+      ["Invited, no password yet", "0", "0", "0", "Invite againDeactivate"],
+      ["Deactivated", "0", "0", "0", ""],
+    ]);
+    expect(screen.getByRole("rowheader", { name: /Dana Whitfield/ })).toBeInTheDocument();
+    expect(screen.getByTestId("path")).toHaveTextContent("/dispatch/couriers");
+  });
+
+  it("invites a courier and shows the set-password link; says each mistake by field first", async () => {
+    const { logic, calls } = couriersLogic();
+    const { user } = renderConsole("/dispatch/couriers", { couriersLogic: logic });
+    await screen.findByRole("table");
+    await user.type(screen.getByLabelText("First name"), "Ana");
+    await user.type(screen.getByLabelText("Email"), "not-an-email");
+    await user.click(screen.getByRole("button", { name: "Invite courier" }));
+    expect(screen.getByLabelText("Email")).toHaveAccessibleDescription("Email must be an email address.");
+    expect(screen.getByLabelText("Last name")).toHaveAttribute("aria-invalid", "true");
+    expect(calls.invite).not.toHaveBeenCalled();
+
+    await user.type(screen.getByLabelText("Last name"), "Ruiz");
+    await user.clear(screen.getByLabelText("Email"));
+    await user.type(screen.getByLabelText("Email"), "ana@example.com");
+    await user.click(screen.getByRole("button", { name: "Invite courier" }));
+    expect(await screen.findByText(/Ana Ruiz is invited\./)).toBeInTheDocument();
+    expect(calls.invite).toHaveBeenCalledWith({ first_name: "Ana", last_name: "Ruiz", email: "ana@example.com", phone_number: null });
+    expect(screen.getByLabelText("Set-password link")).toHaveValue(`${window.location.origin}/set-password?token=tok-new`);
+    expect(screen.getByRole("rowheader", { name: /Ana Ruiz/ })).toBeInTheDocument();
+    expect(screen.getByLabelText("First name")).toHaveValue("");
+  });
+
+  it("says a refused invitation in the server's words and keeps the form", async () => {
+    const taken: ApiFailure = { kind: "refused", status: 409, message: "A courier with the email dana@example.com already exists.", code: "conflict" };
+    const { logic } = couriersLogic({ invite: async () => Promise.reject(taken) });
+    const { user } = renderConsole("/dispatch/couriers", { couriersLogic: logic });
+    await screen.findByRole("table");
+    await user.type(screen.getByLabelText("First name"), "Dana");
+    await user.type(screen.getByLabelText("Last name"), "Again");
+    await user.type(screen.getByLabelText("Email"), "dana@example.com");
+    await user.click(screen.getByRole("button", { name: "Invite courier" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("A courier with the email dana@example.com already exists.");
+    expect(screen.getByLabelText("Email")).toHaveValue("dana@example.com");
+  });
+
+  it("deactivates only after a confirmation, and 'Cancel' changes nothing", async () => {
+    const { logic, calls } = couriersLogic();
+    const { user } = renderConsole("/dispatch/couriers", { couriersLogic: logic });
+    await screen.findByRole("table");
+    await user.click(screen.getByRole("button", { name: "Deactivate Dana Whitfield" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Deactivate Dana Whitfield?" });
+    expect(within(dialog).getByRole("button", { name: "Deactivate" })).toHaveFocus();
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    expect(calls.deactivate).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole("button", { name: "Deactivate Dana Whitfield" }));
+    // Keyboard: the confirmation's first button has the focus; Enter confirms.
+    await user.keyboard("{Enter}");
+    expect(await screen.findByText("Dana Whitfield is deactivated: they can no longer log in, and their sessions have ended.")).toBeInTheDocument();
+    expect(calls.deactivate).toHaveBeenCalledWith(7);
+    const row = screen.getByRole("rowheader", { name: /Dana Whitfield/ }).closest("tr")!;
+    expect(within(row).getByText("Deactivated")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Deactivate Dana Whitfield" })).not.toBeInTheDocument();
+  });
+
+  it("invites again after a confirmation, and says a failure in words", async () => {
+    const offline: ApiFailure = { kind: "network", status: null, message: "Failed to fetch", code: null };
+    let fail = true;
+    const { logic } = couriersLogic({ reinvite: async (id) => (fail ? Promise.reject(offline) : { courier: SAM, invite_token: `tok-${id}`, invite_expires_at: "2026-12-04T12:00:00.000Z" }) });
+    const { user } = renderConsole("/dispatch/couriers", { couriersLogic: logic });
+    await screen.findByRole("table");
+    await user.click(screen.getByRole("button", { name: "Invite Sam Okafor again" }));
+    await user.click(within(screen.getByRole("alertdialog", { name: "Invite Sam Okafor again?" })).getByRole("button", { name: "Invite again" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("The server cannot be reached, so the new invitation did not happen. Check the connection and try again.");
+    fail = false;
+    await user.click(screen.getByRole("button", { name: "Invite Sam Okafor again" }));
+    await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Invite again" }));
+    await waitFor(() => expect(screen.getByLabelText("Set-password link")).toHaveValue(`${window.location.origin}/set-password?token=tok-8`));
+  });
+
+  it("is not a pharmacist's: no 'Couriers' in their navigation, and the address refuses in words", async () => {
+    const { logic, calls } = couriersLogic();
+    renderConsole("/dispatch/couriers", { session: PHARMACIST, couriersLogic: logic });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Couriers is for dispatchers of the courier company.");
+    const nav = screen.getByRole("navigation", { name: "Console" });
+    expect(within(nav).getAllByRole("link").map((link) => link.textContent)).toEqual(["Board"]);
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+    expect(calls.invite).not.toHaveBeenCalled();
+  });
+});
