@@ -20,8 +20,8 @@ function couriersLogic(overrides: Partial<{ invite: (request: CourierInviteReque
         expect(input.csrfToken).toBe("csrf-1");
         return calls.invite(input.request);
       }),
-      reinviteCourier: fromPromise(async ({ input }: { input: { courierId: number } }) => calls.reinvite(input.courierId)),
-      deactivateCourier: fromPromise(async ({ input }: { input: { courierId: number } }) => calls.deactivate(input.courierId)),
+      reinviteCourier: fromPromise(async ({ input }: { input: { courierId: number; csrfToken: string | null } }) => calls.reinvite(input.courierId)),
+      deactivateCourier: fromPromise(async ({ input }: { input: { courierId: number; csrfToken: string | null } }) => calls.deactivate(input.courierId)),
     },
   });
   return { logic, calls };
