@@ -94,6 +94,8 @@ export const consolePlanMachine = setup({
     isAnotherValidDay: ({ context, event }) =>
       event.type === "SET_SERVICE_DATE" && CALENDAR_DAY.test(event.serviceDate) && event.serviceDate !== context.serviceDate,
     someCourierChosen: ({ context }) => context.chosen.length > 0,
+    /** A plan that gives no courier an order has nothing to apply. */
+    planGivesOrders: ({ context }) => (context.plan?.routes.length ?? 0) > 0,
   },
   actions: {
     setServiceDate: assign(({ event }) => (event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], plan: null, notice: null, error: null } : {})),
@@ -184,7 +186,7 @@ export const consolePlanMachine = setup({
     proposed: {
       description: "The plan on the map and per courier: 'Apply plan', or change the couriers and plan again.",
       on: {
-        APPLY: { target: "applying", actions: "clearMessages" },
+        APPLY: { guard: "planGivesOrders", target: "applying", actions: "clearMessages" },
         PROPOSE: { target: "proposing", actions: "clearMessages", description: "'Plan again' with the same couriers." },
         TOGGLE_COURIER: { target: "choosing", actions: ["forgetPlan", "clearMessages", "toggleCourier"], description: "Other couriers: this plan no longer fits." },
         DISCARD: { target: "choosing", actions: ["forgetPlan", "clearMessages"] },

@@ -157,9 +157,37 @@ it("a pharmacist's map shows their pharmacy's stops only, and no 'Couriers' or '
 it("Plan the day: choose couriers, propose, see it per courier and on the map, apply; a plan made stale by another dispatcher is refused in words", async () => {
   const { page, elsewhere } = await consolePage();
   await logIn(page, "dispatch@example.com");
+  // Three new orders of Riverside's with no courier, as a pharmacy system sends them: the day's plan shares them out.
+  const created = await page.evaluate(async () => {
+    const accept = { Accept: "application/vnd.rxcourier.v1+json" };
+    const session = (await (await fetch("/api/ops/v1/sessions/current", { headers: accept })).json()) as { csrf_token: string };
+    const { pharmacies } = (await (await fetch("/api/ops/v1/pharmacies", { headers: accept })).json()) as { pharmacies: { id: number; name: string }[] };
+    const riverside = pharmacies.find((pharmacy) => pharmacy.name === "Riverside Community Pharmacy")!;
+    const statuses: number[] = [];
+    for (const [index, [first, last, lat, lng]] of ([["Nora", "Quinlan", 39.9452, -75.1795], ["Omar", "Haddad", 39.9387, -75.1612], ["Lena", "Voss", 39.9521, -75.1589]] as const).entries()) {
+      const response = await fetch("/api/ops/v1/orders", {
+        method: "POST",
+        headers: { ...accept, "Content-Type": "application/json", "X-CSRF-Token": session.csrf_token },
+        body: JSON.stringify({
+          pharmacy_id: riverside.id,
+          external_id: `PLAN-${index + 1}`,
+          patient_first_name: first,
+          patient_last_name: last,
+          phone_number: "215-555-0177",
+          address: { street_address: `${400 + index} Pine St`, city: "Philadelphia", state_abbreviation: "PA", zipcode: "19106", latitude: lat, longitude: lng },
+          rx_numbers: [`RX-90${index}`],
+          copay: "0.00",
+        }),
+      });
+      statuses.push(response.status);
+    }
+    return statuses;
+  });
+  expect(created).toEqual([201, 201, 201]);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Plan the day" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Plan the day", level: 1 }).isVisible()).toBe(true);
   await expect.poll(() => page.getByRole("checkbox", { name: "Marcus Ortega" }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText(/^3 new orders of the day have no courier yet/).isVisible()).toBe(true);
   await expectAccessible(page);
   await screenshot(page, "console-plan");
 

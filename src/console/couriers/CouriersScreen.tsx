@@ -69,7 +69,7 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
 
         {pending && (state === "confirming" || state === "reinviting" || state === "deactivating") && (
           <div className="console-confirm" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
-            <h2 id="confirm-title">{pending.action === "deactivate" ? `Deactivate ${pendingName}?` : `Invite ${pendingName} again?`}</h2>
+            <h2 id="confirm-title">{pending.action === "deactivate" ? `Deactivate ${pendingName}?` : `Re-invite ${pendingName}?`}</h2>
             <p id="confirm-text">
               {pending.action === "deactivate"
                 ? "They can no longer log in, and every session they have ends at once. Their orders stay where they are."
@@ -77,7 +77,7 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
             </p>
             <div className="console-actions">
               <button type="button" className="console-button" autoFocus aria-disabled={busy || undefined} onClick={() => !busy && actor.send({ type: "CONFIRM" })}>
-                {busy ? "Working…" : pending.action === "deactivate" ? "Deactivate" : "Invite again"}
+                {busy ? "Working…" : pending.action === "deactivate" ? "Deactivate" : "Re-invite"}
               </button>
               <button type="button" className="console-button console-button--quiet" aria-disabled={busy || undefined} onClick={() => !busy && actor.send({ type: "CANCEL" })}>
                 Cancel
@@ -122,8 +122,8 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
                         <td>
                           {courier.active && (
                             <div className="console-actions">
-                              <button type="button" className="console-button console-button--small console-button--quiet" aria-label={`Invite ${name} again`} onClick={() => actor.send({ type: "ASK_REINVITE", courierId: courier.id })}>
-                                Invite again
+                              <button type="button" className="console-button console-button--small console-button--quiet" aria-label={`Re-invite ${name}`} onClick={() => actor.send({ type: "ASK_REINVITE", courierId: courier.id })}>
+                                Re-invite
                               </button>
                               <button type="button" className="console-button console-button--small console-button--danger" aria-label={`Deactivate ${name}`} onClick={() => actor.send({ type: "ASK_DEACTIVATE", courierId: courier.id })}>
                                 Deactivate

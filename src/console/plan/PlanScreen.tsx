@@ -71,7 +71,7 @@ export function PlanScreen({ logic }: { logic: typeof consolePlanMachine }) {
               <section className="console-region" aria-labelledby="plan-couriers">
                 <h2 id="plan-couriers">Couriers to plan with</h2>
                 <p className="console-empty">
-                  {waiting === 1 ? "1 order of the day has" : `${waiting} orders of the day have`} no courier yet. The plan shares them among the couriers chosen; nothing changes until you apply it.
+                  {waiting === 1 ? "1 new order of the day has" : `${waiting} new orders of the day have`} no courier yet. The plan shares them among the couriers chosen; nothing changes until you apply it.
                 </p>
                 {couriers.length === 0 ? (
                   <p className="console-empty">No active courier: invite one on the Couriers screen.</p>
@@ -108,9 +108,11 @@ export function PlanScreen({ logic }: { logic: typeof consolePlanMachine }) {
                       </button>
                       {(state === "proposed" || state === "applying") && (
                         <>
-                          <button type="button" className="console-button" aria-disabled={state === "applying" || undefined} onClick={() => state === "proposed" && actor.send({ type: "APPLY" })}>
-                            {state === "applying" ? "Applying…" : "Apply plan"}
-                          </button>
+                          {plan && plan.routes.length > 0 && (
+                            <button type="button" className="console-button" aria-disabled={state === "applying" || undefined} onClick={() => state === "proposed" && actor.send({ type: "APPLY" })}>
+                              {state === "applying" ? "Applying…" : "Apply plan"}
+                            </button>
+                          )}
                           <button type="button" className="console-button console-button--quiet" aria-disabled={state === "applying" || undefined} onClick={() => state === "proposed" && actor.send({ type: "DISCARD" })}>
                             Discard plan
                           </button>

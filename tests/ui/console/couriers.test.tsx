@@ -36,8 +36,8 @@ describe("the Couriers screen (issue 27)", () => {
     const table = await screen.findByRole("table");
     const rows = within(table).getAllByRole("row").slice(1).map((row) => within(row).getAllByRole("cell").map((cell) => cell.textContent));
     expect(rows).toEqual([
-      ["Active", "3", "1", "5", "Invite againDeactivate"],
-      ["Invited, no password yet", "0", "0", "0", "Invite againDeactivate"],
+      ["Active", "3", "1", "5", "Re-inviteDeactivate"],
+      ["Invited, no password yet", "0", "0", "0", "Re-inviteDeactivate"],
       ["Deactivated", "0", "0", "0", ""],
     ]);
     expect(screen.getByRole("rowheader", { name: /Dana Whitfield/ })).toBeInTheDocument();
@@ -106,12 +106,12 @@ describe("the Couriers screen (issue 27)", () => {
     const { logic } = couriersLogic({ reinvite: async (id) => (fail ? Promise.reject(offline) : { courier: SAM, invite_token: `tok-${id}`, invite_expires_at: "2026-12-04T12:00:00.000Z" }) });
     const { user } = renderConsole("/dispatch/couriers", { couriersLogic: logic });
     await screen.findByRole("table");
-    await user.click(screen.getByRole("button", { name: "Invite Sam Okafor again" }));
-    await user.click(within(screen.getByRole("alertdialog", { name: "Invite Sam Okafor again?" })).getByRole("button", { name: "Invite again" }));
+    await user.click(screen.getByRole("button", { name: "Re-invite Sam Okafor" }));
+    await user.click(within(screen.getByRole("alertdialog", { name: "Re-invite Sam Okafor?" })).getByRole("button", { name: "Re-invite" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("The server cannot be reached, so the new invitation did not happen. Check the connection and try again.");
     fail = false;
-    await user.click(screen.getByRole("button", { name: "Invite Sam Okafor again" }));
-    await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Invite again" }));
+    await user.click(screen.getByRole("button", { name: "Re-invite Sam Okafor" }));
+    await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Re-invite" }));
     await waitFor(() => expect(screen.getByLabelText("Set-password link")).toHaveValue(`${window.location.origin}/set-password?token=tok-8`));
   });
 

@@ -55,7 +55,7 @@ describe("Plan the day (issues 27, 28)", () => {
     const { user } = renderConsole("/dispatch", { planLogic: logic });
     await user.click(await screen.findByRole("link", { name: "Plan the day" }));
     expect(await screen.findByRole("heading", { name: "Plan the day", level: 1 })).toBeInTheDocument();
-    expect(await screen.findByText(/3 orders of the day have no courier yet/)).toBeInTheDocument();
+    expect(await screen.findByText(/3 new orders of the day have no courier yet/)).toBeInTheDocument();
 
     await user.click(screen.getByRole("button", { name: "Plan the day" }));
     expect(screen.getByRole("alert")).toHaveTextContent("Choose at least one courier to plan the day with.");

@@ -48,6 +48,7 @@ const EVENTS = [
   { type: "xstate.done.actor.loadPlanDay", output: DAY },
   { type: "xstate.error.actor.loadPlanDay", error: offline },
   { type: "xstate.done.actor.proposePlan", output: PLAN },
+  { type: "xstate.done.actor.proposePlan", output: { ...PLAN, id: 13, routes: [], couriers_used: 0, unassigned: [{ order_id: 41, reason: "window", message: "…" }] } },
   { type: "xstate.error.actor.proposePlan", error: offline },
   { type: "xstate.done.actor.applyPlan", output: { ...PLAN, applied_at: "2026-11-27T13:00:00.000Z" } },
   { type: "xstate.error.actor.applyPlan", error: outdated },
@@ -70,6 +71,7 @@ describe("console plan machine (issues 27, 28)", () => {
     expect(snapshot.value).toEqual(path.state.value);
     expect(snapshot.context).toEqual(path.state.context);
     for (const call of calls.filter((c) => c.actor === "proposePlan")) expect((call.input as { courierIds: number[] }).courierIds).toEqual([3]);
+    // Only a plan that gives orders is applied (plan 13 gives none).
     for (const call of calls.filter((c) => c.actor === "applyPlan")) expect(call.input).toEqual({ planId: 12, csrfToken: "t" });
   });
 
