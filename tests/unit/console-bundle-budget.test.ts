@@ -54,6 +54,9 @@ describe("the courier's service worker and the console", () => {
     const consoleOwn = readdirSync(path.join(DIST, "assets")).filter((file) => file.startsWith("dispatch-") && /\.(js|css)$/.test(file));
     expect(consoleOwn.length).toBeGreaterThanOrEqual(2);
     for (const file of ["dispatch.html", ...consoleOwn.map((name) => `assets/${name}`)]) expect(urls, file).not.toContain(file);
+    // The console's map (Leaflet and its stylesheet), loaded on demand, is one of them.
+    expect(consoleOwn.filter((file) => file.startsWith("dispatch-map-")).map((file) => path.extname(file)).sort()).toEqual([".css", ".js"]);
+    expect(urls.filter((url) => /map|leaflet/i.test(url))).toEqual([]);
   });
 
   it("never answers a navigation to /dispatch with the courier's page", () => {

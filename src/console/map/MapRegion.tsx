@@ -6,7 +6,9 @@ import { MapStopList } from "./MapStopList.tsx";
 import "./map.css";
 
 // Leaflet and its stylesheet load only when a map is drawn: the console's first screen stays within its budget.
-const DayMap = lazy(() => import("./DayMap.tsx"));
+// The file's name makes its chunk assets/dispatch-map-<hash>.{js,css}: a console file the courier's service
+// worker never precaches (vite.config.ts leaves assets/dispatch-* out), so a courier's phone never downloads Leaflet.
+const DayMap = lazy(() => import("./dispatch-map.tsx"));
 
 /** The board's region 'Map': the day's orders and couriers as the board has them; a pharmacist's limited to their pharmacy. */
 export function MapRegion({ orders, couriers }: { orders: readonly OpsOrder[]; couriers: readonly MapCourier[] }) {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DISPATCHER, mapOrder, PHARMACIST, renderConsole } from "./console-fixtures.tsx";
 
 // Leaflet's drawing is checked in Chromium (tests/e2e/console-couriers.test.ts); here, the region and its text alternative.
-vi.mock("../../../src/console/map/DayMap.tsx", () => ({ default: () => <div data-testid="map-canvas" /> }));
+vi.mock("../../../src/console/map/dispatch-map.tsx", () => ({ default: () => <div data-testid="map-canvas" /> }));
 
 const DANA = { id: 7, first_name: "Dana", last_name: "Whitfield" };
 const ORDERS = [mapOrder(1, "Ada Lovelace", "delivered", 7, 1), mapOrder(2, "Grace Hopper", "picked_up", 7, 2), mapOrder(3, "Alan Turing", "new", null, 2)];

@@ -7,7 +7,7 @@ import { consolePlanMachine, type PlanDay } from "../../../machines/console-plan
 import { mapOrder, PHARMACIST, renderConsole } from "./console-fixtures.tsx";
 
 // The drawing itself (Leaflet) is checked in Chromium (tests/e2e/console-couriers.test.ts); here, what the screen says.
-vi.mock("../../../src/console/map/DayMap.tsx", () => ({ default: () => <div data-testid="map-canvas" /> }));
+vi.mock("../../../src/console/map/dispatch-map.tsx", () => ({ default: () => <div data-testid="map-canvas" /> }));
 
 const DANA = { id: 7, first_name: "Dana", last_name: "Whitfield" };
 const SAM = { id: 8, first_name: "Sam", last_name: "Okafor" };
