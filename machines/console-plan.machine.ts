@@ -52,7 +52,7 @@ export const NO_COURIER_CHOSEN = "Choose at least one courier to plan the day wi
 /** A refused or failed call of this screen, in a dispatcher's words. */
 export function planFailureText(failure: ApiFailure, doing: "loading" | "planning" | "applying"): string {
   if (failure.code === "plan_already_applied") return "This plan was applied already. Make a new plan to change the day.";
-  if (failure.code === "plan_outdated") return `The day changed since this plan was made, so nothing was assigned. ${failure.message}`;
+  if (failure.code === "plan_outdated") return `The day changed since this plan was made. ${failure.message}`;
   switch (failure.kind) {
     case "network":
     case "unavailable":

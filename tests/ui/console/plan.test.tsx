@@ -91,7 +91,7 @@ describe("Plan the day (issues 27, 28)", () => {
     await user.click(await screen.findByRole("checkbox", { name: "Sam Okafor" }));
     await user.click(screen.getByRole("button", { name: "Plan the day" }));
     await user.click(await screen.findByRole("button", { name: "Apply plan" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent(`The day changed since this plan was made, so nothing was assigned. ${outdated.message}`);
+    expect(await screen.findByRole("alert")).toHaveTextContent(`The day changed since this plan was made. ${outdated.message}`);
     expect(screen.getByRole("region", { name: /^Planned for Dana Whitfield/ })).toBeInTheDocument();
     refusal = twice;
     await user.click(screen.getByRole("button", { name: "Apply plan" }));

@@ -86,7 +86,7 @@ describe("console plan machine (issues 27, 28)", () => {
 
   it("says a stale plan and a plan applied already in words, keeping the plan on screen", () => {
     const stale = paths.find((p) => p.state.matches("proposed") && p.state.context.failure?.code === "plan_outdated");
-    expect(stale?.state.context.error).toBe(`The day changed since this plan was made, so nothing was assigned. ${outdated.message}`);
+    expect(stale?.state.context.error).toBe(`The day changed since this plan was made. ${outdated.message}`);
     expect(stale?.state.context.plan?.id).toBe(12);
     const twice = paths.find((p) => p.state.matches("proposed") && p.state.context.failure?.code === "plan_already_applied");
     expect(twice?.state.context.error).toBe("This plan was applied already. Make a new plan to change the day.");
