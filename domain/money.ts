@@ -26,15 +26,17 @@ export function centsToDecimal(cents: Cents | null | undefined): string | null {
 }
 
 /**
- * Made on first use, not when the app loads: a page's first Intl formatter
- * costs ~8 ms (tens on a slow phone), and most first screens show no money.
+ * 1234 → "$12.34" for display, as Intl.NumberFormat("en-US", { style:
+ * "currency", currency: "USD" }) writes it ("-$0.05", "$1,234.56"), but by
+ * hand from the whole cents: a page's first Intl formatter initialises ICU's
+ * number formatting, ~140 ms on a low-tier phone (issue 29), and the amounts
+ * are exact integers that need no locale data.
  */
-let usd: Intl.NumberFormat | undefined;
-
-/** 1234 → "$12.34" for display. */
 export function formatUsd(cents: Cents): string {
-  usd ??= new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-  return usd.format(cents / 100);
+  const whole = Math.round(cents);
+  const abs = Math.abs(whole);
+  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
+  return `${whole < 0 ? "-" : ""}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
 
 /** A decimal string counts as "none" when absent or zero. */

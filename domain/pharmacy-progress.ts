@@ -18,16 +18,55 @@ export const CHECK_IN_STATUSES: readonly OrderStatusName[] = ["new", "submitted_
 export const MAX_ADDON_ORDERS = 3;
 
 /**
- * One collator for every comparison: localeCompare with options builds one per
- * call, which made sorting a pharmacy's 40 orders cost ~1 ms (×4 on a slow phone).
+ * One collator for every comparison, made on first need: localeCompare with
+ * options builds one per call (~1 ms per sort of 40 orders, ×4 on a slow
+ * phone), and the page's first collator initialises ICU's collation, tens of
+ * milliseconds on a low-tier phone (issue 29).
  */
 let names: Intl.Collator | undefined;
 
-/** By patient last name, then first name, ignoring case and accents; the order id settles ties. */
-export const byPatientName = (a: Order, b: Order): number => {
+/**
+ * Names of ASCII letters, digits and spaces only: for them the collator's
+ * order at base strength (case ignored) is the lower-cased code-point order
+ * (spaces, then digits, then letters a–z), so they never need the collator.
+ * Anything else (accents, hyphens, apostrophes, other scripts) goes to it.
+ */
+const PLAIN = /^[A-Za-z0-9 ]*$/;
+
+/** The collator's answer (en, base strength), without the collator when both names are plain. */
+export function compareNames(a: string, b: string): number {
+  if (PLAIN.test(a) && PLAIN.test(b)) {
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
   names ??= new Intl.Collator("en", { sensitivity: "base" });
-  return names.compare(a.patient_last_name, b.patient_last_name) || names.compare(a.patient_first_name, b.patient_first_name) || a.id - b.id;
-};
+  return names.compare(a, b);
+}
+
+/** By patient last name, then first name, ignoring case and accents; the order id settles ties. */
+export const byPatientName = (a: Order, b: Order): number =>
+  compareNames(a.patient_last_name, b.patient_last_name) || compareNames(a.patient_first_name, b.patient_first_name) || a.id - b.id;
+
+/**
+ * Each day's check-in lists, sorted once: the day's orders array is replaced,
+ * never changed in place, so it keys them (the screen, the machine and the
+ * scanner all ask for the same list on every render and event).
+ */
+const sortedLists = new WeakMap<readonly Order[], Map<number, readonly Order[]>>();
+
+function sortedCheckInList(orders: readonly Order[], pharmacyId: number): readonly Order[] {
+  let ofDay = sortedLists.get(orders);
+  if (!ofDay) sortedLists.set(orders, (ofDay = new Map()));
+  let list = ofDay.get(pharmacyId);
+  if (!list) {
+    list = ofPharmacy(orders, pharmacyId)
+      .filter((order) => CHECK_IN_STATUSES.includes(order.status.name))
+      .sort(byPatientName);
+    ofDay.set(pharmacyId, list);
+  }
+  return list;
+}
 
 /**
  * Spec §4: the pharmacy's orders in status new, submitted_to_courier,
@@ -36,10 +75,8 @@ export const byPatientName = (a: Order, b: Order): number => {
  */
 export function checkInList(orders: readonly Order[], pharmacyId: number, search = ""): Order[] {
   const needle = search.trim().toLocaleLowerCase("en");
-  return ofPharmacy(orders, pharmacyId)
-    .filter((order) => CHECK_IN_STATUSES.includes(order.status.name))
-    .filter((order) => needle === "" || order.recipient_description.toLocaleLowerCase("en").includes(needle))
-    .sort(byPatientName);
+  const sorted = sortedCheckInList(orders, pharmacyId);
+  return needle === "" ? [...sorted] : sorted.filter((order) => order.recipient_description.toLocaleLowerCase("en").includes(needle));
 }
 
 /**

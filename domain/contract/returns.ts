@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { centsToDecimal } from "../money.ts";
-import { RETURN_LINE_TYPES, STAFF_NAME_MAX_LENGTH, type ReturnLine, type ReturnLineType } from "../returns.ts";
+import { RETURN_LINE_TYPES, STAFF_NAME_MAX_LENGTH } from "../returns.ts";
 import { Money } from "./common.ts";
-import { signatureFile, SignatureFilePart } from "./deliveries.ts";
-import { flattenFormFields, type FormValue } from "./form-fields.ts";
+import { SignatureFilePart } from "./deliveries.ts";
 import { RecordId } from "./pickup.ts";
 import { MoneyAmount, StoredText } from "./scalars.ts";
+import { MAX_RETURN_LINES, RETURNS_FIELD_MAX_LENGTH } from "./return-submissions.ts";
 
 /**
  * POST /api/courier/pharmacies/{id}/returns (spec §7 "Reconcile signature"):
@@ -15,47 +14,8 @@ import { MoneyAmount, StoredText } from "./scalars.ts";
  * list of return lines). The CSRF token may travel as the `_csrf_token` field.
  */
 
-/** More lines than any courier's day holds at one pharmacy. */
-export const MAX_RETURN_LINES = 500;
-/** The returns field is JSON text inside the form. */
-export const RETURNS_FIELD_MAX_LENGTH = 48 * 1024;
-
-/** A return line on the wire: its amount as a decimal string. */
-export interface WireReturnLine {
-  type: ReturnLineType;
-  amount: string;
-  order_id: number;
-}
-
-/** What the app sends. latitude/longitude only where geolocation was granted (never on the local host). */
-export interface ReturnSubmission {
-  recipient_first_name: string;
-  recipient_last_name: string;
-  /** The pad's SVG, sent as signature.svg. */
-  signature_svg: string;
-  courier_id: number;
-  pharmacy_id: number;
-  cash_collected: string;
-  check_collected: string;
-  latitude: number | null;
-  longitude: number | null;
-  returns: WireReturnLine[];
-}
-
-export function toWireReturnLine(line: ReturnLine): WireReturnLine {
-  return { type: line.type, amount: centsToDecimal(line.amount)!, order_id: line.order_id };
-}
-
-/** The multipart entries of a return (spec §7 field names). */
-export function returnFormEntries(submission: ReturnSubmission, csrfToken?: string): [string, FormValue][] {
-  const { signature_svg, returns, ...fields } = submission;
-  const entries = flattenFormFields({
-    ...fields,
-    signature: { attachment: { file: signatureFile(signature_svg) } },
-    returns: JSON.stringify(returns),
-  });
-  return csrfToken ? [["_csrf_token", csrfToken], ...entries] : entries;
-}
+/** What the app sends is zod-free (return-submissions.ts) so the returns screens do not load zod. */
+export * from "./return-submissions.ts";
 
 // ---------------------------------------------------------------- what the server accepts
 

@@ -1,5 +1,6 @@
 import { toFormData } from "../../domain/contract/form-fields.ts";
-import { returnFormEntries, type ReturnResponse, type ReturnSubmission } from "../../domain/contract/returns.ts";
+import type { ReturnResponse } from "../../domain/contract/returns.ts";
+import { returnFormEntries, type ReturnSubmission } from "../../domain/contract/return-submissions.ts";
 import { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey } from "../offline/idempotency.ts";
 import { call } from "./client.ts";
 

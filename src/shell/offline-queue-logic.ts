@@ -13,7 +13,7 @@ export const deviceToday = () => localCalendarDate(new Date());
  * waits until the first screen is up (the phone idle, or a second at most).
  * An order stored meanwhile is kept in memory and saved once the load is in.
  */
-const firstScreenUp = () => new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
+export const firstScreenUp = () => new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
 
 /** The offline queue with the device's storage and the delivery client (both loaded on first use: out of the first screen's bundle). */
 export const appOfflineQueueMachine = offlineQueueMachine.provide({

@@ -7,7 +7,7 @@ import { currentCourierId, fetchCurrentSession, fetchItinerary, logIn, logOut } 
 import { clearAllFlows } from "../offline/flow-keys.ts";
 import { deviceStore } from "../offline/device-store.ts";
 import { SYSTEM_IDS } from "../../machines/courier-app.machine.ts";
-import { deviceToday } from "./offline-queue-logic.ts";
+import { deviceToday, firstScreenUp } from "./offline-queue-logic.ts";
 
 export const appSessionMachine = sessionMachine.provide({
   actors: {
@@ -28,7 +28,9 @@ export const appCourierDayMachine = courierDayMachine.provide({
     loadDay: fromPromise<DayLoad>(async () => {
       try {
         const itinerary = await fetchItinerary();
-        void saveDayOnDevice(itinerary);
+        // Kept for a day without signal, once the screen the day reveals is up: opening the device's
+        // store (localforage, IndexedDB) is not what the courier waits for (issue 29).
+        void firstScreenUp().then(() => saveDayOnDevice(itinerary));
         return { itinerary, source: "server" };
       } catch (error) {
         // No network: the copy kept on the phone lets the courier carry on (spec §1).

@@ -40,7 +40,8 @@ describe("money in cents", () => {
     expect(centsToDecimal(null)).toBeNull();
     expect(formatUsd(123456)).toBe("$1,234.56");
   });
-  it("makes its currency formatter on first use, once: loading the app builds no Intl formatter (issue 9)", async () => {
+  it("writes amounts as Intl's en-US dollars do, without making an Intl formatter (issues 9, 29)", async () => {
+    const intl = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
     vi.resetModules();
     const NumberFormat = Intl.NumberFormat;
     let made = 0;
@@ -52,10 +53,12 @@ describe("money in cents", () => {
     } as typeof NumberFormat;
     try {
       const money = await import("../../domain/money.ts");
-      expect(made).toBe(0);
       expect(money.formatUsd(1599)).toBe("$15.99");
       expect(money.formatUsd(-5)).toBe("-$0.05");
-      expect(made).toBe(1);
+      const amounts = [0, 1, 9, 10, 99, 100, 101, 99_999, 100_000, 123_456, 9_999_999, 100_000_000, 123_456_789_012, -1, -100, -123_456, -9_999_999];
+      for (let cents = 1; cents < 10 ** 13; cents = cents * 7 + 3) amounts.push(cents, -cents);
+      for (const cents of amounts) expect(money.formatUsd(cents), String(cents)).toBe(intl.format(cents / 100));
+      expect(made).toBe(0);
     } finally {
       Intl.NumberFormat = NumberFormat;
     }

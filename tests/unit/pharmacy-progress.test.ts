@@ -14,6 +14,7 @@ import {
   canContinueCheckIn,
   checkInList,
   checkInRowAction,
+  compareNames,
   onlyCancelledOrders,
   pickupInstructions,
   reviewLists,
@@ -106,6 +107,33 @@ describe("check-in list (spec §4)", () => {
     expect(checkInList(day, RIVERSIDE.id, "walter b").map((o) => o.id)).toEqual([4]);
     expect(checkInList(day, RIVERSIDE.id, "nobody")).toEqual([]);
     expect(checkInList(day, RIVERSIDE.id, "")).toHaveLength(4);
+  });
+
+  it("plain names sort as the collator sorts them, without it; other names go to it", () => {
+    const collator = new Intl.Collator("en", { sensitivity: "base" });
+    const sign = (n: number) => Math.sign(n);
+    const alphabet = "aAbByYzZ09 ";
+    // Deterministic pseudo-random plain names (letters, digits, spaces), compared both ways.
+    let seed = 29;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const word = () => Array.from({ length: Math.floor(next() * 5) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+    for (let i = 0; i < 2000; i++) {
+      const a = word();
+      const b = word();
+      expect(sign(compareNames(a, b)), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(sign(collator.compare(a, b)));
+    }
+    for (const [a, b] of [["Émile", "Emile"], ["O'Brien", "Obrien"], ["Smith-Jones", "Smith Jones"], ["Øster", "Oster"], ["zoë", "Zoe"], ["Ångström", "Zed"]]) {
+      expect(sign(compareNames(a!, b!)), `${a} vs ${b}`).toBe(sign(collator.compare(a!, b!)));
+    }
+  });
+
+  it("sorts a day's list once, and the list it hands out is the caller's to change", () => {
+    const first = checkInList(day, RIVERSIDE.id);
+    first.reverse();
+    expect(checkInList(day, RIVERSIDE.id).map((o) => o.id)).toEqual([2, 4, 3, 1]);
+    // A new day (a new array) is sorted afresh.
+    const next = [...day, makeOrder({ id: 8, patient_last_name: "Abbott" })];
+    expect(checkInList(next, RIVERSIDE.id).map((o) => o.id)).toEqual([8, 2, 4, 3, 1]);
   });
 
   it("each status gives the row its action", () => {

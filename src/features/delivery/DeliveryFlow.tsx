@@ -2,7 +2,6 @@ import { useSelector } from "@xstate/react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { ActorRefFrom, SnapshotFrom } from "xstate";
-import { formatUsd } from "../../../domain/money.ts";
 import type { deliveryFlowMachine, DeliveryFlowEvent, DeliveryFlowInput } from "../../../machines/delivery-flow.machine.ts";
 import { fetchClientToken, authorizeOrderCard, postJson } from "../../api/payments.ts";
 import { reportMachineState } from "../../shell/live-machine-state.ts";
@@ -56,16 +55,8 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
       cards: createCardSession({ fetchClientToken, setUpCardClient, postJson, authorize: authorizeOrderCard, labels: CARD_FIELD_LABELS }),
     })),
   );
-  // Have ready, while the courier reads the address, what later steps need: imask for the ID
-  // step's expiry date, and the currency formatter the payment step makes on its first use.
-  useEffect(
-    () =>
-      whenIdle(() => {
-        preloadMask();
-        formatUsd(0);
-      }),
-    [],
-  );
+  // Have ready, while the courier reads the address, what a later step needs: imask for the ID step's expiry date.
+  useEffect(() => whenIdle(() => preloadMask()), []);
   // Started by the application machine: the flow tells the day its outcome and hands stored calls to the queue itself.
   const actor = useFlowActor("deliveryFlow", { input });
   // Kept for a reload after every change of the flow (its draft), removed once the delivery is finished or attempted.

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Link } from "react-router";
 import type { Order } from "../../../domain/contract/entities.ts";
 import { checkInRowAction, rowIndicator } from "../../../domain/pharmacy-progress.ts";
@@ -6,8 +7,12 @@ import { CheckIcon } from "../../ui/icons.tsx";
 import { RowIndicatorBadge } from "../../ui/RowIndicatorBadge.tsx";
 import { AddressLink, patientName, RxNumbers } from "./order-details.tsx";
 
-/** One check-in row (spec §2): name, address linking to maps, RX numbers, and the action of spec §4. */
-export function CheckInRow({ order }: { order: Order }) {
+/**
+ * One check-in row (spec §2): name, address linking to maps, RX numbers, and
+ * the action of spec §4. It renders again only when its order (or the device's
+ * stored orders) change, not with every render of the list around it.
+ */
+export const CheckInRow = memo(function CheckInRow({ order }: { order: Order }) {
   const name = patientName(order);
   const action = checkInRowAction(order);
   const indicator = rowIndicator(order, useOfflineOrderIds());
@@ -39,4 +44,4 @@ export function CheckInRow({ order }: { order: Order }) {
       <RowIndicatorBadge indicator={indicator} only={["incomplete"]} />
     </article>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { useSelector } from "@xstate/react";
-import { useId } from "react";
+import { useId, useMemo } from "react";
 import { Link } from "react-router";
 import { checkInList, pickupInstructions } from "../../../domain/pharmacy-progress.ts";
 import { formatPhone, telHref } from "../../../domain/phone.ts";
@@ -30,9 +30,15 @@ export function CheckInScreen() {
   );
   const scanner = useLabelScanner(actor);
 
-  const everyOrder = checkInList(orders, pharmacy.id);
-  const listed = checkInList(orders, pharmacy.id, search);
-  const instructions = pickupInstructions(orders, pharmacy.id);
+  // Worked out when the orders or the search change, not on every render of the screen.
+  const { everyOrder, listed, instructions } = useMemo(
+    () => ({
+      everyOrder: checkInList(orders, pharmacy.id),
+      listed: checkInList(orders, pharmacy.id, search),
+      instructions: pickupInstructions(orders, pharmacy.id),
+    }),
+    [orders, pharmacy.id, search],
+  );
 
   return (
     <main className="screen">
