@@ -1,5 +1,5 @@
-import { issueWords } from "../../domain/contract/issue-words.ts";
-import { OrderCreateRequest } from "../../domain/contract/ops.ts";
+import { issueWords } from "../contract/issue-words.ts";
+import { OrderCreateRequest } from "../contract/ops.ts";
 import { readCsv, type CsvRecord } from "./csv-records.ts";
 
 /**
