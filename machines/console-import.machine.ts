@@ -37,6 +37,8 @@ export interface ImportStoppedAt {
 
 export interface ConsoleImportContext {
   role: StaffRole;
+  /** The staff session's CSRF token, sent with each batch. */
+  csrfToken: string | null;
   pharmacies: ImportPharmacy[];
   pharmacyId: number | null;
   /** The chosen file's text (UTF-8), kept to import exactly what was checked. */
@@ -97,14 +99,14 @@ export const consoleImportMachine = setup({
   types: {
     context: {} as ConsoleImportContext,
     events: {} as ConsoleImportEvent,
-    input: {} as { role: StaffRole; pharmacyId: number | null },
+    input: {} as { role: StaffRole; pharmacyId: number | null; csrfToken: string | null },
   },
   actors: {
     /** A dispatcher's: every pharmacy. A pharmacist's: their own, by name. */
     loadPharmacies: fromPromise<ImportPharmacy[], { role: StaffRole; pharmacyId: number | null }>(async () => {
       throw new Error("provide loadPharmacies");
     }),
-    importOrders: fromPromise<ImportReport, { text: string; pharmacyId: number }>(async () => {
+    importOrders: fromPromise<ImportReport, { text: string; pharmacyId: number; csrfToken: string | null }>(async () => {
       throw new Error("provide importOrders");
     }),
   },
@@ -151,6 +153,7 @@ export const consoleImportMachine = setup({
   description: "Import orders from a CSV file: file → checked → importing → report.",
   context: ({ input }) => ({
     role: input.role,
+    csrfToken: input.csrfToken,
     pharmacies: [],
     pharmacyId: input.pharmacyId,
     text: null,
@@ -202,7 +205,7 @@ export const consoleImportMachine = setup({
       invoke: {
         id: "importOrders",
         src: "importOrders",
-        input: ({ context }) => ({ text: context.text!, pharmacyId: context.pharmacyId! }),
+        input: ({ context }) => ({ text: context.text!, pharmacyId: context.pharmacyId!, csrfToken: context.csrfToken }),
         onDone: { target: "report", actions: { type: "storeReport", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "showImportStopped", params: ({ event }) => ({ error: event.error }) } },
       },

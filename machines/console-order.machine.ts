@@ -36,6 +36,8 @@ export interface OrderPageData {
 export interface ConsoleOrderContext {
   orderId: number;
   role: StaffRole;
+  /** The staff session's CSRF token, sent with every change. */
+  csrfToken: string | null;
   data: OrderPageData | null;
   /** The page could not load, in words. */
   error: string | null;
@@ -93,22 +95,22 @@ export const consoleOrderMachine = setup({
   types: {
     context: {} as ConsoleOrderContext,
     events: {} as ConsoleOrderEvent,
-    input: {} as { orderId: number; role: StaffRole },
+    input: {} as { orderId: number; role: StaffRole; csrfToken: string | null },
   },
   actors: {
     loadOrder: fromPromise<OrderPageData, { orderId: number; role: StaffRole }>(async () => {
       throw new Error("provide loadOrder");
     }),
-    updateOrder: fromPromise<void, { orderId: number; changes: OrderUpdateOpsRequest }>(async () => {
+    updateOrder: fromPromise<void, { orderId: number; changes: OrderUpdateOpsRequest; csrfToken: string | null }>(async () => {
       throw new Error("provide updateOrder");
     }),
-    cancelOrder: fromPromise<void, { orderId: number }>(async () => {
+    cancelOrder: fromPromise<void, { orderId: number; csrfToken: string | null }>(async () => {
       throw new Error("provide cancelOrder");
     }),
-    assignOrder: fromPromise<void, { orderId: number; courierId: number; serviceDate: string }>(async () => {
+    assignOrder: fromPromise<void, { orderId: number; courierId: number; serviceDate: string; csrfToken: string | null }>(async () => {
       throw new Error("provide assignOrder");
     }),
-    unassignOrder: fromPromise<void, { orderId: number }>(async () => {
+    unassignOrder: fromPromise<void, { orderId: number; csrfToken: string | null }>(async () => {
       throw new Error("provide unassignOrder");
     }),
     /** The event stream, sending ORDER_CHANGED for each event about this order; closed when the page closes. */
@@ -147,7 +149,7 @@ export const consoleOrderMachine = setup({
 }).createMachine({
   id: "consoleOrder",
   description: "An order's page in the dispatch console: its record, proof and webhooks, and the changes its state allows.",
-  context: ({ input }) => ({ orderId: input.orderId, role: input.role, data: null, error: null, failure: null, actionError: null, notice: null, stale: false }),
+  context: ({ input }) => ({ orderId: input.orderId, role: input.role, csrfToken: input.csrfToken, data: null, error: null, failure: null, actionError: null, notice: null, stale: false }),
   initial: "loading",
   states: {
     loading: {
@@ -199,7 +201,7 @@ export const consoleOrderMachine = setup({
           invoke: {
             id: "updateOrder",
             src: "updateOrder",
-            input: ({ context, event }) => ({ orderId: context.orderId, changes: event.type === "SAVE" ? event.changes : {} }),
+            input: ({ context, event }) => ({ orderId: context.orderId, changes: event.type === "SAVE" ? event.changes : {}, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Changes saved." } },
             onError: { target: "editing", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "saving the changes" }) } },
           },
@@ -213,7 +215,7 @@ export const consoleOrderMachine = setup({
           invoke: {
             id: "cancelOrder",
             src: "cancelOrder",
-            input: ({ context }) => ({ orderId: context.orderId }),
+            input: ({ context }) => ({ orderId: context.orderId, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order cancelled." } },
             onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "cancelling the order" }) } },
           },
@@ -227,6 +229,7 @@ export const consoleOrderMachine = setup({
               orderId: context.orderId,
               courierId: event.type === "ASSIGN" ? event.courierId : 0,
               serviceDate: context.data!.order.service_date,
+              csrfToken: context.csrfToken,
             }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order assigned." } },
             onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "assigning the order" }) } },
@@ -237,7 +240,7 @@ export const consoleOrderMachine = setup({
           invoke: {
             id: "unassignOrder",
             src: "unassignOrder",
-            input: ({ context }) => ({ orderId: context.orderId }),
+            input: ({ context }) => ({ orderId: context.orderId, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order unassigned." } },
             onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "unassigning the order" }) } },
           },

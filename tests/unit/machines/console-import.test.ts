@@ -36,7 +36,7 @@ const EVENTS = [
 ];
 
 const ACTORS = ["loadPharmacies", "importOrders"] as const;
-const INPUT = { role: "dispatcher" as const, pharmacyId: null };
+const INPUT = { role: "dispatcher" as const, pharmacyId: null, csrfToken: "t" };
 
 describe("console import machine (issue 27)", () => {
   const paths = transitionCoverPaths(consoleImportMachine, {
@@ -51,7 +51,7 @@ describe("console import machine (issue 27)", () => {
     expect(snapshot.value).toEqual(path.state.value);
     expect(snapshot.context).toEqual(path.state.context);
     // An import sends exactly the file that was checked, for the pharmacy chosen.
-    for (const call of calls.filter((c) => c.actor === "importOrders")) expect(call.input).toEqual({ text: MIXED, pharmacyId: 2 });
+    for (const call of calls.filter((c) => c.actor === "importOrders")) expect(call.input).toEqual({ text: MIXED, pharmacyId: 2, csrfToken: "t" });
   });
 
   it("covers every state and transition", () => expectFullCoverage(consoleImportMachine, paths, { input: INPUT }));
@@ -79,7 +79,7 @@ describe("console import machine (issue 27)", () => {
   });
 
   it("fixes a pharmacist's pharmacy to theirs", () => {
-    const snapshot = consoleImportMachine.resolveState({ value: "file", context: { role: "pharmacist", pharmacies: [pharmacies[0]!], pharmacyId: 1, text: null, check: null, error: null, failure: null, report: null, stoppedAt: null } });
+    const snapshot = consoleImportMachine.resolveState({ value: "file", context: { role: "pharmacist", csrfToken: "t", pharmacies: [pharmacies[0]!], pharmacyId: 1, text: null, check: null, error: null, failure: null, report: null, stoppedAt: null } });
     expect(snapshot.can({ type: "SELECT_PHARMACY", pharmacyId: 1 })).toBe(false);
   });
 });

@@ -54,7 +54,7 @@ const EVENTS = [
 ];
 
 const ACTORS = ["loadOrder", "updateOrder", "cancelOrder", "assignOrder", "unassignOrder", "orderEvents"] as const;
-const INPUT = { orderId: 7, role: "dispatcher" as const };
+const INPUT = { orderId: 7, role: "dispatcher" as const, csrfToken: "t" };
 
 describe("console order machine (issue 27)", () => {
   const paths = transitionCoverPaths(consoleOrderMachine, {
@@ -71,11 +71,13 @@ describe("console order machine (issue 27)", () => {
     expect(snapshot.context).toEqual(path.state.context);
     // Every call is about the page's order; an assignment keeps its service date and names a listed courier.
     for (const call of calls) expect((call.input as { orderId: number }).orderId).toBe(7);
+    // Every change carries the session's CSRF token.
+    for (const call of calls.filter((c) => c.actor !== "loadOrder" && c.actor !== "orderEvents")) expect(call.input).toMatchObject({ csrfToken: "t" });
     for (const call of calls.filter((c) => c.actor === "assignOrder")) {
       expect(call.input).toMatchObject({ serviceDate: "2026-11-26" });
       expect([3, 4]).toContain((call.input as { courierId: number }).courierId);
     }
-    for (const call of calls.filter((c) => c.actor === "updateOrder")) expect(call.input).toEqual({ orderId: 7, changes: { phone_number: "215-555-0100" } });
+    for (const call of calls.filter((c) => c.actor === "updateOrder")) expect(call.input).toEqual({ orderId: 7, changes: { phone_number: "215-555-0100" }, csrfToken: "t" });
   });
 
   it("covers every state and transition", () => expectFullCoverage(consoleOrderMachine, paths, { input: INPUT }));
@@ -106,7 +108,7 @@ describe("console order machine (issue 27)", () => {
   });
 
   it("a pharmacist may edit and cancel their order but never assign it", () => {
-    const snapshot = consoleOrderMachine.resolveState({ value: { ready: "idle" }, context: { ...consoleOrderMachine.config.context, orderId: 7, role: "pharmacist", data: UNASSIGNED, error: null, failure: null, actionError: null, notice: null, stale: false } as never });
+    const snapshot = consoleOrderMachine.resolveState({ value: { ready: "idle" }, context: { orderId: 7, role: "pharmacist", csrfToken: "t", data: UNASSIGNED, error: null, failure: null, actionError: null, notice: null, stale: false } as never });
     expect(snapshot.can({ type: "EDIT" })).toBe(true);
     expect(snapshot.can({ type: "CANCEL_ORDER" })).toBe(true);
     expect(snapshot.can({ type: "ASSIGN", courierId: 3 })).toBe(false);
