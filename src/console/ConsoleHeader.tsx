@@ -4,7 +4,10 @@ import { ConsoleSession } from "./session-context.ts";
 const ROLE_NAMES = { dispatcher: "Dispatcher", pharmacist: "Pharmacist" } as const;
 
 /** The console's screens, in the order a dispatcher's day uses them; each screen adds its own entry here. */
-const SCREENS: { path: string; label: string }[] = [{ path: "/dispatch", label: "Board" }];
+const SCREENS: { path: string; label: string }[] = [
+  { path: "/dispatch", label: "Board" },
+  { path: "/dispatch/import", label: "Import orders" },
+];
 
 /** The bar above every signed-in screen: where to go, who is signed in, and 'Log out'. */
 export function ConsoleHeader() {
