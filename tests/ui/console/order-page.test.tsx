@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter } from "react-router";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi, type Mock } from "vitest";
 import { fromCallback, fromPromise } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { OpsOrderDetail } from "../../../domain/contract/ops.ts";
@@ -85,12 +85,13 @@ const page = (status: OrderStatusName, courierId: number | null, extra: Partial<
   ...extra,
 });
 
+type Call<T = void> = (input: unknown) => Promise<T>;
 interface Calls {
-  load: ReturnType<typeof vi.fn>;
-  update: ReturnType<typeof vi.fn>;
-  cancel: ReturnType<typeof vi.fn>;
-  assign: ReturnType<typeof vi.fn>;
-  unassign: ReturnType<typeof vi.fn>;
+  load: Mock<Call<OrderPageData>>;
+  update: Mock<Call>;
+  cancel: Mock<Call>;
+  assign: Mock<Call>;
+  unassign: Mock<Call>;
   stream: { send?: (event: ConsoleOrderEvent) => void };
 }
 
@@ -101,21 +102,21 @@ function renderOrder(
   let loads = 0;
   let failed = false;
   const calls: Calls = {
-    load: vi.fn(async () => {
+    load: vi.fn<Call<OrderPageData>>(async () => {
       if (options.firstLoadFails && !failed) {
         failed = true;
         throw options.firstLoadFails;
       }
       return pages[Math.min(loads++, pages.length - 1)]!;
     }),
-    update: vi.fn(async () => undefined),
-    cancel: vi.fn(async () => {
+    update: vi.fn<Call>(async () => undefined),
+    cancel: vi.fn<Call>(async () => {
       if (options.refuse?.cancel) throw options.refuse.cancel;
     }),
-    assign: vi.fn(async () => {
+    assign: vi.fn<Call>(async () => {
       if (options.refuse?.assign) throw options.refuse.assign;
     }),
-    unassign: vi.fn(async () => undefined),
+    unassign: vi.fn<Call>(async () => undefined),
     stream: {},
   };
   const logic = consoleOrderMachine.provide({
