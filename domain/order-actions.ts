@@ -44,4 +44,4 @@ export function lockedReason(status: OrderStatusName): string | null {
 
 /** What happens next to an attempted delivery (issue 27): the words the order page shows. */
 export const ATTEMPTED_NEXT_STEP =
-  "The delivery was attempted but not completed. What happens next: the courier brings the order back to the pharmacy, where a member of the pharmacy's staff signs for it; the return is then on the pharmacy's return manifest.";
+  "The delivery was attempted but not completed. The courier brings the order back to the pharmacy, where a member of the pharmacy's staff signs for it; the return is then on the pharmacy's return manifest.";

@@ -419,12 +419,20 @@ function StatusHistory({ order }: { order: OpsOrderDetail }) {
             <td>{when(change.occurred_at)}</td>
             <td>{change.from_status ? (STATUS_WORDS[change.from_status as keyof typeof STATUS_WORDS] ?? words(change.from_status)) : "—"}</td>
             <td>{STATUS_WORDS[change.to_status as keyof typeof STATUS_WORDS] ?? words(change.to_status)}</td>
-            <td>{change.actor ?? "System"}</td>
+            <td>{actorWords(change.actor)}</td>
           </tr>
         ))}
       </tbody>
     </table>
   );
+}
+
+/** "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist) as words; the chain of custody names them. */
+function actorWords(actor: string | null): string {
+  if (!actor) return "System";
+  const [kind, id] = actor.split(":");
+  const label = kind === "courier" ? "Courier" : kind === "key" ? "API key" : kind === "staff" ? "Console user" : actor;
+  return id ? `${label} #${id}` : label;
 }
 
 const ACTOR_WORDS = { courier: "Courier", key: "API key", staff: "Pharmacy staff", dispatcher: "Dispatcher", pharmacist: "Pharmacist" } as const;
@@ -451,6 +459,7 @@ function CustodyList({ custody }: { custody: CustodyEntry[] }) {
             </td>
             <td>
               {Object.entries(entry.details)
+                .filter(([, value]) => value !== null && value !== "")
                 .map(([key, value]) => `${words(key)}: ${String(value)}`)
                 .join(" · ") || "—"}
             </td>

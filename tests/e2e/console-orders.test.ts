@@ -150,7 +150,7 @@ it("a delivered demo order's page shows its proof, and 'Proof PDF' opens the PDF
   await expect.poll(() => page.getByRole("heading", { name: "Curtis Mayfield", level: 1 }).isVisible()).toBe(true);
   const next = page.getByRole("region", { name: "What happens next" });
   await expect.poll(() => next.isVisible()).toBe(true);
-  expect(await next.textContent()).toContain("the courier brings the order back to the pharmacy, where a member of the pharmacy's staff signs for it");
+  expect(await next.textContent()).toContain("The courier brings the order back to the pharmacy, where a member of the pharmacy's staff signs for it");
   await expectAccessible(page);
   await screenshot(page, "console-order-attempted");
 });

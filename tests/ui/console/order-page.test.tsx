@@ -182,7 +182,7 @@ describe("the order page (issue 27)", () => {
   it("an attempted delivery says what happens next: back to the pharmacy, signed for by its staff", async () => {
     renderOrder([page("delivery_attempted", 7)]);
     const next = await screen.findByRole("region", { name: "What happens next" });
-    expect(next).toHaveTextContent("the courier brings the order back to the pharmacy, where a member of the pharmacy's staff signs for it");
+    expect(next).toHaveTextContent("The courier brings the order back to the pharmacy, where a member of the pharmacy's staff signs for it");
   });
 
   it("edits an order before pickup: only the changed field is sent, with the CSRF token, and the page reloads", async () => {
