@@ -2,12 +2,13 @@ import { assign, fromPromise, setup } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { StaffRole } from "../domain/order-actions.ts";
 import type { ImportReport } from "../domain/order-import/import-orders.ts";
-import { OrderCsvHeaderError, ordersFromCsv, type RejectedRow } from "../domain/order-import/order-csv.ts";
+import type { OrderCsvCheck } from "../domain/order-import/order-csv.ts";
 
 /**
  * The dispatch console's import (issue 27, /dispatch/import): a CSV file and a
  * pharmacy are chosen; the file is checked at once, in the browser, by the
- * same parser and rules as the CLI (domain/order-import, decision 0034) —
+ * same parser and rules as the CLI (domain/order-import's checkOrderCsv, the
+ * checkFile actor the console provides; decision 0034) —
  * nothing is written, and the rows that would be rejected are listed by line
  * with their reasons; 'Import {n} orders' then sends the rest through POST
  * /api/ops/v1/orders/batch exactly as `npm run ops -- orders import` does, and
@@ -21,13 +22,7 @@ export interface ImportPharmacy {
 }
 
 /** The file as checked: the orders ready to send and the rows that would be rejected. */
-export interface ImportCheck {
-  fileName: string;
-  /** Data rows read. */
-  rows: number;
-  ready: number;
-  rejected: RejectedRow[];
-}
+export type ImportCheck = OrderCsvCheck;
 
 /** The import stopped part way: the report until then and from which line nothing was sent. */
 export interface ImportStoppedAt {
@@ -43,6 +38,8 @@ export interface ConsoleImportContext {
   pharmacyId: number | null;
   /** The chosen file's text (UTF-8), kept to import exactly what was checked. */
   text: string | null;
+  /** The file being checked. */
+  fileName: string | null;
   check: ImportCheck | null;
   /** Why the file cannot be imported at all (empty, a header that does not fit), or the pharmacies could not load. */
   error: string | null;
@@ -76,17 +73,6 @@ export function importFailureText(failure: ApiFailure): string {
   }
 }
 
-/** The CLI's reading of a file (domain/order-import/order-csv.ts); the pharmacy does not change which rows pass. */
-function checkFile(fileName: string, text: string): ImportCheck | string {
-  try {
-    const { orders, rejected } = ordersFromCsv(text, 1);
-    return { fileName, rows: orders.length + rejected.length, ready: orders.length, rejected };
-  } catch (error) {
-    if (error instanceof OrderCsvHeaderError) return error.message;
-    throw error;
-  }
-}
-
 function stoppedOf(error: unknown): ImportStoppedAt | null {
   const candidate = error as Partial<ImportStoppedAt> | null;
   return candidate && typeof candidate === "object" && candidate.report && typeof candidate.fromLine === "number" ? { report: candidate.report, fromLine: candidate.fromLine } : null;
@@ -106,12 +92,15 @@ export const consoleImportMachine = setup({
     loadPharmacies: fromPromise<ImportPharmacy[], { role: StaffRole; pharmacyId: number | null }>(async () => {
       throw new Error("provide loadPharmacies");
     }),
+    /** The CLI's reader and rules on the file (domain/order-import checkOrderCsv); rejects with the reason a file cannot be imported at all. */
+    checkFile: fromPromise<ImportCheck, { fileName: string; text: string }>(async () => {
+      throw new Error("provide checkFile");
+    }),
     importOrders: fromPromise<ImportReport, { text: string; pharmacyId: number; csrfToken: string | null }>(async () => {
       throw new Error("provide importOrders");
     }),
   },
   guards: {
-    fileIsReadable: ({ event }) => event.type === "CHOOSE_FILE" && typeof checkFile(event.fileName, event.text) !== "string",
     mayChoosePharmacy: ({ context, event }) =>
       event.type === "SELECT_PHARMACY" && context.role === "dispatcher" && context.pharmacies.some((pharmacy) => pharmacy.id === event.pharmacyId),
     readyToImport: ({ context }) => context.pharmacyId !== null && context.text !== null && (context.check?.ready ?? 0) > 0,
@@ -125,15 +114,13 @@ export const consoleImportMachine = setup({
       failure: null,
     })),
     showLoadError: assign((_, failure: ApiFailure) => ({ error: importFailureText(failure), failure })),
-    storeCheck: assign(({ event }) => {
-      if (event.type !== "CHOOSE_FILE") return {};
-      return { text: event.text, check: checkFile(event.fileName, event.text) as ImportCheck, error: null, failure: null, report: null, stoppedAt: null };
-    }),
-    showFileError: assign(({ event }) => {
-      if (event.type !== "CHOOSE_FILE") return {};
-      const reason = checkFile(event.fileName, event.text) as string;
-      return { text: null, check: null, error: `${event.fileName} cannot be imported. ${reason}`, failure: null };
-    }),
+    takeFile: assign(({ event }) => (event.type === "CHOOSE_FILE" ? { fileName: event.fileName, text: event.text, check: null, error: null, failure: null, report: null, stoppedAt: null } : {})),
+    storeCheck: assign((_, check: ImportCheck) => ({ check })),
+    showFileError: assign(({ context }, { error }: { error: unknown }) => ({
+      text: null,
+      check: null,
+      error: `${context.fileName} cannot be imported. ${error instanceof Error ? error.message : toApiFailure(error).message}`,
+    })),
     choosePharmacy: assign(({ event }) => (event.type === "SELECT_PHARMACY" ? { pharmacyId: event.pharmacyId } : {})),
     storeReport: assign((_, report: ImportReport) => ({ report, error: null, failure: null, stoppedAt: null })),
     showImportStopped: assign((_, { error }: { error: unknown }) => {
@@ -146,7 +133,7 @@ export const consoleImportMachine = setup({
         error: `${importFailureText(failure)}${stopped ? ` The import stopped at line ${stopped.fromLine}: rows from there on were not sent. Importing the same file again adds only what is missing.` : ""}`,
       };
     }),
-    forgetFile: assign({ text: null, check: null, error: null, failure: null, report: null, stoppedAt: null }),
+    forgetFile: assign({ text: null, fileName: null, check: null, error: null, failure: null, report: null, stoppedAt: null }),
   },
 }).createMachine({
   id: "consoleImport",
@@ -157,6 +144,7 @@ export const consoleImportMachine = setup({
     pharmacies: [],
     pharmacyId: input.pharmacyId,
     text: null,
+    fileName: null,
     check: null,
     error: null,
     failure: null,
@@ -182,20 +170,24 @@ export const consoleImportMachine = setup({
     file: {
       description: "'CSV file' and 'Pharmacy': nothing chosen yet, or a file that cannot be read as orders (said why).",
       on: {
-        CHOOSE_FILE: [
-          { guard: "fileIsReadable", target: "checked", actions: "storeCheck", description: "Checked at once by the CLI's parser and rules; nothing is written." },
-          { actions: "showFileError", description: "An empty file or a header that does not fit: nothing can be imported." },
-        ],
+        CHOOSE_FILE: { target: "checking", actions: "takeFile" },
         SELECT_PHARMACY: { guard: "mayChoosePharmacy", actions: "choosePharmacy" },
+      },
+    },
+    checking: {
+      description: "The CLI's parser and rules read the file in the browser; nothing is written.",
+      invoke: {
+        id: "checkFile",
+        src: "checkFile",
+        input: ({ context }) => ({ fileName: context.fileName!, text: context.text! }),
+        onDone: { target: "checked", actions: { type: "storeCheck", params: ({ event }) => event.output } },
+        onError: { target: "file", actions: { type: "showFileError", params: ({ event }) => ({ error: event.error }) }, description: "An empty file or a header that does not fit: nothing can be imported." },
       },
     },
     checked: {
       description: "The rows that would be rejected, by line and reason, and 'Import {n} orders'.",
       on: {
-        CHOOSE_FILE: [
-          { guard: "fileIsReadable", target: "checked", reenter: true, actions: "storeCheck", description: "Another file is checked instead." },
-          { target: "file", actions: "showFileError" },
-        ],
+        CHOOSE_FILE: { target: "checking", actions: "takeFile", description: "Another file is checked instead." },
         SELECT_PHARMACY: { guard: "mayChoosePharmacy", actions: "choosePharmacy" },
         IMPORT: { guard: "readyToImport", target: "importing", description: "A pharmacy chosen and at least one row to import." },
       },

@@ -1,10 +1,8 @@
 import { assign, fromCallback, fromPromise, setup } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { OpsOrderDetail, OrderUpdateOpsRequest } from "../domain/contract/ops.ts";
-import { OrderUpdateOpsRequest as OrderUpdateRule } from "../domain/contract/ops.ts";
 import type { CustodyEntry, Proof } from "../domain/contract/ops-proof.ts";
 import type { OrderWebhookDelivery } from "../domain/contract/ops-webhooks.ts";
-import { issueWords } from "../domain/contract/issue-words.ts";
 import { orderActions, type StaffRole } from "../domain/order-actions.ts";
 
 /**
@@ -85,12 +83,6 @@ export function orderFailureText(failure: ApiFailure, doing: string): string {
 const actionsOf = (context: ConsoleOrderContext) =>
   context.data ? orderActions({ status: context.data.order.status.name, courierId: context.data.order.courier_id }, context.role) : null;
 
-const invalidChanges = (changes: OrderUpdateOpsRequest): string[] => {
-  const checked = OrderUpdateRule.safeParse(changes, { error: issueWords });
-  // "zipcode must be a ZIP code: …": the field's own name, as the API's refusals name it.
-  return checked.success ? [] : checked.error.issues.map((issue) => [issue.path.filter((part) => typeof part === "string").at(-1), issue.message].filter(Boolean).join(" "));
-};
-
 export const consoleOrderMachine = setup({
   types: {
     context: {} as ConsoleOrderContext,
@@ -129,7 +121,7 @@ export const consoleOrderMachine = setup({
       return known && another && (actions.assign || actions.reassign);
     },
     mayUnassign: ({ context }) => actionsOf(context)?.unassign === true,
-    changesAreValid: ({ event }) => event.type === "SAVE" && Object.keys(event.changes).length > 0 && invalidChanges(event.changes).length === 0,
+    hasChanges: ({ event }) => event.type === "SAVE" && Object.keys(event.changes).length > 0,
     pageIsStale: ({ context }) => context.stale,
   },
   actions: {
@@ -137,11 +129,7 @@ export const consoleOrderMachine = setup({
     showLoadError: assign((_, failure: ApiFailure) => ({ error: orderFailureText(failure, "loading the order"), failure, stale: false })),
     showRefreshError: assign((_, failure: ApiFailure) => ({ actionError: orderFailureText(failure, "reloading the order"), failure, stale: false })),
     showActionError: assign((_, params: { failure: ApiFailure; doing: string }) => ({ actionError: orderFailureText(params.failure, params.doing), failure: params.failure, notice: null })),
-    showInvalidChanges: assign(({ event }) => {
-      if (event.type !== "SAVE") return {};
-      const reasons = Object.keys(event.changes).length === 0 ? ["Change at least one field, or choose 'Discard changes'."] : invalidChanges(event.changes);
-      return { actionError: `The changes were not saved: ${reasons.join("; ")}.`, notice: null };
-    }),
+    showNothingChanged: assign({ actionError: "Nothing was changed: change a field, or choose 'Discard changes'.", notice: null }),
     clearMessages: assign({ actionError: null, notice: null }),
     say: assign((_, notice: string) => ({ notice, actionError: null })),
     markStale: assign({ stale: true }),
@@ -186,8 +174,8 @@ export const consoleOrderMachine = setup({
           description: "The edit form; a change elsewhere is loaded once the form is left.",
           on: {
             SAVE: [
-              { guard: "changesAreValid", target: "saving" },
-              { actions: "showInvalidChanges", description: "The domain's rules refuse a field: said, nothing sent." },
+              { guard: "hasChanges", target: "saving" },
+              { actions: "showNothingChanged", description: "No field changed: nothing to send." },
             ],
             DISCARD: [
               { guard: "pageIsStale", target: "refreshing", actions: "clearMessages", description: "The order changed while the form was open: load it." },
@@ -197,7 +185,7 @@ export const consoleOrderMachine = setup({
           },
         },
         saving: {
-          description: "PATCH /api/ops/v1/orders/{id}",
+          description: "The changes checked by the API's rules (domain/order-changes.ts; a refusal is said, nothing sent), then PATCH /api/ops/v1/orders/{id}.",
           invoke: {
             id: "updateOrder",
             src: "updateOrder",

@@ -266,3 +266,17 @@ export function ordersFromCsv(text: string, pharmacyId: number): OrderCsv {
   rejected.sort((a, b) => a.line - b.line);
   return { orders, rejected };
 }
+
+/** A file as the console's import checks it before anything is sent (decision 0034): rows read, ready, refused by line. */
+export interface OrderCsvCheck {
+  fileName: string;
+  rows: number;
+  ready: number;
+  rejected: RejectedRow[];
+}
+
+/** ordersFromCsv's verdict on a file, for any pharmacy (the pharmacy does not change which rows pass). Throws OrderCsvHeaderError. */
+export function checkOrderCsv(fileName: string, text: string): OrderCsvCheck {
+  const { orders, rejected } = ordersFromCsv(text, 1);
+  return { fileName, rows: orders.length + rejected.length, ready: orders.length, rejected };
+}

@@ -19,6 +19,10 @@ export default defineDemo({
       ],
       says: "GET /api/ops/v1/pharmacies",
     },
+    checkFile: {
+      resolves: { fileName: "day.csv", rows: 2, ready: 1, rejected: [{ line: 3, endLine: 3, externalId: "A-2", reasons: ["phone_number must be a US phone number: 10 digits, optionally after a leading 1"] }] },
+      says: "The CLI's reader and rules on the file, in the browser (domain/order-import checkOrderCsv)",
+    },
     importOrders: {
       resolves: { rows: 2, created: 1, unchanged: 0, rejected: [{ line: 3, endLine: 3, externalId: "A-2", reasons: ["phone_number must be a US phone number"] }], imported: [{ line: 2, externalId: "A-1", orderId: 40, status: "created" }] },
       says: "POST /api/ops/v1/orders/batch",

@@ -1,6 +1,7 @@
 import { fromPromise } from "xstate";
 import { isApiFailure } from "../../../domain/api-failure.ts";
 import { ImportStopped, importOrders, type ImportReport, type OpsCall } from "../../../domain/order-import/import-orders.ts";
+import { checkOrderCsv, type OrderCsvCheck } from "../../../domain/order-import/order-csv.ts";
 import { consoleImportMachine, type ImportPharmacy } from "../../../machines/console-import.machine.ts";
 import { opsRequest } from "./http.ts";
 
@@ -22,6 +23,8 @@ export const consoleImportActors = {
       throw error;
     }
   }),
+  // The CLI's reader and rules, in the browser: nothing is sent (decision 0034). A header that does not fit rejects with its words.
+  checkFile: fromPromise<OrderCsvCheck, { fileName: string; text: string }>(async ({ input }) => checkOrderCsv(input.fileName, input.text)),
   importOrders: fromPromise<ImportReport, { text: string; pharmacyId: number; csrfToken: string | null }>(async ({ input }) => {
     const call: OpsCall = async <T,>(method: "POST", path: string, body?: unknown) =>
       (await (await opsRequest(method, path, { body, csrfToken: input.csrfToken })).json()) as T;

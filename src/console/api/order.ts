@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise } from "xstate";
-import { isApiFailure } from "../../../domain/api-failure.ts";
+import { isApiFailure, type ApiFailure } from "../../../domain/api-failure.ts";
+import { changesRefusedText, orderChangeProblems } from "../../../domain/order-changes.ts";
 import { OPS_API_PREFIX, OrderDetailResponse } from "../../../domain/contract/ops.ts";
 import { Custody, Proof } from "../../../domain/contract/ops-proof.ts";
 import { OrderWebhookDeliveriesResponse } from "../../../domain/contract/ops-webhooks.ts";
@@ -41,6 +42,9 @@ export const consoleOrderActors = {
     return { order, custody, proof, deliveries, couriers: list };
   }),
   updateOrder: fromPromise<void, { orderId: number; changes: object; csrfToken: string | null }>(async ({ input }) => {
+    // The API's own rules first: a wrong field is said at once, and nothing is sent.
+    const problems = orderChangeProblems(input.changes);
+    if (problems.length) throw { kind: "refused", status: null, message: changesRefusedText(problems), code: "invalid_changes" } satisfies ApiFailure;
     await opsRequest("PATCH", `orders/${input.orderId}`, { body: input.changes, csrfToken: input.csrfToken });
   }),
   cancelOrder: fromPromise<void, { orderId: number; csrfToken: string | null }>(async ({ input }) => {

@@ -8,6 +8,7 @@ import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { StaffSessionResponse } from "../../../domain/contract/staff.ts";
 import type { ImportReport } from "../../../domain/order-import/import-orders.ts";
 import { consoleImportMachine } from "../../../machines/console-import.machine.ts";
+import { consoleImportActors } from "../../../src/console/api/import.ts";
 import { consoleSessionMachine } from "../../../machines/console-session.machine.ts";
 import { ImportScreen } from "../../../src/console/ImportScreen.tsx";
 import { ConsoleSession } from "../../../src/console/session-context.ts";
@@ -48,6 +49,8 @@ function renderImport(options: { session?: StaffSessionResponse; importing?: (in
   const logic = consoleImportMachine.provide({
     actors: {
       loadPharmacies: fromPromise(({ input }) => loadPharmacies(input)),
+      // The console's own check: the CLI's reader and rules, nothing sent.
+      checkFile: consoleImportActors.checkFile,
       importOrders: fromPromise(({ input }) => importOrders(input)),
     },
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { ImportReport } from "../../../domain/order-import/import-orders.ts";
+import { checkOrderCsv, OrderCsvHeaderError } from "../../../domain/order-import/order-csv.ts";
 import { consoleImportMachine } from "../../../machines/console-import.machine.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
@@ -19,10 +20,23 @@ const report: ImportReport = { rows: 2, created: 1, unchanged: 0, rejected: [{ l
 const offline: ApiFailure = { kind: "network", status: null, message: "Failed to fetch", code: null };
 const stopped = { report: { ...report, created: 0, imported: [] }, fromLine: 2, cause: offline };
 
+// What the console's checkFile answers for each file: the domain's own verdict (the CLI's reader and rules).
+const verdict = (fileName: string, text: string) => {
+  try {
+    return { type: "xstate.done.actor.checkFile", output: checkOrderCsv(fileName, text), file: fileName };
+  } catch (error) {
+    if (!(error instanceof OrderCsvHeaderError)) throw error;
+    return { type: "xstate.error.actor.checkFile", error, file: fileName };
+  }
+};
+
 const EVENTS = [
   { type: "CHOOSE_FILE", fileName: "day.csv", text: MIXED },
   { type: "CHOOSE_FILE", fileName: "bad.csv", text: ALL_BAD },
   { type: "CHOOSE_FILE", fileName: "empty.csv", text: "" },
+  verdict("day.csv", MIXED),
+  verdict("bad.csv", ALL_BAD),
+  verdict("empty.csv", ""),
   { type: "SELECT_PHARMACY", pharmacyId: 2 },
   { type: "SELECT_PHARMACY", pharmacyId: 9 },
   { type: "IMPORT" },
@@ -35,15 +49,16 @@ const EVENTS = [
   { type: "xstate.error.actor.importOrders", error: offline },
 ];
 
-const ACTORS = ["loadPharmacies", "importOrders"] as const;
+const ACTORS = ["loadPharmacies", "checkFile", "importOrders"] as const;
 const INPUT = { role: "dispatcher" as const, pharmacyId: null, csrfToken: "t" };
 
 describe("console import machine (issue 27)", () => {
   const paths = transitionCoverPaths(consoleImportMachine, {
     input: INPUT,
-    events: possibleEvents(EVENTS),
+    // A check answers for the file being checked.
+    events: (snapshot) => possibleEvents(EVENTS)(snapshot).filter((event) => !("file" in event) || event.file === snapshot.context.fileName),
     serializeState: (s) =>
-      JSON.stringify([s.value, s.context.pharmacyId, s.context.check?.fileName ?? null, s.context.error !== null, s.context.report !== null, s.context.stoppedAt, s.context.pharmacies.length]),
+      JSON.stringify([s.value, s.context.pharmacyId, s.context.fileName, s.context.check?.fileName ?? null, s.context.error !== null, s.context.report !== null, s.context.stoppedAt, s.context.pharmacies.length]),
   });
 
   it.each(paths.map((path) => [pathName(path), path] as const))("replays %s", async (_name, path) => {
@@ -52,6 +67,8 @@ describe("console import machine (issue 27)", () => {
     expect(snapshot.context).toEqual(path.state.context);
     // An import sends exactly the file that was checked, for the pharmacy chosen.
     for (const call of calls.filter((c) => c.actor === "importOrders")) expect(call.input).toEqual({ text: MIXED, pharmacyId: 2, csrfToken: "t" });
+    // A check reads the file chosen last, with its name.
+    for (const call of calls.filter((c) => c.actor === "checkFile")) expect(["day.csv", "bad.csv", "empty.csv"]).toContain((call.input as { fileName: string }).fileName);
   });
 
   it("covers every state and transition", () => expectFullCoverage(consoleImportMachine, paths, { input: INPUT }));
@@ -79,7 +96,7 @@ describe("console import machine (issue 27)", () => {
   });
 
   it("fixes a pharmacist's pharmacy to theirs", () => {
-    const snapshot = consoleImportMachine.resolveState({ value: "file", context: { role: "pharmacist", csrfToken: "t", pharmacies: [pharmacies[0]!], pharmacyId: 1, text: null, check: null, error: null, failure: null, report: null, stoppedAt: null } });
+    const snapshot = consoleImportMachine.resolveState({ value: "file", context: { role: "pharmacist", csrfToken: "t", pharmacies: [pharmacies[0]!], pharmacyId: 1, text: null, fileName: null, check: null, error: null, failure: null, report: null, stoppedAt: null } });
     expect(snapshot.can({ type: "SELECT_PHARMACY", pharmacyId: 1 })).toBe(false);
   });
 });
