@@ -141,6 +141,9 @@ function consolePageWithoutCourierManifest(): Plugin {
  * dispatch-<hash>.css, left out of the courier's precache (tests/unit/console-bundle-budget.test.ts).
  */
 const CONSOLE_ENTRY_PREFIX = "dispatch-console";
+/** The console's on-demand screens' files: dist/assets/dispatch-<name>-<hash>.js and .css (the worker's globIgnores "assets/dispatch-*"). */
+const CONSOLE_ASSET_PREFIX = "dispatch";
+const CONSOLE_STYLESHEETS = ["pages.css"];
 
 // The API runs on the same origin in production (server/app.ts serves dist/);
 // in development Vite forwards /api to the server started with `npm run serve`.
@@ -200,6 +203,10 @@ export default defineConfig({
       output: {
         // The console's entry chunk carries a name the courier's service worker leaves out of its precache.
         entryFileNames: (chunk) => (chunk.name === "dispatch" ? `assets/${CONSOLE_ENTRY_PREFIX}-[hash].js` : "assets/[name]-[hash].js"),
+        // Its screens loaded on demand (src/console/*Route.tsx), what they share and their stylesheet: never in the courier's
+        // precache. A chunk holding any module of src/console is the console's (the courier's app never imports it: eslint.config.js).
+        chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => id.includes("/src/console/")) ? `assets/${CONSOLE_ASSET_PREFIX}-[name]-[hash].js` : "assets/[name]-[hash].js"),
+        assetFileNames: (asset) => (asset.names.some((name) => CONSOLE_STYLESHEETS.includes(name)) ? `assets/${CONSOLE_ASSET_PREFIX}-[name]-[hash][extname]` : "assets/[name]-[hash][extname]"),
       },
     },
   },

@@ -51,6 +51,13 @@ export const WebhookDelivery = z.object({
   delivered_at: z.string().nullable(),
 });
 export const WebhookDeliveriesResponse = z.object({ deliveries: z.array(WebhookDelivery) });
+/** GET /api/ops/v1/orders/{id}/webhook-deliveries: the webhooks sent about one order, oldest first, each with its subscription. */
+export const OrderWebhookDelivery = WebhookDelivery.extend({
+  subscription_id: z.number().int(),
+  url: z.string().meta({ description: "The subscription's URL the event was sent to." }),
+});
+export type OrderWebhookDelivery = z.infer<typeof OrderWebhookDelivery>;
+export const OrderWebhookDeliveriesResponse = z.object({ deliveries: z.array(OrderWebhookDelivery) });
 export const WebhookRedeliverResponse = z.object({ delivery: WebhookDelivery });
 
 export const WebhookDeliveryParams = z.object({ id: PathId, deliveryId: BigPathId });

@@ -387,6 +387,7 @@ export const StatusChange = z.object({
   actor: z.string().nullable(),
 });
 export const OpsOrderDetail = OpsOrder.extend({ status_history: z.array(StatusChange) });
+export type OpsOrderDetail = z.infer<typeof OpsOrderDetail>;
 
 export const OrderResponse = z.object({ order: OpsOrder });
 export const OrderDetailResponse = z.object({ order: OpsOrderDetail });

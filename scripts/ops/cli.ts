@@ -15,8 +15,8 @@ import type {
 import { KEY_ROLES, MAX_BATCH_ORDERS } from "../../domain/contract/ops.ts";
 import { PAYMENT_TYPES, POD_RECIPIENT_CONFIGS, type PaymentType } from "../../domain/vocabulary.ts";
 import { clientFromEnv, OpsApiError, UsageError, type OpsClient } from "./client.ts";
-import { formatReport, ImportStopped, importOrders } from "./import-orders.ts";
-import { OrderCsvHeaderError } from "./order-csv.ts";
+import { formatReport, ImportStopped, importOrders } from "../../domain/order-import/import-orders.ts";
+import { OrderCsvHeaderError } from "../../domain/order-import/order-csv.ts";
 import { addStaffCommands } from "./staff-commands.ts";
 
 /** Where the CLI writes, and what it reads: the real process, or a test's. */

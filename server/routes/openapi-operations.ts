@@ -94,6 +94,7 @@ export const OPERATIONS: Record<string, OperationName> = {
   "GET /api/ops/v1/webhooks": op("listWebhooks", "webhooks", "List the key's webhook subscriptions"),
   "DELETE /api/ops/v1/webhooks/{id}": op("deleteWebhook", "webhooks", "Unsubscribe"),
   "GET /api/ops/v1/webhooks/{id}/deliveries": op("listWebhookDeliveries", "webhooks", "A subscription's deliveries"),
+  "GET /api/ops/v1/orders/{id}/webhook-deliveries": op("listOrderWebhookDeliveries", "webhooks", "The webhooks sent about an order"),
   "POST /api/ops/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": op("redeliverWebhook", "webhooks", "Send a delivery again"),
   "POST /api/ops/v1/staff": op("inviteStaff", "staff", "Invite a dispatcher or a pharmacist"),
   "GET /api/ops/v1/staff": op("listStaff", "staff", "List the dispatchers and pharmacists"),

@@ -1,5 +1,6 @@
 import { useActorRef, useSelector } from "@xstate/react";
 import { useEffect, useMemo } from "react";
+import { Link } from "react-router";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
@@ -100,9 +101,7 @@ function OrderRegion({ title, orders, empty }: { title: string; orders: OpsOrder
         <ul className="console-orders">
           {orders.map((order) => (
             <li key={order.id} className="console-order">
-              <span className="console-order__patient">
-                {order.patient_first_name} {order.patient_last_name}
-              </span>
+              <Link className="console-order__patient" to={`/dispatch/orders/${order.id}`}>{order.patient_first_name} {order.patient_last_name}</Link>
               <span className="console-order__meta">
                 {order.external_id ?? `#${order.id}`} · {order.pharmacy.name}
               </span>

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
 import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
 import type { consoleCouriersMachine } from "../../machines/console-couriers.machine.ts";
@@ -11,6 +12,10 @@ import { DispatchersOnly } from "./DispatchersOnly.tsx";
 import { PlanScreen } from "./plan/PlanScreen.tsx";
 import { LoginScreen } from "./LoginScreen.tsx";
 import { ConsoleSession } from "./session-context.ts";
+
+// Loaded on demand: the console's first screen (the board) stays within its 200 KiB budget.
+const OrderRoute = lazy(() => import("./OrderRoute.tsx"));
+const ImportRoute = lazy(() => import("./ImportRoute.tsx"));
 
 export const LOGIN_PATH = "/dispatch/login";
 export const BOARD_PATH = "/dispatch";
@@ -49,27 +54,36 @@ function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planL
   if (!signedIn && pathname !== LOGIN_PATH) return <Navigate to={LOGIN_PATH} replace />;
   if (signedIn && pathname === LOGIN_PATH) return <Navigate to={BOARD_PATH} replace />;
   return (
-    <Routes>
-      <Route path={LOGIN_PATH} element={<LoginScreen />} />
-      <Route path={BOARD_PATH} element={<BoardScreen logic={boardLogic} />} />
-      <Route
-        path={COURIERS_PATH}
-        element={
-          <DispatchersOnly screen="Couriers">
-            <CouriersScreen logic={couriersLogic} />
-          </DispatchersOnly>
-        }
-      />
-      <Route
-        path={PLAN_PATH}
-        element={
-          <DispatchersOnly screen="Plan the day">
-            <PlanScreen logic={planLogic} />
-          </DispatchersOnly>
-        }
-      />
-      {/* Screens still to come (issue 27: order page, import, couriers) open the board meanwhile. */}
-      <Route path="*" element={<Navigate to={BOARD_PATH} replace />} />
-    </Routes>
+    <Suspense
+      fallback={
+        <main className="console-main">
+          <p role="status">Loading…</p>
+        </main>
+      }
+    >
+      <Routes>
+        <Route path={LOGIN_PATH} element={<LoginScreen />} />
+        <Route path={BOARD_PATH} element={<BoardScreen logic={boardLogic} />} />
+        <Route path={`${BOARD_PATH}/orders/:id`} element={<OrderRoute />} />
+        <Route path={`${BOARD_PATH}/import`} element={<ImportRoute />} />
+        <Route
+          path={COURIERS_PATH}
+          element={
+            <DispatchersOnly screen="Couriers">
+              <CouriersScreen logic={couriersLogic} />
+            </DispatchersOnly>
+          }
+        />
+        <Route
+          path={PLAN_PATH}
+          element={
+            <DispatchersOnly screen="Plan the day">
+              <PlanScreen logic={planLogic} />
+            </DispatchersOnly>
+          }
+        />
+        <Route path="*" element={<Navigate to={BOARD_PATH} replace />} />
+      </Routes>
+    </Suspense>
   );
 }

@@ -6,6 +6,7 @@ const ROLE_NAMES = { dispatcher: "Dispatcher", pharmacist: "Pharmacist" } as con
 /** The console's screens, in the order a dispatcher's day uses them; each screen adds its own entry here (roles: who sees it, everyone when left out). */
 const SCREENS: { path: string; label: string; roles?: readonly ("dispatcher" | "pharmacist")[] }[] = [
   { path: "/dispatch", label: "Board" },
+  { path: "/dispatch/import", label: "Import orders" },
   { path: "/dispatch/plan", label: "Plan the day", roles: ["dispatcher"] },
   { path: "/dispatch/couriers", label: "Couriers", roles: ["dispatcher"] },
 ];

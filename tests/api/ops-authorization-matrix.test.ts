@@ -76,6 +76,8 @@ HEAD   /api/ops/v1/webhooks                                      | 401  | 401   
 DELETE /api/ops/v1/webhooks/:id                                  | 401  | 401     | 204      | 204 | 404   | 401    | 204        | 204
 GET    /api/ops/v1/webhooks/:id/deliveries                       | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
 HEAD   /api/ops/v1/webhooks/:id/deliveries                       | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+GET    /api/ops/v1/orders/:id/webhook-deliveries                 | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
+HEAD   /api/ops/v1/orders/:id/webhook-deliveries                 | 401  | 401     | 200      | 200 | 404   | 401    | 200        | 200
 POST   /api/ops/v1/webhooks/:id/deliveries/:deliveryId/redeliver | 401  | 401     | 202      | 202 | 404   | 401    | 202        | 202
 POST   /api/ops/v1/staff                                         | 401  | 401     | 201      | 403 | 403   | 401    | 403        | 403
 GET    /api/ops/v1/staff                                         | 401  | 401     | 200      | 403 | 403   | 401    | 403        | 403
@@ -240,6 +242,7 @@ const REQUESTS: Record<string, (ctx: OpsContext, f: Fixture) => Promise<Request>
   "GET /api/ops/v1/webhooks": async () => ({ url: "/api/ops/v1/webhooks" }),
   "DELETE /api/ops/v1/webhooks/:id": async (ctx, f) => ({ url: `/api/ops/v1/webhooks/${await ownSubscription(ctx, f)}` }),
   "GET /api/ops/v1/webhooks/:id/deliveries": async (ctx, f) => ({ url: `/api/ops/v1/webhooks/${await ownSubscription(ctx, f)}/deliveries` }),
+  "GET /api/ops/v1/orders/:id/webhook-deliveries": async (ctx, f) => ({ url: `/api/ops/v1/orders/${await freshOrder(ctx, f)}/webhook-deliveries` }),
   "POST /api/ops/v1/webhooks/:id/deliveries/:deliveryId/redeliver": async (ctx, f) => {
     const subscription = await ownSubscription(ctx, f);
     // A delivery that already gave up, as the sender leaves one.

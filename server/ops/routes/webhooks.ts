@@ -9,6 +9,7 @@ import {
   WebhookDeliveryParams,
   WebhookListResponse,
   WebhookRedeliverResponse,
+  OrderWebhookDeliveriesResponse,
 } from "../../../domain/contract/ops-webhooks.ts";
 import type { Db } from "../../db/client.ts";
 import type { Resolver } from "../../services/webhooks/url-policy.ts";
@@ -16,6 +17,7 @@ import {
   createSubscription,
   deleteSubscription,
   listDeliveries,
+  listOrderDeliveries,
   listSubscriptions,
   redeliver,
   type WebhookScope,
@@ -84,6 +86,20 @@ export const opsWebhookRoutes =
         },
       },
       async (request) => ({ deliveries: await listDeliveries(deps.db, scopeOf(request), request.params.id, request.query) }),
+    );
+
+    app.get(
+      `${OPS_API_PREFIX}/orders/:id/webhook-deliveries`,
+      {
+        schema: {
+          summary: "The webhooks sent about an order, oldest first: each delivery with its subscription's URL and attempts (a pharmacy's caller: its own subscriptions').",
+          tags: [OPS_TAG],
+          security: opsSecurity,
+          params: OpsIdParams,
+          response: { 200: OrderWebhookDeliveriesResponse, ...opsRefusals },
+        },
+      },
+      async (request) => ({ deliveries: await listOrderDeliveries(deps.db, scopeOf(request), request.params.id) }),
     );
 
     app.post(

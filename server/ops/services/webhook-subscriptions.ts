@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../../domain/webhook-events.ts";
 import type { Db } from "../../db/client.ts";
 import { webhookAttempts, webhookMessages, webhookSubscriptions } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
+import { scopedOrder } from "./proof/scope.ts";
 import { nudgeSenders } from "../../services/webhooks/outbox.ts";
 import { newWebhookSecret } from "../../services/webhooks/signing.ts";
 import { checkWebhookUrl, type Resolver } from "../../services/webhooks/url-policy.ts";
@@ -132,3 +133,38 @@ export async function redeliver(db: Db, scope: WebhookScope, id: number, deliver
   return deliveryView(row, attempts);
 }
 
+
+/** The most deliveries GET orders/{id}/webhook-deliveries answers: an order has a handful of events per subscription. */
+export const MAX_ORDER_DELIVERIES = 200;
+
+/**
+ * The webhooks sent about one order (the console's order page, issue 27):
+ * every delivery whose event names the order, oldest first, with its
+ * subscription's URL and attempts. Scoped twice: the order must be the
+ * caller's to see (else 404, like a missing one), and a pharmacy's caller
+ * sees its own subscriptions' deliveries only, as GET webhooks/{id}/deliveries.
+ * The events carry no patient details (domain/webhook-events.ts), so this read
+ * is no view of patient data.
+ */
+export async function listOrderDeliveries(db: Db, scope: WebhookScope, orderId: number) {
+  await scopedOrder(db, { pharmacyId: scope.pharmacyId }, orderId);
+  const rows = await db
+    .select({ message: webhookMessages, url: webhookSubscriptions.url })
+    .from(webhookMessages)
+    .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.id, webhookMessages.subscriptionId))
+    // Every order event's body is {type, timestamp, data: {order: {id, …}}} (server/services/webhooks/outbox.ts).
+    .where(and(sql`(${webhookMessages.body}::jsonb #>> '{data,order,id}') = ${String(orderId)}`, inScope(scope)))
+    .orderBy(webhookMessages.id)
+    .limit(MAX_ORDER_DELIVERIES);
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(webhookAttempts)
+          .where(inArray(webhookAttempts.messageId, rows.map((row) => row.message.id)))
+          .orderBy(webhookAttempts.id);
+  const byMessage = new Map<number, AttemptRow[]>();
+  for (const attempt of attempts) byMessage.set(attempt.messageId, [...(byMessage.get(attempt.messageId) ?? []), attempt]);
+  return rows.map((row) => ({ ...deliveryView(row.message, byMessage.get(row.message.id) ?? []), subscription_id: row.message.subscriptionId, url: row.url }));
+}

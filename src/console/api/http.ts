@@ -10,7 +10,7 @@ import { OPS_API_PREFIX } from "../../../domain/contract/ops.ts";
 const ACCEPT = "application/vnd.rxcourier.v1+json";
 const TIMEOUT_MS = 20_000;
 
-export async function opsRequest(method: "GET" | "POST" | "DELETE", path: string, options: { body?: unknown; csrfToken?: string | null } = {}): Promise<Response> {
+export async function opsRequest(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, options: { body?: unknown; csrfToken?: string | null } = {}): Promise<Response> {
   const headers: Record<string, string> = { Accept: ACCEPT };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.csrfToken) headers["X-CSRF-Token"] = options.csrfToken;

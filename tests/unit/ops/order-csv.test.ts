@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readCsv } from "../../../scripts/ops/csv-records.ts";
-import { columnOf, ORDER_COLUMNS, OrderCsvHeaderError, ordersFromCsv } from "../../../scripts/ops/order-csv.ts";
+import { readCsv } from "../../../domain/order-import/csv-records.ts";
+import { columnOf, ORDER_COLUMNS, OrderCsvHeaderError, ordersFromCsv } from "../../../domain/order-import/order-csv.ts";
 
 const HEADER = "external_id,patient_first_name,patient_last_name,phone_number,street_address,city,state_abbreviation,zipcode,rx_numbers,copay";
 const row = (id: string, extra = "12.50") => `${id},Ana,Lopez,215-555-0100,1 Main St,Philadelphia,PA,19103,RX1;RX2,${extra}`;

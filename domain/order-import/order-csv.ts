@@ -1,5 +1,5 @@
-import { issueWords } from "../../domain/contract/issue-words.ts";
-import { OrderCreateRequest } from "../../domain/contract/ops.ts";
+import { issueWords } from "../contract/issue-words.ts";
+import { OrderCreateRequest } from "../contract/ops.ts";
 import { readCsv, type CsvRecord } from "./csv-records.ts";
 
 /**
@@ -265,4 +265,18 @@ export function ordersFromCsv(text: string, pharmacyId: number): OrderCsv {
   }
   rejected.sort((a, b) => a.line - b.line);
   return { orders, rejected };
+}
+
+/** A file as the console's import checks it before anything is sent (decision 0034): rows read, ready, refused by line. */
+export interface OrderCsvCheck {
+  fileName: string;
+  rows: number;
+  ready: number;
+  rejected: RejectedRow[];
+}
+
+/** ordersFromCsv's verdict on a file, for any pharmacy (the pharmacy does not change which rows pass). Throws OrderCsvHeaderError. */
+export function checkOrderCsv(fileName: string, text: string): OrderCsvCheck {
+  const { orders, rejected } = ordersFromCsv(text, 1);
+  return { fileName, rows: orders.length + rejected.length, ready: orders.length, rejected };
 }

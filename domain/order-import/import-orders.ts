@@ -1,6 +1,8 @@
-import { MAX_BATCH_ORDERS, type OrderBatchResponse } from "../../domain/contract/ops.ts";
-import type { OpsClient } from "./client.ts";
+import { MAX_BATCH_ORDERS, type OrderBatchResponse } from "../contract/ops.ts";
 import { describeError, ordersFromCsv, type MappedRow, type RejectedRow } from "./order-csv.ts";
+
+/** An operations API call: the CLI's (a Bearer key, scripts/ops/client.ts) or the console's (a staff session). */
+export type OpsCall = <T>(method: "POST", path: string, body?: unknown) => Promise<T>;
 
 export interface ImportReport {
   /** Data rows read (orders sent plus rows refused before sending). */
@@ -30,7 +32,7 @@ export interface ImportOptions {
  * orders already sent are kept, and running the same file again only adds the
  * rest (external_id makes each order once).
  */
-export async function importOrders(call: OpsClient, text: string, options: ImportOptions): Promise<ImportReport> {
+export async function importOrders(call: OpsCall, text: string, options: ImportOptions): Promise<ImportReport> {
   const chunkSize = Math.min(options.chunkSize ?? MAX_BATCH_ORDERS, MAX_BATCH_ORDERS);
   const { orders, rejected } = ordersFromCsv(text, options.pharmacyId);
   const report: ImportReport = { rows: orders.length + rejected.length, created: 0, unchanged: 0, rejected: [...rejected], imported: [] };
