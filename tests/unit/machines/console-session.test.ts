@@ -8,6 +8,7 @@ import { pathName, possibleEvents, replayPath } from "../../support/replay-paths
 const session: StaffSessionResponse = {
   staff: { id: 1, first_name: "Morgan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null },
   csrf_token: "t",
+  service_time_zone: "America/New_York",
 };
 const wrongPassword: ApiFailure = { kind: "refused", status: 401, message: "The email or password is incorrect.", code: "invalid_credentials" };
 const tooMany: ApiFailure = { kind: "refused", status: 429, message: "Too many login attempts. Please wait 15 minutes and try again.", code: "too_many_attempts" };
