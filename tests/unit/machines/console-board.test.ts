@@ -174,7 +174,7 @@ describe("console board machine: selecting and assigning (issue 27)", () => {
     expect(pickedUp?.state.matches({ assignment: "idle" })).toBe(true);
     expect(pickedUp?.state.context.notice?.text).toContain("Alan Turing (RX-4) is picked up: only an order not yet picked up can move to another courier.");
     const unassignPicked = assignmentPaths.find(
-      (p) => p.steps.at(-1)?.event.type === "UNASSIGN" && (p.steps.at(-1)?.event as { orderId: number }).orderId === 4 && p.state.context.orders.length > 0,
+      (p) => p.steps.at(-1)?.event.type === "UNASSIGN" && (p.steps.at(-1)?.event as unknown as { orderId: number }).orderId === 4 && p.state.context.orders.length > 0,
     );
     expect(unassignPicked?.state.context.notice?.text).toBe(
       "Nothing was unassigned: Alan Turing (RX-4) is picked up: only an order not yet picked up can move to another courier.",
