@@ -103,3 +103,6 @@ export const WEBHOOK_NOTES: readonly string[] = [
     "With 1000 calls per run a p99 is the tenth-slowest call, and on two shared cores a few seconds of lost CPU make it. What the two runs agree on: no errors, no duplicate or badly signed event, and the mix's throughput the same with webhooks on. A fair verdict on the cost needs a quiet machine, or several alternating off/on runs.",
   "- **The backlog.** First run: the import at 158 orders/s (31.6 s), lag p50 7.6 s and p99 10.2 s, 149.5 events/s, all 5000 received once; recorded run: 248 orders/s, lag p50 4.7 s. In both the sender kept up with the import; the lag is mostly the batch transaction (a row's event waits for the other 999 rows to commit), then the sender: the last batch's 1000 events reached the receiver within about 1 s of its commit (978.5 events/s, 25 at a time per claim).",
 ];
+
+/** The dispatch console's day board (issue 27). */
+export const BOARD_NOTES: readonly string[] = [];

@@ -159,8 +159,10 @@ const OrderRow = memo(function OrderRow({ order, index, setSize, top, selectable
       <span id={labelId} className="console-order__who">
         <span className="console-order__patient">{patient}</span> <span className="console-order__ref">{reference}</span>
       </span>
-      <span className="console-order__meta">{order.pharmacy.name}</span>
-      <span className={`console-status console-status--${order.status.name}`}>{STATUS_WORDS[order.status.name]}</span>
+      <span className="console-order__line">
+        <span className={`console-status console-status--${order.status.name}`}>{STATUS_WORDS[order.status.name]}</span>{" "}
+        <span className="console-order__meta">{order.pharmacy.name}</span>
+      </span>
       {canUnassign && (
         <button
           type="button"
