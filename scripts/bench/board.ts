@@ -133,8 +133,10 @@ async function oneRun(page: Page, courierName: string, log: (line: string) => vo
   // Select 100: check the first unassigned order, go down to the 100th with the keyboard, shift-click it.
   const unassigned = page.getByRole("region", { name: /^Unassigned/ });
   await unassigned.getByRole("checkbox").first().click();
-  for (let i = 1; i < ASSIGNED_AT_ONCE; i++) await page.keyboard.press("ArrowDown");
-  await page.waitForFunction(() => document.activeElement?.closest("[data-index]")?.getAttribute("data-index") === "99");
+  for (let i = 1; i < ASSIGNED_AT_ONCE; i++) {
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction((index) => document.activeElement?.closest("[data-index]")?.getAttribute("data-index") === String(index), i);
+  }
   await armTap(page);
   await armPaint(page, "__selected", `document.querySelector(".console-assign__count")?.textContent?.startsWith("${ASSIGNED_AT_ONCE} ")`);
   await page.locator(":focus").click({ modifiers: ["Shift"] });

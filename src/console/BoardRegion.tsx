@@ -54,7 +54,10 @@ export const BoardRegion = memo(function BoardRegion({ title, orders, empty, sel
     (index: number) => {
       const target = Math.max(0, Math.min(orders.length - 1, index));
       const focus = () => scroller.current?.querySelector<HTMLElement>(`[data-index="${target}"] input`)?.focus();
-      if (virtual) {
+      // A row in the page (the next one usually is: a few are drawn beyond the view) takes the focus at once, and the browser scrolls it into view.
+      if (scroller.current?.querySelector(`[data-index="${target}"] input`)) {
+        focus();
+      } else if (virtual) {
         virtualizer.scrollToIndex(target, { align: "auto" });
         // The row is in the page once the list has drawn the new range.
         requestAnimationFrame(() => requestAnimationFrame(focus));
