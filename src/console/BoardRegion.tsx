@@ -1,18 +1,24 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useCallback, useRef, type KeyboardEvent, type MouseEvent } from "react";
+import { memo, useCallback, useMemo, useRef, type KeyboardEvent, type MouseEvent } from "react";
 import { canMoveOrder } from "../../domain/assignment-rules.ts";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import { STATUS_WORDS } from "./status-words.ts";
 
 /** Rows are one height, so the virtual list never measures. */
 export const ROW_HEIGHT = 60;
-/** A longer list renders only the rows in view (and a few around them). */
-export const VIRTUAL_FROM = 40;
-const OVERSCAN = 8;
+/** A list longer than its region's height (24rem: six rows and a half) renders only the rows in view, and a few around them. */
+export const VIRTUAL_FROM = 12;
+const OVERSCAN = 4;
 
 export interface RegionActions {
-  /** A checkbox clicked; shift says a range from the last one. */
+  /** A checkbox clicked; shift says a range from the last one, within this region's orders. */
   onToggle(orderId: number, shift: boolean, region: readonly OpsOrder[]): void;
+  onUnassign(orderId: number): void;
+}
+
+/** What a row calls: the region's orders are the region's business, so a row does not change when another row does. */
+interface RowActions {
+  onToggle(orderId: number, shift: boolean): void;
   onUnassign(orderId: number): void;
 }
 
@@ -40,6 +46,8 @@ const idOf = (title: string) => `region-${title.replace(/\W+/g, "-").toLowerCase
 export const BoardRegion = memo(function BoardRegion({ title, orders, empty, selectable, selected, busy, actions }: RegionProps) {
   const id = idOf(title);
   const scroller = useRef<HTMLDivElement>(null);
+  // New only when this region's orders change (and then its rows are drawn again anyway).
+  const rowActions = useMemo<RowActions>(() => ({ onToggle: (orderId, shift) => actions.onToggle(orderId, shift, orders), onUnassign: actions.onUnassign }), [actions, orders]);
   const virtual = orders.length >= VIRTUAL_FROM;
   const virtualizer = useVirtualizer({
     count: virtual ? orders.length : 0,
@@ -117,8 +125,7 @@ export const BoardRegion = memo(function BoardRegion({ title, orders, empty, sel
                   selectable={selectable}
                   selected={selected.has(order.id)}
                   busy={busy}
-                  region={orders}
-                  actions={actions}
+                  actions={rowActions}
                 />
               );
             })}
@@ -137,15 +144,14 @@ interface RowProps {
   selectable: boolean;
   selected: boolean;
   busy: boolean;
-  region: readonly OpsOrder[];
-  actions: RegionActions;
+  actions: RowActions;
 }
 
-const OrderRow = memo(function OrderRow({ order, index, setSize, top, selectable, selected, busy, region, actions }: RowProps) {
+const OrderRow = memo(function OrderRow({ order, index, setSize, top, selectable, selected, busy, actions }: RowProps) {
   const patient = `${order.patient_first_name} ${order.patient_last_name}`;
   const reference = order.external_id ?? `#${order.id}`;
   const labelId = `order-${order.id}-name`;
-  const onClick = (event: MouseEvent<HTMLInputElement>) => actions.onToggle(order.id, event.shiftKey, region);
+  const onClick = (event: MouseEvent<HTMLInputElement>) => actions.onToggle(order.id, event.shiftKey);
   const canUnassign = selectable && order.courier_id !== null && canMoveOrder(order.status.name);
   return (
     <li

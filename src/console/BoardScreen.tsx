@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import { attentionFor, serviceClock } from "../../domain/needs-attention.ts";
 import { boardOrders, type consoleBoardMachine } from "../../machines/console-board.machine.ts";
-import { groupBoard, rangeBetween } from "./board-groups.ts";
+import { groupBoard, keepUnchanged, rangeBetween, type BoardGroups } from "./board-groups.ts";
 import { BoardRegion, type RegionActions } from "./BoardRegion.tsx";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { NeedsAttention, type AttentionItem } from "./NeedsAttention.tsx";
@@ -58,7 +58,11 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
   }, [sessionEnded, session]);
 
   const orders = useMemo(() => boardOrders(loaded, pending), [loaded, pending]);
-  const { unassigned, couriers: courierGroups, counts } = useMemo(() => groupBoard(orders), [orders]);
+  // Regions whose orders did not change keep their arrays (and are not drawn again): React's "state from the previous render" pattern.
+  const [grouped, setGrouped] = useState<{ from: OpsOrder[]; groups: BoardGroups }>(() => ({ from: orders, groups: groupBoard(orders) }));
+  if (grouped.from !== orders) setGrouped({ from: orders, groups: keepUnchanged(grouped.groups, groupBoard(orders)) });
+  // (A render that set it is run again at once with the new groups; its output is never shown.)
+  const { unassigned, couriers: courierGroups, counts } = grouped.groups;
   const selected = useMemo(() => (selectedIds.length ? new Set(selectedIds) : EMPTY_SELECTION), [selectedIds]);
   const attention = useMemo(() => attentionItems(orders, timeZone, now), [orders, timeZone, now]);
 

@@ -63,3 +63,22 @@ export function rangeBetween(orders: readonly OpsOrder[], fromId: number, toId: 
   const [start, end] = from <= to ? [from, to] : [to, from];
   return orders.slice(start, end + 1).map((order) => order.id);
 }
+
+/**
+ * The groups as before wherever they did not change: a region whose orders
+ * are the same objects in the same order keeps its array, so it is not drawn
+ * again (an assignment of 100 orders redraws the regions it touches only).
+ */
+export function keepUnchanged(previous: BoardGroups | null, next: BoardGroups): BoardGroups {
+  if (!previous) return next;
+  const same = (a: readonly OpsOrder[], b: readonly OpsOrder[]) => a.length === b.length && a.every((order, i) => order === b[i]);
+  const before = new Map(previous.couriers.map((group) => [group.courierId, group]));
+  return {
+    unassigned: same(previous.unassigned, next.unassigned) ? previous.unassigned : next.unassigned,
+    couriers: next.couriers.map((group) => {
+      const old = before.get(group.courierId);
+      return old && old.title === group.title && same(old.orders, group.orders) ? old : group;
+    }),
+    counts: next.counts,
+  };
+}
