@@ -74,10 +74,19 @@ it("a dispatcher checks a range of orders, chooses a 'Courier', presses 'Assign'
 it("a picked-up order cannot move: the reason in words, nothing changes", async () => {
   const page = await dispatcherBoard();
   const dana = page.getByRole("region", { name: /^Courier Dana Whitfield/ });
-  const pickedUp = dana.getByRole("listitem").filter({ hasText: "Picked up" }).first();
-  const patient = (await pickedUp.locator(".console-order__patient").textContent())!;
-  // The keyboard: focus the checkbox, Space checks it.
-  await pickedUp.getByRole("checkbox").focus();
+  // Dana's region is longer than its height: only the rows in view are in the page. The keyboard walks down it to a picked-up order.
+  await dana.getByRole("checkbox").first().focus();
+  const focusedRow = () => page.evaluate(() => document.activeElement?.closest("li")?.textContent ?? "");
+  for (let step = 0; step < 40 && !(await focusedRow()).includes("Picked up"); step++) {
+    const before = await focusedRow();
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(focusedRow).not.toBe(before);
+  }
+  expect(await focusedRow()).toContain("Picked up");
+  const patient = (await dana.getByRole("listitem").filter({ has: page.locator(":focus") }).locator(".console-order__patient").textContent())!;
+  const pickedUp = dana.getByRole("listitem").filter({ hasText: patient });
+  expect(await pickedUp.count()).toBe(1);
+  // Space checks it.
   await page.keyboard.press("Space");
   expect(await pickedUp.getByRole("checkbox").isChecked()).toBe(true);
   await page.getByRole("combobox", { name: "Courier" }).selectOption({ label: "Marcus Ortega" });
