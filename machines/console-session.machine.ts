@@ -13,6 +13,8 @@ export type ConsoleStaff = StaffSessionResponse["staff"];
 export interface ConsoleSessionContext {
   staff: ConsoleStaff | null;
   csrfToken: string | null;
+  /** The service's time zone (the server's SERVICE_TIME_ZONE): the board's "today" is the day there. */
+  serviceTimeZone: string | null;
   /** The login screen's alert, in words. */
   error: string | null;
 }
@@ -44,8 +46,8 @@ export const consoleSessionMachine = setup({
     serverKnowsThisBrowser: ({ event }) => (event as unknown as { output: StaffSessionResponse | null }).output !== null,
   },
   actions: {
-    rememberStaffSession: assign((_, session: StaffSessionResponse) => ({ staff: session.staff, csrfToken: session.csrf_token, error: null })),
-    forgetStaffSession: assign({ staff: null, csrfToken: null }),
+    rememberStaffSession: assign((_, session: StaffSessionResponse) => ({ staff: session.staff, csrfToken: session.csrf_token, serviceTimeZone: session.service_time_zone, error: null })),
+    forgetStaffSession: assign({ staff: null, csrfToken: null, serviceTimeZone: null }),
     showLoginError: assign((_, failure: ApiFailure) => ({ error: loginMessage(failure) })),
     showSessionEnded: assign({ error: SESSION_ENDED_MESSAGE }),
     clearError: assign({ error: null }),
@@ -53,7 +55,7 @@ export const consoleSessionMachine = setup({
 }).createMachine({
   id: "consoleSession",
   description: "The dispatch console's login (dispatchers and pharmacists); the session lives in an HttpOnly cookie.",
-  context: { staff: null, csrfToken: null, error: null },
+  context: { staff: null, csrfToken: null, serviceTimeZone: null, error: null },
   initial: "checkingSession",
   states: {
     checkingSession: {

@@ -160,7 +160,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { paymentGateway, loginLimits, hasher } = await registerRoutes(app, { config, database, sessions, today });
   // The console's login shares the courier's limits and bounded hashing (issue 27); its device cookie has the console login's path.
   await app.register(
-    staffSessionRoutes({ db: database.db, sessions: staffSessions, loginLimits, hasher, devices: deviceCookies(await serverSecret(database.db, "device_cookie"), "/api/ops/v1/sessions") }),
+    staffSessionRoutes({
+      db: database.db,
+      sessions: staffSessions,
+      loginLimits,
+      hasher,
+      devices: deviceCookies(await serverSecret(database.db, "device_cookie"), "/api/ops/v1/sessions"),
+      timeZone: config.serviceTimeZone,
+    }),
   );
   // Card holds a crash left without their answer recorded are released, at start and every minute (docs/security.md "Payments").
   let paymentRecovery: PaymentRecovery | null = null;

@@ -7,11 +7,13 @@
 //
 // Demo:
 // Input: the service date 2026-11-26. The day loads (Dana Whitfield's orders); the stream opens, a change
-// arrives, the board reloads.
+// arrives, the board reloads; an order is checked, Dana chosen, 'Assign' (the server agrees), then 'Unassign'.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   loadBoard: succeeds with {"orders":[{"id":4101,"status":{"id":2,"name":"submitted_to_courier"},"pharmacy":{"id":... (GET /api/ops/v1/orders?service_date=2026-11-26 and GET /api/ops/v1/couriers)
 //   eventStream: GET /api/ops/v1/events (EventSource): send STREAM_OPEN, STREAM_EVENT, STREAM_ERROR from the list
+//   assignOrders: succeeds with [{"id":4101,"status":{"id":2,"name":"submitted_to_courier"},"pharmacy":{"id":3,"name":"... (POST /api/ops/v1/assignments {courier_id, service_date, order_ids}: the orders as the server now has them)
+//   unassignOrder: succeeds with {"id":4101,"status":{"id":1,"name":"new"},"pharmacy":{"id":3,"name":"Riverside Communit... (DELETE /api/ops/v1/assignments/{order_id}: the order as the server now has it)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
@@ -26,6 +28,51 @@ function toApiFailure(error) {
   const message = error instanceof Error ? error.message : String(error);
   return { kind: "other", status: null, message, code: null };
 }
+
+// domain/assignment-rules.ts
+var MOVABLE_STATUSES = ["new", "submitted_to_courier"];
+function canMoveOrder(status) {
+  return MOVABLE_STATUSES.includes(status);
+}
+function statusInWords(status) {
+  return status.replace(/_/g, " ");
+}
+function moveRefusal(order) {
+  if (canMoveOrder(order.status.name)) return null;
+  const reference = order.external_id ?? `#${order.id}`;
+  return `${order.patient_first_name} ${order.patient_last_name} (${reference}) is ${statusInWords(order.status.name)}: only an order not yet picked up can move to another courier.`;
+}
+
+// domain/vocabulary.ts
+var ORDER_STATUSES = [
+  { id: 1, name: "new" },
+  { id: 2, name: "submitted_to_courier" },
+  { id: 3, name: "picked_up" },
+  { id: 4, name: "verified" },
+  { id: 5, name: "delivered" },
+  { id: 6, name: "delivery_attempted" },
+  { id: 7, name: "cancelled" },
+  { id: 8, name: "returned_to_pharmacy" },
+  { id: 9, name: "reconciled" }
+];
+var ORDER_STATUS_NAMES = ORDER_STATUSES.map((s) => s.name);
+function statusByName(name) {
+  return ORDER_STATUSES.find((status) => status.name === name);
+}
+var RELATIONSHIPS = [
+  { id: 1, name: "Patient" },
+  { id: 2, name: "Other" },
+  { id: 3, name: "No Recipient" },
+  { id: 4, name: "Contactless - No Signature Requested" }
+];
+var FAILURE_REASONS = [
+  { id: 1, name: "Patient Not Home" },
+  { id: 2, name: "Patient Could Not Provide Copayment" },
+  { id: 3, name: "Incorrect Address" },
+  { id: 4, name: "ID Not Provided" },
+  { id: 5, name: "Date of Birth Not Verified" }
+];
+var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 
 // machines/console-board.machine.ts
 var CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -45,6 +92,36 @@ function boardFailureText(failure) {
       return "Something went wrong loading the board. Choose 'Try again'.";
   }
 }
+function changeFailureText(failure, kind) {
+  const what = kind === "assign" ? "The orders were not assigned" : "The order was not unassigned";
+  switch (failure.kind) {
+    case "network":
+    case "unavailable":
+      return `${what}: the server cannot be reached. Check the connection and try again.`;
+    case "unauthenticated":
+      return "Your session has ended. Please log in again.";
+    case "forbidden":
+      return `${what}: only a dispatcher may assign orders.`;
+    case "refused":
+      return `${what}: ${failure.message}`;
+    case "server":
+    case "other":
+      return `${what}: something went wrong. Try again.`;
+  }
+}
+var NEW = statusByName("new");
+var SUBMITTED = statusByName("submitted_to_courier");
+function mergeOrders(orders, changed) {
+  const byId = new Map(changed.map((order) => [order.id, order]));
+  return orders.map((order) => byId.get(order.id) ?? order);
+}
+function ordersNamed(context, ids) {
+  const wanted = new Set(ids);
+  return context.orders.filter((order) => wanted.has(order.id));
+}
+function courierName(courier) {
+  return `${courier.first_name} ${courier.last_name}`;
+}
 var consoleBoardMachine = setup({
   types: {
     context: {},
@@ -58,22 +135,124 @@ var consoleBoardMachine = setup({
     /** Opens the event stream and sends STREAM_OPEN, STREAM_ERROR and STREAM_EVENT back; closes it when stopped. */
     eventStream: fromCallback(() => {
       throw new Error("provide eventStream");
+    }),
+    /** POST /api/ops/v1/assignments: the orders as the server now has them. */
+    assignOrders: fromPromise(async () => {
+      throw new Error("provide assignOrders");
+    }),
+    /** DELETE /api/ops/v1/assignments/{order_id}: the order as the server now has it. */
+    unassignOrder: fromPromise(async () => {
+      throw new Error("provide unassignOrder");
     })
   },
   guards: {
     isAnotherValidDay: ({ context, event }) => event.type === "SET_SERVICE_DATE" && CALENDAR_DAY.test(event.serviceDate) && event.serviceDate !== context.serviceDate,
-    boardIsStale: ({ context }) => context.stale
+    boardIsStale: ({ context }) => context.stale,
+    isOnTheBoard: ({ context, event }) => event.type === "TOGGLE_ORDER" && context.orders.some((order) => order.id === event.orderId),
+    rangeIsOnTheBoard: ({ context, event }) => event.type === "SELECT_RANGE" && event.orderIds.length > 0 && event.orderIds.every((id) => context.orders.some((order) => order.id === id)),
+    isAKnownCourier: ({ context, event }) => event.type === "CHOOSE_COURIER" && (event.courierId === null || context.couriers.some((courier) => courier.id === event.courierId)),
+    nothingSelected: ({ context }) => context.selected.length === 0,
+    noCourierChosen: ({ context }) => context.courierId === null,
+    selectionCannotMove: ({ context }) => ordersNamed(context, context.selected).some((order) => moveRefusal(order) !== null),
+    orderCannotComeOff: ({ context, event }) => {
+      if (event.type !== "UNASSIGN") return true;
+      const order = context.orders.find((candidate) => candidate.id === event.orderId);
+      return !order || order.courier_id === null || moveRefusal(order) !== null;
+    }
   },
   actions: {
-    setServiceDate: assign(({ event }) => event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false } : {}),
-    storeBoard: assign((_, data) => ({ orders: data.orders, couriers: data.couriers, error: null, failure: null, stale: false })),
+    setServiceDate: assign(
+      ({ event }) => event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false, selected: [], anchor: null, notice: null } : {}
+    ),
+    storeBoard: assign(({ context }, data) => {
+      const present = new Set(data.orders.map((order) => order.id));
+      const courierId = context.courierId !== null && data.couriers.some((courier) => courier.id === context.courierId) ? context.courierId : null;
+      return {
+        orders: data.orders,
+        couriers: data.couriers,
+        error: null,
+        failure: null,
+        stale: false,
+        selected: context.selected.filter((id) => present.has(id)),
+        anchor: context.anchor !== null && present.has(context.anchor) ? context.anchor : null,
+        courierId
+      };
+    }),
     showLoadError: assign((_, failure) => ({ error: boardFailureText(failure), failure, stale: false })),
-    markStale: assign({ stale: true })
+    markStale: assign({ stale: true }),
+    toggleOrder: assign(({ context, event }) => {
+      if (event.type !== "TOGGLE_ORDER") return {};
+      const selected = context.selected.includes(event.orderId) ? context.selected.filter((id) => id !== event.orderId) : [...context.selected, event.orderId];
+      return { selected, anchor: event.orderId };
+    }),
+    /** The range takes the anchor's state: checking from a checked row checks them all, from an unchecked one unchecks them. */
+    selectRange: assign(({ context, event }) => {
+      if (event.type !== "SELECT_RANGE") return {};
+      const check = context.anchor === null || context.selected.includes(context.anchor);
+      const range = new Set(event.orderIds);
+      const selected = check ? [...context.selected, ...event.orderIds.filter((id) => !context.selected.includes(id))] : context.selected.filter((id) => !range.has(id));
+      return { selected, anchor: context.anchor ?? event.orderIds[event.orderIds.length - 1] ?? null };
+    }),
+    clearSelection: assign({ selected: [], anchor: null }),
+    chooseCourier: assign(({ event }) => event.type === "CHOOSE_COURIER" ? { courierId: event.courierId } : {}),
+    sayNothingSelected: assign({ notice: { tone: "refused", text: "Select at least one order, then choose 'Assign'." } }),
+    sayNoCourier: assign({ notice: { tone: "refused", text: "Choose a courier in 'Courier', then choose 'Assign'." } }),
+    saySelectionCannotMove: assign(({ context }) => {
+      const reasons = ordersNamed(context, context.selected).flatMap((order) => moveRefusal(order) ?? []);
+      const text = reasons.length === 1 ? `Nothing was assigned: ${reasons[0]}` : `Nothing was assigned: ${reasons.length} of the selected orders are already picked up or done. ${reasons[0]}`;
+      return { notice: { tone: "refused", text } };
+    }),
+    sayCannotComeOff: assign(({ context, event }) => {
+      const order = event.type === "UNASSIGN" ? context.orders.find((candidate) => candidate.id === event.orderId) : void 0;
+      const reason = order ? moveRefusal(order) : null;
+      const text = !order ? "That order is no longer on the board." : reason ? `Nothing was unassigned: ${reason}` : "That order has no courier.";
+      return { notice: { tone: "refused", text } };
+    }),
+    startAssigning: assign(({ context }) => ({
+      pending: { kind: "assign", orderIds: [...context.selected], courier: context.couriers.find((courier) => courier.id === context.courierId) },
+      notice: null
+    })),
+    startUnassigning: assign(({ event }) => event.type === "UNASSIGN" ? { pending: { kind: "unassign", orderIds: [event.orderId] }, notice: null } : {}),
+    /** The server's orders replace the pending change; the selection is done with. */
+    keepAssignment: assign(({ context }, changed) => {
+      const pending = context.pending;
+      const count = pending?.orderIds.length ?? changed.length;
+      const noun = count === 1 ? "order" : "orders";
+      const text = pending?.kind === "assign" ? `${count} ${noun} assigned to ${courierName(pending.courier)}.` : `${count} ${noun} unassigned.`;
+      const done = new Set(pending?.orderIds ?? []);
+      return {
+        orders: mergeOrders(context.orders, changed),
+        pending: null,
+        selected: context.selected.filter((id) => !done.has(id)),
+        anchor: null,
+        notice: { tone: "done", text }
+      };
+    }),
+    /** Refused: the pending change goes, and the board is as the server has it; the selection stays for another try. */
+    rollBack: assign(({ context }, failure) => ({
+      pending: null,
+      failure: failure.kind === "unauthenticated" ? failure : context.failure,
+      notice: { tone: "refused", text: changeFailureText(failure, context.pending?.kind ?? "assign") }
+    })),
+    dismissNotice: assign({ notice: null })
   }
 }).createMachine({
   id: "consoleBoard",
-  description: "The day board: a service date's orders by courier, live.",
-  context: ({ input }) => ({ serviceDate: input.serviceDate, orders: [], couriers: [], error: null, failure: null, stale: false }),
+  description: "The day board: a service date's orders by courier, live, and assigning them.",
+  context: ({ input }) => ({
+    serviceDate: input.serviceDate,
+    csrfToken: input.csrfToken ?? null,
+    orders: [],
+    couriers: [],
+    error: null,
+    failure: null,
+    stale: false,
+    selected: [],
+    anchor: null,
+    courierId: null,
+    pending: null,
+    notice: null
+  }),
   type: "parallel",
   states: {
     data: {
@@ -101,7 +280,7 @@ var consoleBoardMachine = setup({
           on: { STREAM_EVENT: { target: "refreshing", description: "A change of the day: load the board again, showing the current one meanwhile." } }
         },
         refreshing: {
-          description: "Reloading after a live event; the board stays on screen.",
+          description: "Reloading after a live event; the board stays on screen (a pending change stays laid over it).",
           invoke: {
             id: "loadBoard",
             src: "loadBoard",
@@ -136,6 +315,58 @@ var consoleBoardMachine = setup({
         reconnecting: {
           description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
           on: { STREAM_OPEN: { target: "live" } }
+        }
+      }
+    },
+    assignment: {
+      initial: "idle",
+      on: {
+        TOGGLE_ORDER: { guard: "isOnTheBoard", actions: "toggleOrder", description: "A checkbox named by the patient and the pharmacy's reference." },
+        SELECT_RANGE: { guard: "rangeIsOnTheBoard", actions: "selectRange", description: "Shift-click: every row from the last checkbox to this one." },
+        CLEAR_SELECTION: { actions: "clearSelection" },
+        CHOOSE_COURIER: { guard: "isAKnownCourier", actions: "chooseCourier", description: "The select labelled 'Courier'." },
+        DISMISS_NOTICE: { actions: "dismissNotice" }
+      },
+      states: {
+        idle: {
+          description: "Select orders, choose a courier, 'Assign'; or 'Unassign' an order not yet picked up.",
+          on: {
+            ASSIGN: [
+              { guard: "nothingSelected", actions: "sayNothingSelected" },
+              { guard: "noCourierChosen", actions: "sayNoCourier" },
+              { guard: "selectionCannotMove", actions: "saySelectionCannotMove", description: "The API's rule: a picked-up order cannot move; said in words, nothing is sent." },
+              { target: "assigning", actions: "startAssigning" }
+            ],
+            UNASSIGN: [
+              { guard: "orderCannotComeOff", actions: "sayCannotComeOff" },
+              { target: "unassigning", actions: "startUnassigning" }
+            ]
+          }
+        },
+        assigning: {
+          description: "POST /api/ops/v1/assignments; the board already shows them with the courier.",
+          invoke: {
+            id: "assignOrders",
+            src: "assignOrders",
+            input: ({ context }) => ({
+              csrfToken: context.csrfToken,
+              courierId: context.pending?.kind === "assign" ? context.pending.courier.id : 0,
+              serviceDate: context.serviceDate,
+              orderIds: context.pending?.orderIds ?? []
+            }),
+            onDone: { target: "idle", actions: { type: "keepAssignment", params: ({ event }) => event.output } },
+            onError: { target: "idle", actions: { type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, description: "Refused: the board rolls back, the reason in words." }
+          }
+        },
+        unassigning: {
+          description: "DELETE /api/ops/v1/assignments/{order_id}; the board already shows it unassigned.",
+          invoke: {
+            id: "unassignOrder",
+            src: "unassignOrder",
+            input: ({ context }) => ({ csrfToken: context.csrfToken, orderId: context.pending?.orderIds[0] ?? 0 }),
+            onDone: { target: "idle", actions: { type: "keepAssignment", params: ({ event }) => [event.output] } },
+            onError: { target: "idle", actions: { type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, description: "Refused: the board rolls back, the reason in words." }
+          }
         }
       }
     }
@@ -182,37 +413,6 @@ function demoEvents(demo) {
   visit(demo.machine.root);
   return [...copy(demo.events), ...settles];
 }
-
-// domain/vocabulary.ts
-var ORDER_STATUSES = [
-  { id: 1, name: "new" },
-  { id: 2, name: "submitted_to_courier" },
-  { id: 3, name: "picked_up" },
-  { id: 4, name: "verified" },
-  { id: 5, name: "delivered" },
-  { id: 6, name: "delivery_attempted" },
-  { id: 7, name: "cancelled" },
-  { id: 8, name: "returned_to_pharmacy" },
-  { id: 9, name: "reconciled" }
-];
-var ORDER_STATUS_NAMES = ORDER_STATUSES.map((s) => s.name);
-function statusByName(name) {
-  return ORDER_STATUSES.find((status) => status.name === name);
-}
-var RELATIONSHIPS = [
-  { id: 1, name: "Patient" },
-  { id: 2, name: "Other" },
-  { id: 3, name: "No Recipient" },
-  { id: 4, name: "Contactless - No Signature Requested" }
-];
-var FAILURE_REASONS = [
-  { id: 1, name: "Patient Not Home" },
-  { id: 2, name: "Patient Could Not Provide Copayment" },
-  { id: 3, name: "Incorrect Address" },
-  { id: 4, name: "ID Not Provided" },
-  { id: 5, name: "Date of Birth Not Verified" }
-];
-var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 
 // tests/support/order-fixtures.ts
 function makePharmacy(overrides = {}) {
@@ -339,24 +539,35 @@ var ITINERARY = {
 };
 
 // scripts/machines/demos/console-board.demo.ts
+var stamp = { service_date: "2026-11-26", created_at: "2026-11-26T12:00:00Z", updated_at: "2026-11-26T12:00:00Z", planned_position: null, card_payment_status: null };
 var DAY = {
-  orders: Object.values(ORDERS).map((order) => ({ ...order, service_date: "2026-11-26", courier_id: COURIER.id, created_at: "2026-11-26T12:00:00Z", updated_at: "2026-11-26T12:00:00Z" })),
+  orders: Object.values(ORDERS).map((order) => ({
+    ...order,
+    ...stamp,
+    pharmacy: { ...order.pharmacy, closing_time: null },
+    courier_id: COURIER.id,
+    courier: { id: COURIER.id, first_name: COURIER.first_name, last_name: COURIER.last_name }
+  })),
   couriers: [COURIER]
 };
+var toPickUp = DAY.orders.find((order) => order.id === ORDERS.toPickUp.id);
 var console_board_demo_default = defineDemo({
   machine: consoleBoardMachine,
-  summary: "Input: the service date 2026-11-26. The day loads (Dana Whitfield's orders); the stream opens, a change arrives, the board reloads.",
-  input: { serviceDate: "2026-11-26" },
+  summary: "Input: the service date 2026-11-26. The day loads (Dana Whitfield's orders); the stream opens, a change arrives, the board reloads; an order is checked, Dana chosen, 'Assign' (the server agrees), then 'Unassign'.",
+  input: { serviceDate: "2026-11-26", csrfToken: "csrf-demo" },
   standIns: {
     loadBoard: { resolves: DAY, says: "GET /api/ops/v1/orders?service_date=2026-11-26 and GET /api/ops/v1/couriers" },
-    eventStream: { callback: "GET /api/ops/v1/events (EventSource): send STREAM_OPEN, STREAM_EVENT, STREAM_ERROR from the list" }
+    eventStream: { callback: "GET /api/ops/v1/events (EventSource): send STREAM_OPEN, STREAM_EVENT, STREAM_ERROR from the list" },
+    assignOrders: { resolves: [toPickUp], says: "POST /api/ops/v1/assignments {courier_id, service_date, order_ids}: the orders as the server now has them" },
+    unassignOrder: { resolves: { ...toPickUp, courier_id: null, courier: null, status: { id: 1, name: "new" } }, says: "DELETE /api/ops/v1/assignments/{order_id}: the order as the server now has it" }
   },
   events: [
     { type: "STREAM_OPEN" },
     { type: "STREAM_EVENT" },
-    { type: "STREAM_ERROR" },
-    { type: "SET_SERVICE_DATE", serviceDate: "2026-11-27" },
-    { type: "RETRY" }
+    { type: "TOGGLE_ORDER", orderId: ORDERS.toPickUp.id },
+    { type: "CHOOSE_COURIER", courierId: COURIER.id },
+    { type: "ASSIGN" },
+    { type: "UNASSIGN", orderId: ORDERS.toPickUp.id }
   ]
 });
 

@@ -47,8 +47,8 @@ var consoleSessionMachine = setup({
     serverKnowsThisBrowser: ({ event }) => event.output !== null
   },
   actions: {
-    rememberStaffSession: assign((_, session) => ({ staff: session.staff, csrfToken: session.csrf_token, error: null })),
-    forgetStaffSession: assign({ staff: null, csrfToken: null }),
+    rememberStaffSession: assign((_, session) => ({ staff: session.staff, csrfToken: session.csrf_token, serviceTimeZone: session.service_time_zone, error: null })),
+    forgetStaffSession: assign({ staff: null, csrfToken: null, serviceTimeZone: null }),
     showLoginError: assign((_, failure) => ({ error: loginMessage(failure) })),
     showSessionEnded: assign({ error: SESSION_ENDED_MESSAGE }),
     clearError: assign({ error: null })
@@ -56,7 +56,7 @@ var consoleSessionMachine = setup({
 }).createMachine({
   id: "consoleSession",
   description: "The dispatch console's login (dispatchers and pharmacists); the session lives in an HttpOnly cookie.",
-  context: { staff: null, csrfToken: null, error: null },
+  context: { staff: null, csrfToken: null, serviceTimeZone: null, error: null },
   initial: "checkingSession",
   states: {
     checkingSession: {

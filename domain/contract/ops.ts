@@ -370,10 +370,21 @@ export const OrderBatchResponse = z.object({ results: z.array(OrderBatchResult) 
 export type OrderBatchResponse = z.infer<typeof OrderBatchResponse>;
 
 /** An order as the operations side sees it: the courier's Order and where it stands. */
+export const CARD_PAYMENT_STATUSES = ["pending", "authorized", "declined", "failed", "settled", "voided"] as const;
+export type CardPaymentStatus = (typeof CARD_PAYMENT_STATUSES)[number];
+
 export const OpsOrder = Order.extend({
+  /** The pharmacy as the courier sees it, and its closing time ("HH:MM" in the service's zone; null until set): the board's rule of a pickup left late. */
+  pharmacy: Pharmacy.extend({ closing_time: z.string().nullable() }),
   external_id: z.string().nullable(),
   service_date: z.string(),
   courier_id: z.number().int().nullable(),
+  /** The courier carrying the order, by name (issue 27: a pharmacist's console names the couriers carrying its orders); null without one. */
+  courier: z.object({ id: z.number().int(), first_name: z.string(), last_name: z.string() }).nullable(),
+  /** The order's delivery stop in its courier's applied plan (1 = the route's first stop, pickups count too), as the itinerary says it; null without a plan. */
+  planned_position: z.number().int().nullable(),
+  /** The state of the order's last card payment attempt; null when none was made. */
+  card_payment_status: z.enum(CARD_PAYMENT_STATUSES).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -71,5 +71,7 @@ export const StaffSessionResponse = z.object({
     pharmacy_id: z.number().int().nullable(),
   }),
   csrf_token: z.string(),
+  /** The service's time zone (SERVICE_TIME_ZONE, IANA name): the console's "today" is the calendar day there, not the browser's. */
+  service_time_zone: z.string(),
 });
 export type StaffSessionResponse = z.infer<typeof StaffSessionResponse>;

@@ -4,31 +4,33 @@
  * figures into docs/benchmarks/latest.json. Not part of npm test.
  *
  *   npm run bench                          # everything but the soak (~15 min; routing alone takes 5)
- *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, shedding, import, webhooks, offline, routing, proof-render
+ *   npm run bench -- --only=load,offline   # some: first-screen, wizard, load, shedding, import, webhooks, offline, routing, proof-render, board
  *   npm run bench -- --soak                # the 60 s soak (issue 10 "load held")
  *   npm run bench -- --quick --only=load   # short runs for a look; writes nothing
  *   npm run bench -- --only=first-screen --lighthouse-reports=/tmp/lh   # also keeps each Lighthouse report
  *   npm run bench -- --only=first-screen --traces=/tmp/traces --screens=login,checkin --tiers=low --runs=1
  *                                          # Chromium traces of some screens at one setting (a look: --quick writes nothing)
  *   npm run bench -- --only=first-screen,wizard --benchmark-index=3700   # the phones' CPU slowdown from a given host index
+ *   npm run bench -- --only=board          # the dispatch console's day board: 2,000 orders, 50 couriers, a mid-tier machine
  *   npm run bench -- --rewrite             # docs/benchmarks.md again from latest.json (after editing notes.ts)
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { boardMarkdown, runBoardBench } from "./board.ts";
 import { budgetLines, firstScreenMarkdown, runFirstScreen, type Tier } from "./first-screen.ts";
 import { previousResult, recordResult, ROOT, writeSection, type SectionName } from "./lib/report.ts";
 import { FULL_LOAD, loadMarkdown, runLoad } from "./load/index.ts";
 import { FULL_SHEDDING, runShedding, sheddingMarkdown } from "./load/shedding.ts";
 import { FULL_IMPORT, importMarkdown, runImportBench } from "./ops/import.ts";
 import { FULL_WEBHOOKS, runWebhookBench, webhookMarkdown } from "./ops/webhooks.ts";
-import { FIRST_SCREEN_NOTES, IMPORT_NOTES, LOAD_NOTES, SHEDDING_NOTES, WEBHOOK_NOTES } from "./notes.ts";
+import { BOARD_NOTES, FIRST_SCREEN_NOTES, IMPORT_NOTES, LOAD_NOTES, SHEDDING_NOTES, WEBHOOK_NOTES } from "./notes.ts";
 import { offlineMarkdown, runOfflineDrain } from "./offline.ts";
 import { planningMarkdown, runPlanningBench } from "./planning.ts";
 import { proofRenderMarkdown, runProofRender } from "./proof-render.ts";
 import { runSoak, soakMarkdown } from "./soak.ts";
 import { runWizard, wizardMarkdown } from "./wizard.ts";
 
-const BENCHMARKS = ["first-screen", "wizard", "load", "shedding", "import", "webhooks", "offline", "routing", "planning", "proof-render"] as const;
+const BENCHMARKS = ["first-screen", "wizard", "load", "shedding", "import", "webhooks", "offline", "routing", "planning", "proof-render", "board"] as const;
 type Benchmark = (typeof BENCHMARKS)[number] | "soak";
 
 const args = process.argv.slice(2);
@@ -74,6 +76,8 @@ if (args.includes("--rewrite")) {
   if (planning) writeSection("Planning", planningMarkdown(planning));
   const proofRender = previousResult("proofRender") as Stored<typeof proofRenderMarkdown> | undefined;
   if (proofRender) writeSection("PDF rendering", proofRenderMarkdown(proofRender));
+  const board = previousResult("board") as Stored<typeof boardMarkdown> | undefined;
+  if (board) writeSection("Day board", boardMarkdown(board, BOARD_NOTES));
   console.log("Rewrote docs/benchmarks.md from docs/benchmarks/latest.json.");
   process.exit(0);
 }
@@ -107,6 +111,11 @@ for (const name of selected) {
       case "offline": {
         const result = await runOfflineDrain();
         publish("Offline drain", "offlineDrain", result, offlineMarkdown(result));
+        break;
+      }
+      case "board": {
+        const result = await runBoardBench({ runs: option("runs") ? Number(option("runs")) : quick ? 1 : 3, benchmarkIndex });
+        publish("Day board", "board", result, boardMarkdown(result, BOARD_NOTES));
         break;
       }
       case "proof-render": {

@@ -124,3 +124,13 @@ export const WEBHOOK_NOTES: readonly string[] = [
     "With 1000 calls per run a p99 is the tenth-slowest call, and on two shared cores a few seconds of lost CPU make it. What the two runs agree on: no errors, no duplicate or badly signed event, and the mix's throughput the same with webhooks on. A fair verdict on the cost needs a quiet machine, or several alternating off/on runs.",
   "- **The backlog.** First run: the import at 158 orders/s (31.6 s), lag p50 7.6 s and p99 10.2 s, 149.5 events/s, all 5000 received once; recorded run: 248 orders/s, lag p50 4.7 s. In both the sender kept up with the import; the lag is mostly the batch transaction (a row's event waits for the other 999 rows to commit), then the sender: the last batch's 1000 events reached the receiver within about 1 s of its commit (978.5 events/s, 25 at a time per claim).",
 ];
+
+/** The dispatch console's day board (issue 27). */
+export const BOARD_NOTES: readonly string[] = [
+  "#### Issue 27: what was measured and changed (2026-11-27, a shared 2-core host, benchmark index 330–2,128 within minutes)",
+  "",
+  "- **Assigning 100 (goal met after a fix).** The first run showed them assigned 634–866 ms after the tap: the optimistic change made every one of the 52 regions draw again, because the grouping built new arrays for every region and each row was handed its region's list. " +
+    "Now a region whose orders are the same objects keeps its array (src/console/board-groups.ts keepUnchanged) and rows no longer receive the list, so only the two regions the assignment touches are drawn again: 85–92 ms.",
+  "- **The first render: the console's own work is ~200 ms; the data is the rest (goal missed).** Courier regions of 32 orders were drawn whole (the virtual list started at 40 rows): 1,600 rows, 556–1,122 ms after the data. Regions longer than their height (12 rows) are now virtual, 4 rows drawn beyond the view: 199–542 ms after the data. " +
+    "What keeps the board over 1 s is loading 2,000 orders 200 a page, ten requests one after another (the list's cursor and its 200-row cap), ~1–1.7 s on this host. Not done here: a day-board read that answers the day in one request (or a larger page for the console) would bring the first render near the console's own ~0.2 s.",
+];

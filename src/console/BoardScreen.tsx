@@ -1,36 +1,86 @@
 import { useActorRef, useSelector } from "@xstate/react";
-import { useEffect, useMemo } from "react";
-import { Link } from "react-router";
+import { useEffect, useMemo, useState } from "react";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
-import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
+import { attentionFor, serviceClock } from "../../domain/needs-attention.ts";
+import { boardOrders, type consoleBoardMachine } from "../../machines/console-board.machine.ts";
+import { groupBoard, keepUnchanged, rangeBetween, type BoardGroups } from "./board-groups.ts";
+import { BoardRegion, type RegionActions } from "./BoardRegion.tsx";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { MapRegion } from "./map/MapRegion.tsx";
+import { NeedsAttention, type AttentionItem } from "./NeedsAttention.tsx";
 import { ConsoleSession } from "./session-context.ts";
 import { STATUS_ORDER, STATUS_WORDS } from "./status-words.ts";
-import { localToday } from "./today.ts";
+import { serviceToday } from "./today.ts";
 
-/** /dispatch: the day board (issue 27). This slice: the day's orders by courier, counts by status, the live connection. */
+/** 'Needs attention' is worked out again each minute: a pharmacy's closing hour comes without any event. */
+const CLOCK_TICK_MS = 60_000;
+
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), CLOCK_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+const EMPTY_SELECTION: ReadonlySet<number> = new Set();
+
+/**
+ * /dispatch: the day board (issue 27). Counts by status, 'Needs attention',
+ * 'Unassigned' and a region per courier (orders in driving order), kept live
+ * by the event stream; a dispatcher selects orders (checkboxes, shift-click
+ * for a range), chooses a 'Courier' and presses 'Assign', or 'Unassign' one.
+ * The board machine holds the selection and the assignment on its way.
+ */
 export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
   const session = ConsoleSession.useActorRef();
-  const board = useActorRef(logic, { input: { serviceDate: localToday() } });
+  const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
+  const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
+  const dispatcher = ConsoleSession.useSelector((snapshot) => snapshot.context.staff?.role === "dispatcher");
+  const board = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
   const serviceDate = useSelector(board, (snapshot) => snapshot.context.serviceDate);
-  const orders = useSelector(board, (snapshot) => snapshot.context.orders);
+  const loaded = useSelector(board, (snapshot) => snapshot.context.orders);
+  const pending = useSelector(board, (snapshot) => snapshot.context.pending);
   const couriers = useSelector(board, (snapshot) => snapshot.context.couriers);
+  const selectedIds = useSelector(board, (snapshot) => snapshot.context.selected);
+  const courierId = useSelector(board, (snapshot) => snapshot.context.courierId);
+  const notice = useSelector(board, (snapshot) => snapshot.context.notice);
   const error = useSelector(board, (snapshot) => snapshot.context.error);
   const sessionEnded = useSelector(board, (snapshot) => snapshot.context.failure?.status === 401);
   const data = useSelector(board, (snapshot) => snapshot.value.data);
   const connection = useSelector(board, (snapshot) => snapshot.value.connection);
+  const busy = useSelector(board, (snapshot) => snapshot.value.assignment !== "idle");
+  const now = useNow();
 
-  // A load answered 401: the session ended (expired, deactivated, logged out elsewhere).
+  // A call answered 401: the session ended (expired, deactivated, logged out elsewhere).
   useEffect(() => {
     if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
   }, [sessionEnded, session]);
 
-  const { unassigned, byCourier, counts } = useMemo(() => groupBoard(orders), [orders]);
-  const courierName = (id: number) => {
-    const courier = couriers.find((candidate) => candidate.id === id);
-    return courier ? `${courier.first_name} ${courier.last_name}` : `#${id}`;
-  };
+  const orders = useMemo(() => boardOrders(loaded, pending), [loaded, pending]);
+  // Regions whose orders did not change keep their arrays (and are not drawn again): React's "state from the previous render" pattern.
+  const [grouped, setGrouped] = useState<{ from: OpsOrder[]; groups: BoardGroups }>(() => ({ from: orders, groups: groupBoard(orders) }));
+  if (grouped.from !== orders) setGrouped({ from: orders, groups: keepUnchanged(grouped.groups, groupBoard(orders)) });
+  // (A render that set it is run again at once with the new groups; its output is never shown.)
+  const { unassigned, couriers: courierGroups, counts } = grouped.groups;
+  const selected = useMemo(() => (selectedIds.length ? new Set(selectedIds) : EMPTY_SELECTION), [selectedIds]);
+  const attention = useMemo(() => attentionItems(orders, timeZone, now), [orders, timeZone, now]);
+
+  // Stable, so a region whose orders did not change is not drawn again.
+  const actions = useMemo<RegionActions>(
+    () => ({
+      onToggle(orderId, shift, region) {
+        const anchor = board.getSnapshot().context.anchor;
+        const range = shift && anchor !== null && anchor !== orderId ? rangeBetween(region, anchor, orderId) : null;
+        board.send(range ? { type: "SELECT_RANGE", orderIds: range } : { type: "TOGGLE_ORDER", orderId });
+      },
+      onUnassign(orderId) {
+        board.send({ type: "UNASSIGN", orderId });
+      },
+    }),
+    [board],
+  );
 
   return (
     <div className="console-shell">
@@ -58,6 +108,53 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
           </div>
         )}
 
+        {dispatcher && (
+          <section className="console-assign" aria-label="Assign orders">
+            <p className="console-assign__count">
+              <span className="console-count">{selectedIds.length}</span> selected
+            </p>
+            <label className="console-field console-field--inline">
+              <span>Courier</span>
+              <select
+                value={courierId ?? ""}
+                onChange={(event) => board.send({ type: "CHOOSE_COURIER", courierId: event.target.value ? Number(event.target.value) : null })}
+              >
+                <option value="">Choose a courier</option>
+                {couriers.map((courier) => (
+                  <option key={courier.id} value={courier.id}>
+                    {courier.first_name} {courier.last_name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="console-button" aria-disabled={busy || undefined} onClick={() => !busy && board.send({ type: "ASSIGN" })}>
+              Assign
+            </button>
+            <button
+              type="button"
+              className="console-button console-button--quiet"
+              aria-disabled={selectedIds.length === 0 || undefined}
+              onClick={() => board.send({ type: "CLEAR_SELECTION" })}
+            >
+              Clear selection
+            </button>
+            <p className="console-assign__status" role="status">
+              {busy ? "Saving…" : notice?.tone === "done" ? notice.text : ""}
+            </p>
+            <p id="board-keys-hint" className="console-visually-hidden">
+              Space checks an order; Shift and a click checks every order from the last one checked. The arrow keys, Home and End move between orders.
+            </p>
+          </section>
+        )}
+        {notice?.tone === "refused" && (
+          <div className="console-alert console-alert--row" role="alert">
+            <span>{notice.text}</span>
+            <button type="button" className="console-button console-button--quiet" onClick={() => board.send({ type: "DISMISS_NOTICE" })}>
+              Dismiss
+            </button>
+          </div>
+        )}
+
         {data === "loading" ? (
           <p role="status">Loading the day…</p>
         ) : (
@@ -74,10 +171,28 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
                 ))}
               </ul>
             </section>
+            <NeedsAttention items={attention} />
             <div className="console-columns">
-              <OrderRegion title="Unassigned" orders={unassigned} empty="Every order of the day has a courier." />
-              {[...byCourier.entries()].map(([courierId, courierOrders]) => (
-                <OrderRegion key={courierId} title={`Courier ${courierName(courierId)}`} orders={courierOrders} empty="No orders." />
+              <BoardRegion
+                title="Unassigned"
+                orders={unassigned}
+                empty="Every order of the day has a courier."
+                selectable={dispatcher}
+                selected={selected}
+                busy={busy}
+                actions={actions}
+              />
+              {courierGroups.map((group) => (
+                <BoardRegion
+                  key={group.courierId}
+                  title={group.title}
+                  orders={group.orders}
+                  empty="No orders."
+                  selectable={dispatcher}
+                  selected={selected}
+                  busy={busy}
+                  actions={actions}
+                />
               ))}
             </div>
             <MapRegion orders={orders} couriers={couriers} />
@@ -88,45 +203,10 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
   );
 }
 
-function OrderRegion({ title, orders, empty }: { title: string; orders: OpsOrder[]; empty: string }) {
-  const id = `region-${title.replace(/\W+/g, "-").toLowerCase()}`;
-  return (
-    <section className="console-region" aria-labelledby={id}>
-      <h2 id={id}>
-        {title} <span className="console-region__count">({orders.length})</span>
-      </h2>
-      {orders.length === 0 ? (
-        <p className="console-empty">{empty}</p>
-      ) : (
-        <ul className="console-orders">
-          {orders.map((order) => (
-            <li key={order.id} className="console-order">
-              <Link className="console-order__patient" to={`/dispatch/orders/${order.id}`}>{order.patient_first_name} {order.patient_last_name}</Link>
-              <span className="console-order__meta">
-                {order.external_id ?? `#${order.id}`} · {order.pharmacy.name}
-              </span>
-              <span className={`console-status console-status--${order.status.name}`}>{STATUS_WORDS[order.status.name]}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-/** Unassigned orders (no courier, not cancelled), each courier's orders, and the counts by status. */
-function groupBoard(orders: OpsOrder[]) {
-  const unassigned: OpsOrder[] = [];
-  const byCourier = new Map<number, OpsOrder[]>();
-  const counts = new Map<OpsOrder["status"]["name"], number>();
-  const sorted = [...orders].sort((a, b) => a.id - b.id);
-  for (const order of sorted) {
-    counts.set(order.status.name, (counts.get(order.status.name) ?? 0) + 1);
-    if (order.courier_id === null) {
-      if (order.status.name !== "cancelled") unassigned.push(order);
-    } else {
-      byCourier.set(order.courier_id, [...(byCourier.get(order.courier_id) ?? []), order]);
-    }
-  }
-  return { unassigned, byCourier, counts };
+/** Every order's reasons for attention now (domain/needs-attention.ts), in the order the orders were loaded. */
+function attentionItems(orders: readonly OpsOrder[], timeZone: string | null, now: Date): AttentionItem[] {
+  const clock = serviceClock(now, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const items: AttentionItem[] = [];
+  for (const order of orders) for (const attention of attentionFor(order, clock)) items.push({ order, attention });
+  return items;
 }

@@ -73,6 +73,7 @@ describeOps("staff accounts and console sessions", (ctx) => {
     expect(current.json()).toEqual({
       staff: { id: invited.staff.id, first_name: "Dana", last_name: invited.staff.last_name, role: "dispatcher", pharmacy_id: null },
       csrf_token: login.csrf,
+      service_time_zone: "America/New_York",
     });
     // The cookie goes to the operations API only, never to script.
     const response = await c.raw("POST", "/api/ops/v1/sessions", { email: invited.staff.email, password: STAFF_PASSWORD });

@@ -6,7 +6,7 @@ export const MARKDOWN = path.join(ROOT, "docs/benchmarks.md");
 export const LATEST_JSON = path.join(ROOT, "docs/benchmarks/latest.json");
 
 /** The sections of docs/benchmarks.md, in the order a reader meets them. */
-export const SECTIONS = ["First screen", "Wizard responsiveness", "API under load", "Load shedding", "Order import", "Webhooks", "Soak", "Offline drain", "Routing", "Planning", "PDF rendering"] as const;
+export const SECTIONS = ["First screen", "Wizard responsiveness", "API under load", "Load shedding", "Order import", "Webhooks", "Soak", "Offline drain", "Routing", "Planning", "PDF rendering", "Day board"] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 const INTRO = `# Benchmarks

@@ -32,7 +32,7 @@ function clearStaffSessionCookie(request: FastifyRequest, reply: FastifyReply): 
  * session id at every login.
  */
 export const staffSessionRoutes =
-  (deps: { db: Db; sessions: StaffSessionStore; loginLimits: LoginLimits; hasher: PasswordHasher; devices: DeviceCookies }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; sessions: StaffSessionStore; loginLimits: LoginLimits; hasher: PasswordHasher; devices: DeviceCookies; timeZone: string }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       `${OPS_API_PREFIX}/sessions`,
@@ -55,7 +55,7 @@ export const staffSessionRoutes =
         if (previous) await deps.sessions.destroyToken(previous);
         const session = await deps.sessions.create(staff.id);
         setStaffSessionCookie(request, reply, session.token, session.expiresAt);
-        return { staff, csrf_token: session.csrfToken };
+        return { staff, csrf_token: session.csrfToken, service_time_zone: deps.timeZone };
       },
     );
 
@@ -71,7 +71,7 @@ export const staffSessionRoutes =
       },
       async (request) => {
         const session = requireStaffSession(request);
-        return { staff: session.staff, csrf_token: session.csrfToken };
+        return { staff: session.staff, csrf_token: session.csrfToken, service_time_zone: deps.timeZone };
       },
     );
 

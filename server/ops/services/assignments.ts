@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { AssignmentRequest, AssignmentResponse, OpsOrder } from "../../../domain/contract/ops.ts";
+import { canMoveOrder, statusInWords } from "../../../domain/assignment-rules.ts";
 import { orderDateProblems } from "../../../domain/date-rules.ts";
 import { couriers, orders, pharmacyVisits } from "../../db/schema.ts";
 import { conflict, notFound } from "../../http/errors.ts";
@@ -62,8 +63,8 @@ export const assignOrders = inTransaction(async function assignOrders(tx: Tx, ac
   if (missing !== undefined) throw notFound(`Order ${missing}`);
   for (const row of rows) {
     const status = statusNameOf(row);
-    if (status !== "new" && status !== "submitted_to_courier") {
-      throw conflict(`Order ${row.id} is ${status.replace(/_/g, " ")}: only an order not yet picked up can be assigned.`);
+    if (!canMoveOrder(status)) {
+      throw conflict(`Order ${row.id} is ${statusInWords(status)}: only an order not yet picked up can be assigned.`);
     }
   }
 

@@ -1,7 +1,7 @@
 import { fromCallback, fromPromise } from "xstate";
 import { isApiFailure } from "../../../domain/api-failure.ts";
 import { OPS_API_PREFIX, type OpsOrder } from "../../../domain/contract/ops.ts";
-import { consoleBoardMachine, type BoardCourier, type BoardData, type ConsoleBoardEvent } from "../../../machines/console-board.machine.ts";
+import { consoleBoardMachine, type AssignInput, type BoardCourier, type BoardData, type ConsoleBoardEvent } from "../../../machines/console-board.machine.ts";
 import { opsRequest } from "./http.ts";
 
 /** The most the list endpoint gives per page (domain/contract/ops.ts OrderListQuery). */
@@ -22,10 +22,11 @@ async function dayOrders(serviceDate: string): Promise<OpsOrder[]> {
 
 async function couriers(): Promise<BoardCourier[]> {
   try {
-    const body = (await (await opsRequest("GET", "couriers")).json()) as { couriers: BoardCourier[] };
-    return body.couriers.map(({ id, first_name, last_name }) => ({ id, first_name, last_name }));
+    const body = (await (await opsRequest("GET", "couriers")).json()) as { couriers: (BoardCourier & { active: boolean })[] };
+    // Only a courier who can still log in can be given orders.
+    return body.couriers.filter((courier) => courier.active).map(({ id, first_name, last_name }) => ({ id, first_name, last_name }));
   } catch (error) {
-    // A pharmacist may not list couriers (dispatch only): their board shows couriers by their orders.
+    // A pharmacist may not list couriers (dispatch only): their board names couriers by their orders (OpsOrder.courier).
     if (isApiFailure(error) && error.status === 403) return [];
     throw error;
   }
@@ -39,6 +40,15 @@ export const consoleBoardActors = {
   loadBoard: fromPromise<BoardData, { serviceDate: string }>(async ({ input }) => {
     const [orders, list] = await Promise.all([dayOrders(input.serviceDate), couriers()]);
     return { orders, couriers: list };
+  }),
+  assignOrders: fromPromise<OpsOrder[], AssignInput>(async ({ input }) => {
+    const body = { courier_id: input.courierId, service_date: input.serviceDate, order_ids: input.orderIds };
+    const answer = (await (await opsRequest("POST", "assignments", { body, csrfToken: input.csrfToken })).json()) as { orders: OpsOrder[] };
+    return answer.orders;
+  }),
+  unassignOrder: fromPromise<OpsOrder, { csrfToken: string | null; orderId: number }>(async ({ input }) => {
+    const answer = (await (await opsRequest("DELETE", `assignments/${input.orderId}`, { csrfToken: input.csrfToken })).json()) as { order: OpsOrder };
+    return answer.order;
   }),
   /**
    * GET /api/ops/v1/events as an EventSource: the browser sends the session

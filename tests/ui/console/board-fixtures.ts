@@ -1,7 +1,7 @@
 import { fromCallback, fromPromise } from "xstate";
 import type { OpsOrder } from "../../../domain/contract/ops.ts";
 import type { OrderStatusName } from "../../../domain/vocabulary.ts";
-import { consoleBoardMachine, type BoardData, type ConsoleBoardEvent } from "../../../machines/console-board.machine.ts";
+import { consoleBoardMachine, type AssignInput, type BoardCourier, type BoardData, type ConsoleBoardEvent } from "../../../machines/console-board.machine.ts";
 
 const STATUS_IDS: Record<OrderStatusName, number> = {
   new: 1,
@@ -16,28 +16,46 @@ const STATUS_IDS: Record<OrderStatusName, number> = {
 };
 
 /** An ops order with what the board reads; the rest of the contract's fields are not shown. */
-export function boardOrder(id: number, patient: string, status: OrderStatusName, courierId: number | null, externalId = `RX-${id}`): OpsOrder {
+export function boardOrder(
+  id: number,
+  patient: string,
+  status: OrderStatusName,
+  courier: BoardCourier | null,
+  extra: Partial<Pick<OpsOrder, "external_id" | "planned_position" | "card_payment_status" | "service_date">> & { closing_time?: string | null } = {},
+): OpsOrder {
   const [first, last] = patient.split(" ");
   return {
     id,
     status: { id: STATUS_IDS[status], name: status },
-    pharmacy: { id: 1, name: "Riverside Community Pharmacy" },
+    pharmacy: { id: 1, name: "Riverside Community Pharmacy", closing_time: extra.closing_time ?? null },
     patient_first_name: first,
     patient_last_name: last,
-    external_id: externalId,
-    courier_id: courierId,
-    service_date: "2026-11-26",
+    external_id: extra.external_id ?? `RX-${id}`,
+    courier_id: courier?.id ?? null,
+    courier: courier ? { ...courier } : null,
+    planned_position: extra.planned_position ?? null,
+    card_payment_status: extra.card_payment_status ?? null,
+    service_date: extra.service_date ?? "2026-11-26",
   } as unknown as OpsOrder;
 }
 
-/** The board machine with a load the test answers and a stream the test drives. */
-export function boardLogic(load: (serviceDate: string) => Promise<BoardData>, stream: { send?: (event: ConsoleBoardEvent) => void } = {}) {
+export interface BoardCalls {
+  assign?: (input: AssignInput) => Promise<OpsOrder[]>;
+  unassign?: (input: { csrfToken: string | null; orderId: number }) => Promise<OpsOrder>;
+}
+
+/** The board machine with a load the test answers, a stream the test drives, and the assignment calls the test gives. */
+export function boardLogic(load: (serviceDate: string) => Promise<BoardData>, stream: { send?: (event: ConsoleBoardEvent) => void } = {}, calls: BoardCalls = {}) {
   return consoleBoardMachine.provide({
     actors: {
       loadBoard: fromPromise(({ input }: { input: { serviceDate: string } }) => load(input.serviceDate)),
       eventStream: fromCallback<ConsoleBoardEvent>(({ sendBack }) => {
         stream.send = sendBack;
       }),
+      assignOrders: fromPromise(({ input }: { input: AssignInput }) => (calls.assign ? calls.assign(input) : Promise.reject(new Error("no assign call in this test")))),
+      unassignOrder: fromPromise(({ input }: { input: { csrfToken: string | null; orderId: number } }) =>
+        calls.unassign ? calls.unassign(input) : Promise.reject(new Error("no unassign call in this test")),
+      ),
     },
   });
 }

@@ -12,6 +12,7 @@ import { boardLogic } from "./board-fixtures.ts";
 const SESSION: StaffSessionResponse = {
   staff: { id: 3, first_name: "Morgan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null },
   csrf_token: "csrf-1",
+  service_time_zone: "America/New_York",
 };
 const failure = (status: number | null, message: string): ApiFailure =>
   status === null ? { kind: "network", status, message, code: null } : { kind: status === 401 ? "unauthenticated" : "refused", status, message, code: null };

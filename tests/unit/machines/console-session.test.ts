@@ -8,6 +8,7 @@ import { pathName, possibleEvents, replayPath } from "../../support/replay-paths
 const session: StaffSessionResponse = {
   staff: { id: 1, first_name: "Morgan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null },
   csrf_token: "t",
+  service_time_zone: "America/New_York",
 };
 const wrongPassword: ApiFailure = { kind: "refused", status: 401, message: "The email or password is incorrect.", code: "invalid_credentials" };
 const tooMany: ApiFailure = { kind: "refused", status: 429, message: "Too many login attempts. Please wait 15 minutes and try again.", code: "too_many_attempts" };
@@ -55,10 +56,10 @@ describe("console session machine (issue 27)", () => {
     expect(errors).toContain("No internet connection. Please connect to the internet to log in.");
     const expired = paths.find((p) => p.steps.at(-1)!.event.type === "SESSION_EXPIRED");
     expect(expired?.state.value).toBe("signedOut");
-    expect(expired?.state.context).toEqual({ staff: null, csrfToken: null, error: SESSION_ENDED_MESSAGE });
+    expect(expired?.state.context).toEqual({ staff: null, csrfToken: null, serviceTimeZone: null, error: SESSION_ENDED_MESSAGE });
     const loggedOut = paths.find((p) => p.steps.some((s) => s.event.type === "xstate.done.actor.logOutStaff"));
     expect(loggedOut?.state.context.staff).toBeNull();
     const signedIn = paths.find((p) => p.state.value === "signedIn");
-    expect(signedIn?.state.context).toEqual({ staff: session.staff, csrfToken: "t", error: null });
+    expect(signedIn?.state.context).toEqual({ staff: session.staff, csrfToken: "t", serviceTimeZone: "America/New_York", error: null });
   });
 });
