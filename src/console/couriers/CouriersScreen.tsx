@@ -5,7 +5,7 @@ import { NO_PROGRESS } from "../../../domain/courier-progress.ts";
 import type { consoleCouriersMachine, InviteField } from "../../../machines/console-couriers.machine.ts";
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
 import { ConsoleSession } from "../session-context.ts";
-import { localToday } from "../today.ts";
+import { serviceToday } from "../today.ts";
 import "../panels.css";
 import "./couriers.css";
 
@@ -22,7 +22,8 @@ const standing = (courier: OpsCourier) => (!courier.active ? "Deactivated" : cou
 export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine }) {
   const session = ConsoleSession.useActorRef();
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
-  const actor = useActorRef(logic, { input: { serviceDate: localToday(), csrfToken } });
+  const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
+  const actor = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
   const state = useSelector(actor, (snapshot) => snapshot.value);
   const context = useSelector(actor, (snapshot) => snapshot.context);
   const sessionEnded = context.failure?.status === 401;

@@ -8,7 +8,7 @@ import { ConsoleHeader } from "../ConsoleHeader.tsx";
 import { dayMapModel, planMapModel } from "../map/map-model.ts";
 import { MapView } from "../map/MapRegion.tsx";
 import { ConsoleSession } from "../session-context.ts";
-import { localToday } from "../today.ts";
+import { serviceToday } from "../today.ts";
 import "../panels.css";
 import "./plan.css";
 
@@ -19,7 +19,8 @@ const clock = (instant: string) => instant.slice(11, 16);
 export function PlanScreen({ logic }: { logic: typeof consolePlanMachine }) {
   const session = ConsoleSession.useActorRef();
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
-  const actor = useActorRef(logic, { input: { serviceDate: localToday(), csrfToken } });
+  const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
+  const actor = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
   const state = useSelector(actor, (snapshot) => snapshot.value);
   const context = useSelector(actor, (snapshot) => snapshot.context);
   const sessionEnded = context.failure?.status === 401;

@@ -10,8 +10,8 @@ import { consoleSessionMachine } from "../../../machines/console-session.machine
 import { ConsoleApp } from "../../../src/console/ConsoleApp.tsx";
 import { boardLogic } from "./board-fixtures.ts";
 
-export const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Morgan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1" };
-export const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Shah", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2" };
+export const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Morgan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1", service_time_zone: "America/New_York" };
+export const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Shah", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2", service_time_zone: "America/New_York" };
 
 export function courier(id: number, first: string, last: string, extra: Partial<OpsCourier> = {}): OpsCourier {
   return {

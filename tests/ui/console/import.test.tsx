@@ -13,8 +13,8 @@ import { consoleSessionMachine } from "../../../machines/console-session.machine
 import { ImportScreen } from "../../../src/console/ImportScreen.tsx";
 import { ConsoleSession } from "../../../src/console/session-context.ts";
 
-const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Jordan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1" };
-const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Raman", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2" };
+const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Jordan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1", service_time_zone: "America/New_York" };
+const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Raman", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2", service_time_zone: "America/New_York" };
 const PHARMACIES = [
   { id: 1, name: "Riverside Community Pharmacy" },
   { id: 2, name: "Market Street Pharmacy" },

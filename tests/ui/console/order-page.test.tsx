@@ -15,8 +15,8 @@ import { consoleOrderActors } from "../../../src/console/api/order.ts";
 import { OrderScreen } from "../../../src/console/OrderScreen.tsx";
 import { ConsoleSession } from "../../../src/console/session-context.ts";
 
-const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Jordan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1" };
-const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Raman", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2" };
+const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Jordan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1", service_time_zone: "America/New_York" };
+const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Raman", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2", service_time_zone: "America/New_York" };
 const DANA = { id: 7, first_name: "Dana", last_name: "Whitfield" };
 const SAM = { id: 8, first_name: "Sam", last_name: "Okafor" };
 
