@@ -40,6 +40,8 @@ import { staffSessionRoutes } from "./ops/routes/staff-sessions.ts";
 import { deviceCookies } from "./auth/device-cookie.ts";
 import { serverSecret } from "./auth/server-secrets.ts";
 import { opsEventRoutes } from "./ops/routes/events.ts";
+import { StaffStreamEnds } from "./ops/staff-stream-ends.ts";
+import { installPromptClose } from "./http/prompt-close.ts";
 import { EventHub, purgeDispatchEvents } from "./services/events/hub.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
 import { RenderPool, type RenderPoolOptions } from "./ops/services/proof/render-pool.ts";
@@ -91,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Bodies are JSON or multipart forms: a text/plain body is 415 like any other type the API does not read (issue 25).
   app.removeContentTypeParser("text/plain");
   installErrorHandling(app);
+  installPromptClose(app);
 
   const page = webAppPage(config.webRoot);
   const consolePage = consoleAppPage(config.webRoot);
@@ -182,8 +185,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const eventHub = new EventHub(database.db, database.listen, (error) => app.log.error({ err: error }, "live events: a read failed"));
   await eventHub.start();
   app.addHook("onClose", async () => eventHub.close());
+  const sessionEnds = new StaffStreamEnds(staffSessions, database.listen, (error) => app.log.error({ err: error }, "live events: a session check failed"));
+  await sessionEnds.start();
+  app.addHook("onClose", async () => sessionEnds.close());
   await app.register(
-    opsEventRoutes({ hub: eventHub, staffSessions, maxStreams: config.maxEventStreams, keepaliveMs: options.eventKeepaliveMs ?? 15_000 }),
+    opsEventRoutes({ hub: eventHub, sessionEnds, maxStreams: config.maxEventStreams, keepaliveMs: options.eventKeepaliveMs ?? 15_000 }),
   );
   await registerOpsRoutes(app, {
     renderPool,

@@ -38,6 +38,8 @@ export function sessionClock(lifetime: SessionLifetime) {
     },
     /** Seen before this, a session has been idle too long. */
     idleSince: (now: Date) => new Date(now.getTime() - idleMs),
+    /** Seen last at this, a session is idle too long from then on. */
+    idleEnd: (lastSeenAt: Date) => new Date(lastSeenAt.getTime() + idleMs),
     needsTouch: (lastSeenAt: Date, now: Date) => now.getTime() - lastSeenAt.getTime() > TOUCH_INTERVAL_MS,
   };
 }

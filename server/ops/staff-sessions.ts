@@ -1,8 +1,8 @@
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { StaffRole } from "../../domain/contract/staff.ts";
 import { sessionClock, type SessionLifetime } from "../auth/session-store.ts";
 import { hashToken } from "../auth/tokens.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { staffAccounts, staffSessions } from "../db/schema.ts";
 
 /**
@@ -13,6 +13,19 @@ import { staffAccounts, staffSessions } from "../db/schema.ts";
  * as a courier's session (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS).
  */
 export const STAFF_SESSION_COOKIE = "rxc_staff_session";
+
+/**
+ * Announced (NOTIFY, delivered at commit) whenever staff sessions are deleted
+ * — logout, a new login over an old cookie, deactivation, the purge — so every
+ * API process ends those sessions' open event streams at once
+ * (server/ops/staff-stream-ends.ts).
+ */
+export const STAFF_SESSIONS_CHANNEL = "rxc_staff_sessions";
+
+/** In a transaction, announced when it commits; outside one, now. */
+export async function announceStaffSessionsEnded(db: Pick<Tx, "execute">): Promise<void> {
+  await db.execute(sql`select pg_notify(${STAFF_SESSIONS_CHANNEL}, '')`);
+}
 
 export interface StaffSession {
   idHash: string;
@@ -67,26 +80,45 @@ export function createStaffSessionStore(db: Db, lifetime: SessionLifetime) {
       };
     },
 
-    /** Still a live session (an open event stream asks now and then: deactivation and logout end it). */
-    async alive(idHash: string): Promise<boolean> {
-      const [row] = await db
-        .select({ idHash: staffSessions.idHash })
+    /**
+     * For each of these sessions still live, when it ends unless used again
+     * (its absolute end, or its idle end if sooner); ended ones are absent.
+     * Open event streams ask when a session ending is announced and at these times.
+     */
+    async deadlines(idHashes: readonly string[]): Promise<Map<string, Date>> {
+      if (idHashes.length === 0) return new Map();
+      const now = new Date();
+      const rows = await db
+        .select({ idHash: staffSessions.idHash, expiresAt: staffSessions.expiresAt, lastSeenAt: staffSessions.lastSeenAt })
         .from(staffSessions)
-        .where(and(eq(staffSessions.idHash, idHash), gt(staffSessions.expiresAt, new Date()), gt(staffSessions.lastSeenAt, clock.idleSince(new Date()))));
-      return Boolean(row);
+        .innerJoin(staffAccounts, eq(staffAccounts.id, staffSessions.staffId))
+        .where(
+          and(
+            inArray(staffSessions.idHash, [...idHashes]),
+            gt(staffSessions.expiresAt, now),
+            gt(staffSessions.lastSeenAt, clock.idleSince(now)),
+            isNull(staffAccounts.deactivatedAt),
+          ),
+        );
+      return new Map(rows.map((row) => [row.idHash, new Date(Math.min(row.expiresAt.getTime(), clock.idleEnd(row.lastSeenAt).getTime()))]));
     },
 
     async destroy(idHash: string): Promise<void> {
-      await db.delete(staffSessions).where(eq(staffSessions.idHash, idHash));
+      const gone = await db.delete(staffSessions).where(eq(staffSessions.idHash, idHash)).returning({ idHash: staffSessions.idHash });
+      if (gone.length) await announceStaffSessionsEnded(db);
     },
 
     async destroyToken(token: string): Promise<void> {
-      await db.delete(staffSessions).where(eq(staffSessions.idHash, hashToken(token)));
+      await this.destroy(hashToken(token));
     },
 
     async purgeExpired(): Promise<void> {
       const now = Date.now();
-      await db.delete(staffSessions).where(or(lt(staffSessions.expiresAt, new Date(now)), lt(staffSessions.lastSeenAt, clock.idleSince(new Date(now)))));
+      const gone = await db
+        .delete(staffSessions)
+        .where(or(lt(staffSessions.expiresAt, new Date(now)), lt(staffSessions.lastSeenAt, clock.idleSince(new Date(now)))))
+        .returning({ idHash: staffSessions.idHash });
+      if (gone.length) await announceStaffSessionsEnded(db);
     },
   };
 }

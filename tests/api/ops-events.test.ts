@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase, type Database } from "../../server/db/client.ts";
+import { loadConfig } from "../../server/config.ts";
 import { webhookSubscriptions } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { completion, courierActions, SIGNATURE_SVG } from "../support/courier-actions.ts";
@@ -10,7 +11,7 @@ import { databaseTargets } from "../support/databases.ts";
 import { openEventStream, type EventStreamClient } from "../support/event-stream.ts";
 import { orderBody, pharmacyBody, startOps, TEST_OPS_KEY, type OpsContext } from "../support/ops-harness.ts";
 import { cloneDatabase, databaseUrl, dropDatabase } from "../support/postgres-admin.ts";
-import { newStaffSession } from "../support/staff-harness.ts";
+import { newStaffSession, staffLogin } from "../support/staff-harness.ts";
 
 /**
  * Issue 27: GET /api/ops/v1/events. Two API instances on one database (two
@@ -66,19 +67,16 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       databases = await twoDatabases(target);
-      writer = await startOps(databases.a, {}, { eventKeepaliveMs: 200 });
-      reader = await startOps(databases.b, {}, { eventKeepaliveMs: 200 });
+      // Keep-alives far apart: a stream that ends within seconds was ended by what the test did, not by a keep-alive.
+      writer = await startOps(databases.a, {}, { eventKeepaliveMs: 60_000 });
+      reader = await startOps(databases.b, {}, { eventKeepaliveMs: 60_000 });
       capped = await startOps(databases.b, { MAX_EVENT_STREAMS: "2", MAX_CONCURRENT_REQUESTS: "1" });
       readerUrl = await listening(reader);
       cappedUrl = await listening(capped);
     });
     afterAll(async () => {
       for (const stream of streams) stream.close();
-      for (const ctx of [capped, writer, reader]) {
-        // The fetch client keeps its sockets to the capped server open (refused and aborted streams alike).
-        ctx?.app.server.closeAllConnections();
-        await ctx?.app.close();
-      }
+      for (const ctx of [capped, writer, reader]) await ctx?.app.close();
       await databases?.close();
     });
 
@@ -225,12 +223,78 @@ for (const target of databaseTargets()) {
       }
     });
 
-    it("ends a console session's stream when dispatch deactivates the staff member", async () => {
+    const endsWithin = (stream: EventStreamClient, ms: number) =>
+      Promise.race([stream.ended.then(() => "ended"), new Promise((resolve) => setTimeout(() => resolve("still open"), ms))]);
+
+    it("ends a console session's stream at once when dispatch deactivates the staff member in another process", async () => {
       const dispatcher = await newStaffSession(writer, "dispatcher");
       const stream = await open({ cookie: dispatcher.cookie });
+      const other = await open(dispatchKey);
       expect(stream.status).toBe(200);
       await ok(writer.ops("POST", `/api/ops/v1/staff/${dispatcher.staffId}/deactivation`, {}));
-      await expect(Promise.race([stream.ended.then(() => "ended"), new Promise((resolve) => setTimeout(() => resolve("still open"), 3_000))])).resolves.toBe("ended");
+      // The keep-alive is a minute away: only the announced deactivation can end it this soon.
+      await expect(endsWithin(stream, 2_000)).resolves.toBe("ended");
+      // A key's stream on the same process is not touched.
+      await expect(endsWithin(other, 300)).resolves.toBe("still open");
+    });
+
+    it("ends a console session's stream at once when the member logs out, and only that session's", async () => {
+      const pharmacy = await newPharmacy();
+      const pharmacist = await newStaffSession(writer, "pharmacist", pharmacy);
+      const second = await staffLogin(writer, pharmacist.email);
+      const leaving = await open({ cookie: pharmacist.cookie });
+      const staying = await open({ cookie: second.cookie });
+      expect([leaving.status, staying.status]).toEqual([200, 200]);
+      const logout = await writer.raw("DELETE", "/api/ops/v1/sessions/current", undefined, pharmacist.headers);
+      expect(logout.statusCode, logout.body).toBe(204);
+      await expect(endsWithin(leaving, 2_000)).resolves.toBe("ended");
+      await expect(endsWithin(staying, 300)).resolves.toBe("still open");
+      // The session still open keeps its events.
+      const order = await newOrder(pharmacy);
+      await staying.waitFor(is("order.created", order), "the other session's event");
+    });
+
+    it("ends a console session's stream when the session expires (idle), not at the next keep-alive", async () => {
+      // A process whose sessions end after 3 s without a call (SESSION_IDLE_MINUTES takes whole minutes; the store takes any).
+      const config = { ...loadConfig({ OPS_API_KEY: TEST_OPS_KEY }), webRoot: "/nonexistent", loginAttemptsPerMinute: 1000, sessionIdleMinutes: 0.05 };
+      const brief = await startOps(databases.b, {}, { config, eventKeepaliveMs: 60_000 });
+      try {
+        const url = await listening(brief);
+        const invited = await newStaffSession(writer, "dispatcher");
+        const session = await staffLogin(brief, invited.email);
+        const stream = await open({ cookie: session.cookie }, undefined, url);
+        expect(stream.status).toBe(200);
+        const opened = performance.now();
+        await expect(endsWithin(stream, 1_500)).resolves.toBe("still open");
+        await expect(endsWithin(stream, 4_000)).resolves.toBe("ended");
+        // Ended at the session's idle end (3 s after the login), with the keep-alive a minute away.
+        expect(performance.now() - opened).toBeLessThan(4_500);
+        expect((await openEventStream(url, { cookie: session.cookie })).status).toBe(401);
+      } finally {
+        await brief.app.close();
+      }
+    });
+
+    it("closes the server promptly with streams open (SIGTERM, app.close())", async () => {
+      const extra = await startOps(databases.b, {}, { eventKeepaliveMs: 60_000 });
+      const url = await listening(extra);
+      const dispatcher = await newStaffSession(writer, "dispatcher");
+      const byKey = await open(dispatchKey, undefined, url);
+      const bySession = await open({ cookie: dispatcher.cookie }, undefined, url);
+      expect([byKey.status, bySession.status]).toEqual([200, 200]);
+      // An idle keep-alive connection of the same client beside them, and a spare one that has sent nothing yet (as browsers open).
+      const call = await fetch(`${url}/api/ops/v1/orders?limit=1`, { headers: dispatchKey });
+      await call.text();
+      const spare = connect({ host: "127.0.0.1", port: Number(new URL(url).port) });
+      await new Promise((resolve) => spare.once("connect", resolve));
+      const spareClosed = new Promise((resolve) => spare.once("close", resolve));
+      const started = performance.now();
+      const closed = extra.app.close().then(() => "closed");
+      await expect(Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve("still closing"), 2_000))])).resolves.toBe("closed");
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await expect(endsWithin(byKey, 500)).resolves.toBe("ended");
+      await expect(endsWithin(bySession, 500)).resolves.toBe("ended");
+      await spareClosed;
     });
   });
 }

@@ -65,8 +65,6 @@ export function describeOps(title: string, suite: (ctx: () => OpsContext) => voi
         context = await startOps(await target.openDemoDay(), env);
       });
       afterAll(async () => {
-        // A suite that listened (the CLI, the live stream) may leave the fetch client's sockets open.
-        context?.app.server.closeAllConnections();
         await context?.app.close();
         await context?.database.close();
       });

@@ -6,15 +6,16 @@ import { OPS_API_PREFIX } from "../../../domain/contract/ops.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { EventHub, StreamedEvent } from "../../services/events/hub.ts";
 import { opsCaller, pharmacyScope } from "../auth.ts";
-import type { StaffSessionStore } from "../staff-sessions.ts";
+import type { StaffStreamEnds } from "../staff-stream-ends.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
 export interface EventStreamOptions {
   hub: EventHub;
-  staffSessions: StaffSessionStore;
+  /** Ends a console session's streams when the session ends, at once (logout, deactivation, expiry; any process). */
+  sessionEnds: StaffStreamEnds;
   /** Streams open at once in this process (MAX_EVENT_STREAMS); past it, 503. */
   maxStreams: number;
-  /** How often an idle stream sends a comment (and a console session's stream checks it is still live). */
+  /** How often an idle stream sends a comment (so proxies and browsers keep it open). */
   keepaliveMs: number;
 }
 
@@ -34,8 +35,8 @@ const EVENT_STREAM_DESCRIPTION = [
  * GET /api/ops/v1/events (issue 27): the dispatch console's live stream. It
  * holds no load-shedding slot (an open stream never crowds out a courier's
  * call: server/http/load-shedding.ts) and has a cap of its own. A console
- * session's stream ends once the session does (logout, deactivation,
- * expiry), checked at each keep-alive.
+ * session's stream ends the moment the session does (logout, deactivation,
+ * expiry: server/ops/staff-stream-ends.ts).
  */
 export const opsEventRoutes =
   (deps: EventStreamOptions): FastifyPluginAsyncZod =>
@@ -76,22 +77,22 @@ export const opsEventRoutes =
         // The browser reconnects 2 s after a drop, sending the last id it saw.
         write("retry: 2000\n: live\n\n");
         const send = (events: StreamedEvent[]) => write(events.map((event) => `id: ${event.position}\ndata: ${event.body}\n\n`).join(""));
-        const unsubscribe = await deps.hub.subscribe({ scope: pharmacyScope(caller), send }, after);
+        const staffSession = caller.staff?.sessionHash ?? null;
+        const unwatch = staffSession ? await deps.sessionEnds.watch(staffSession, () => stream.end()) : () => undefined;
+        const unsubscribe = await deps.hub.subscribe({ scope: pharmacyScope(caller), send }, after).catch((error: unknown) => {
+          unwatch();
+          throw error;
+        });
         open.add(stream);
         const socket = request.raw.socket;
         if (socket && !sockets.has(socket)) {
           sockets.add(socket);
           socket.once("close", () => sockets.delete(socket));
         }
-        const staffSession = caller.staff?.sessionHash ?? null;
-        const keepalive = setInterval(() => {
-          void (async () => {
-            if (staffSession && !(await deps.staffSessions.alive(staffSession))) return stream.end();
-            write(": keep-alive\n\n");
-          })().catch(() => stream.end());
-        }, deps.keepaliveMs);
+        const keepalive = setInterval(() => write(": keep-alive\n\n"), deps.keepaliveMs);
         const done = () => {
           clearInterval(keepalive);
+          unwatch();
           unsubscribe();
           open.delete(stream);
           stream.end();

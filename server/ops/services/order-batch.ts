@@ -21,7 +21,7 @@ interface Candidate {
 }
 
 /** The longest this thread works on a batch without a turn of the event loop (checking a row is ~0.1 ms, building one ~0.01 ms). */
-const SLICE_MS = 5;
+const SLICE_MS = 3;
 
 /**
  * Slices a batch's CPU work: after SLICE_MS of it, a turn of the event loop
@@ -70,6 +70,10 @@ const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchRe
  *   the same body is `unchanged`, another body is refused as a 409 would be;
  * - a date the rule refuses is accepted only as an exact replay of the stored order;
  * - all in one transaction: a failure of the database itself leaves nothing of the batch.
+ * Background work (server/http/interactive-first.ts, decision 0027): one batch
+ * at a time per process; its checks and building run in slices with a turn
+ * for the couriers' calls between two, and a last turn after the commit paces
+ * the writes' share.
  */
 export async function createOrderBatch(
   db: Db,
@@ -121,7 +125,7 @@ export async function createOrderBatch(
   const json = await mapInSlices(values, slice, (row) => rowJson(keys, row));
 
   const began = performance.now();
-  return db.transaction(async (tx) => {
+  const written = await db.transaction(async (tx) => {
     const inserted = await insertOrders(tx, keys, values, json);
     const stored = new Map<string, OrderRow>(inserted.map((row) => [keyOf(row.pharmacyId, row.externalId!), row]));
     const created = new Set(stored.keys());
@@ -151,6 +155,10 @@ export async function createOrderBatch(
     await enqueueOrderEvents(tx, "order.created", inserted.sort((a, b) => a.id - b.id));
     return results as OrderBatchResult[];
   }).finally(() => options.onTransaction?.(performance.now() - began));
+  // The transaction's writes are not held back (its locks are held briefly), but PostgreSQL's work for them is paced
+  // after the commit: a rest in proportion before the answer, while the lane is still held (interactive-first.ts).
+  await backgroundTurn();
+  return written;
 }
 
 /** The same order of text in JavaScript for every process: code units, not the locale. */

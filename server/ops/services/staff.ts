@@ -4,6 +4,7 @@ import { pharmacies, staffAccounts, staffSessions } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import { audit } from "../../db/audit.ts";
 import { inTransaction, type Tx } from "../../db/client.ts";
+import { announceStaffSessionsEnded } from "../staff-sessions.ts";
 import { expireInvitations, issueInvitation } from "./invitations.ts";
 
 /**
@@ -69,6 +70,8 @@ export const deactivateStaff = inTransaction(async function deactivateStaff(tx: 
   const now = new Date();
   const [updated] = row.deactivatedAt ? [row] : await tx.update(staffAccounts).set({ deactivatedAt: now }).where(eq(staffAccounts.id, id)).returning();
   await tx.delete(staffSessions).where(eq(staffSessions.staffId, id));
+  // Every process's open streams of those sessions end when this commits.
+  await announceStaffSessionsEnded(tx);
   await expireInvitations(tx, { staffId: id }, now);
   await audit(tx, [{ courierId: null, apiKeyId: actor.apiKeyId, action: "staff_deactivated", subject: `staff:${id}` }]);
   return staffView(updated!);
