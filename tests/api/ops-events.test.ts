@@ -109,6 +109,12 @@ for (const target of databaseTargets()) {
       expect(unassigned.data).toMatchObject({ order: { id: order, courier_id: null, status: "new" }, from_courier_id: courier.courierId });
       await ok(writer.ops("POST", `/api/ops/v1/orders/${order}/cancellation`, {}));
       await stream.waitFor(is("order.cancelled", order), "order.cancelled");
+      // A batch (a nightly file, the console's import) announces every order it creates, no subscription needed.
+      const batch = (await ok(writer.ops("POST", "/api/ops/v1/orders/batch", { orders: [orderBody(pharmacy, unique()), orderBody(pharmacy, unique())] }))) as {
+        results: { status: string; order_id?: number }[];
+      };
+      expect(batch.results.map((result) => result.status)).toEqual(["created", "created"]);
+      for (const result of batch.results) await stream.waitFor(is("order.created", result.order_id!), "a batch's order.created");
       // Positions increase, and no patient details travel in an event.
       const ids = stream.events.map((event) => event.id);
       expect(ids).toEqual([...ids].sort((x, y) => x - y));

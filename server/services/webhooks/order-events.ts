@@ -3,7 +3,8 @@ import type { WebhookEventType, WebhookOrder } from "../../../domain/webhook-eve
 import { statusById } from "../../../domain/vocabulary.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
-import { enqueueEvent, enqueueEvents, pharmaciesHearing } from "./outbox.ts";
+import { recordDispatchEvents } from "../events/record.ts";
+import { enqueueEvent, enqueueWebhookMessages, pharmaciesHearing } from "./outbox.ts";
 import type { Tx } from "../../db/client.ts";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -49,12 +50,18 @@ export async function enqueueOrderRescheduled(tx: Tx, row: OrderRow, from: strin
   });
 }
 
-/** The same event for many orders in one statement (an orders batch); only the orders some subscription hears of. */
+/**
+ * The same event for many orders in one statement (an orders batch): every
+ * order's live event for the console (issue 27: whether or not anyone
+ * subscribes), and webhook messages for the orders some subscription hears of.
+ */
 export async function enqueueOrderEvents(tx: Tx, type: WebhookEventType, rows: readonly OrderRow[]): Promise<void> {
   if (rows.length === 0) return;
+  const events = rows.map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt }));
+  await recordDispatchEvents(tx, events);
   const heard = await pharmaciesHearing(tx, type);
-  await enqueueEvents(
+  await enqueueWebhookMessages(
     tx,
-    rows.filter((row) => heard(row.pharmacyId)).map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt })),
+    events.filter((event) => heard(event.pharmacyId)),
   );
 }

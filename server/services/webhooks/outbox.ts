@@ -66,8 +66,13 @@ export async function pharmaciesHearing(tx: Tx, type: WebhookEventType): Promise
  * hears it, in the events' order. The events travel as one JSON parameter.
  */
 export async function enqueueEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<void> {
-  if (events.length === 0) return;
   await recordDispatchEvents(tx, events);
+  await enqueueWebhookMessages(tx, events);
+}
+
+/** The outbox half of enqueueEvents: the webhook messages only, for a caller that recorded the live events of more changes than subscriptions hear. */
+export async function enqueueWebhookMessages(tx: Tx, events: readonly OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
   const rows = JSON.stringify(
     events.map((event, index) => ({
       position: index,
