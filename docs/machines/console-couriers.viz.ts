@@ -20281,10 +20281,19 @@ var OrderBatchResult = external_exports.object({
   errors: external_exports.array(FieldError).optional()
 });
 var OrderBatchResponse = external_exports.object({ results: external_exports.array(OrderBatchResult) });
+var CARD_PAYMENT_STATUSES = ["pending", "authorized", "declined", "failed", "settled", "voided"];
 var OpsOrder = Order.extend({
+  /** The pharmacy as the courier sees it, and its closing time ("HH:MM" in the service's zone; null until set): the board's rule of a pickup left late. */
+  pharmacy: Pharmacy.extend({ closing_time: external_exports.string().nullable() }),
   external_id: external_exports.string().nullable(),
   service_date: external_exports.string(),
   courier_id: external_exports.number().int().nullable(),
+  /** The courier carrying the order, by name (issue 27: a pharmacist's console names the couriers carrying its orders); null without one. */
+  courier: external_exports.object({ id: external_exports.number().int(), first_name: external_exports.string(), last_name: external_exports.string() }).nullable(),
+  /** The order's delivery stop in its courier's applied plan (1 = the route's first stop, pickups count too), as the itinerary says it; null without a plan. */
+  planned_position: external_exports.number().int().nullable(),
+  /** The state of the order's last card payment attempt; null when none was made. */
+  card_payment_status: external_exports.enum(CARD_PAYMENT_STATUSES).nullable(),
   created_at: external_exports.string(),
   updated_at: external_exports.string()
 });
