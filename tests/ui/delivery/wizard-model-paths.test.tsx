@@ -93,28 +93,28 @@ const SCENARIOS: Scenario[] = [
       E.present, E.addressIncorrect, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.continue,
       E.patient, E.noRecipient, E.notes, E.tick, E.untick, E.called, E.id, E.noId,
       E.sign, E.clearPad, E.refuse, E.survey, E.paid, E.notCollected, E.couldNotPay,
-      E.failureDone, E.failureCancelled, E.recipientDone, E.deliveryDone, E.deliveryCancelled,
+      E.sent, E.sendCancelled,
       E.photo, E.removePhoto, E.back, E.photoContinue,
     ],
   },
   {
     name: "the pharmacy requires a photo where nobody signs",
     order: photoOrder,
-    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.photoContinue, E.refuse, E.recipientDone, E.recipientQueued, E.deliveryDone],
+    events: [E.present, E.noRecipient, E.patient, E.notes, E.continue, E.photo, E.removePhoto, E.back, E.photoContinue, E.refuse, E.sent, E.sentQueued],
   },
   {
     name: "nothing owed, grouped orders at the door",
     order: plainOrder,
     others: plainOthers,
-    events: [E.present, E.patient, E.other, E.otherNames, E.names, E.group, E.ungroup, E.continue, E.sign, E.deliveryQueued, E.deliveryCancelled, E.cancel],
+    events: [E.present, E.patient, E.other, E.otherNames, E.names, E.group, E.ungroup, E.continue, E.sign, E.sentQueued, E.sendCancelled, E.cancel],
   },
   {
     name: "covid19_contactless",
     order: covidOrder,
-    events: [E.present, E.notes, E.continue, E.photo, E.back, E.photoContinue, E.recipientDone, E.recipientCancelled, E.cancel, E.tick, E.confirm, E.failureQueued],
+    events: [E.present, E.notes, E.continue, E.photo, E.back, E.photoContinue, E.sent, E.sendCancelled, E.cancel, E.tick, E.confirm, E.sentQueued],
   },
   { name: "copay owed, no ID", order: owedOrder, events: [E.present, E.patient, E.continue, E.paid] },
-  { name: "DOB checks, no date of birth on file", order: noDobOrder, events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.failureDone] },
+  { name: "DOB checks, no date of birth on file", order: noDobOrder, events: [E.present, E.dobVerified, E.dobNotVerified, E.confirm, E.cancel, E.sent] },
   { name: "deep links", order: fullOrder, events: [E.present, E.dobVerified, E.patient, E.other, E.otherNames, E.continue, E.id, E.paid, ...goTo] },
 ];
 
@@ -140,6 +140,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
     c.payment != null,
     at("signature") ? [c.signature.svg != null, c.signature.refusal_reason] : null,
     c.failure?.step ?? null,
+    at("confirmingFailure") ? c.confirming?.step : null,
     c.photo != null,
   ]);
 };
