@@ -104,7 +104,7 @@ describe("reading a machine (what the docs and /machines show)", () => {
 
   it("reads guards as written and in words: names, and/not, params", () => {
     expect(readGuard("dobVerificationEnabled")).toEqual({ text: "dobVerificationEnabled", words: "date of birth verification enabled" });
-    expect(readGuard(and(["recipientComplete", not("paymentDue")]) as never)).toEqual({
+    expect(readGuard(and(["recipientComplete", not("paymentDue")]))).toEqual({
       text: "recipientComplete and not paymentDue",
       words: "recipient complete and not payment due",
     });

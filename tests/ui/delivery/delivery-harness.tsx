@@ -41,8 +41,8 @@ export const SUPPORT_PHONE_SHOWN = "(215) 555-0100";
 export function resetHarness(): void {
   calls.length = 0;
   window.localStorage.clear();
-  window.scrollTo = vi.fn() as never;
-  HTMLCanvasElement.prototype.getContext = vi.fn(() => null) as never;
+  window.scrollTo = vi.fn();
+  HTMLCanvasElement.prototype.getContext = vi.fn(() => null);
 }
 
 if (typeof document !== "undefined") {
@@ -171,7 +171,7 @@ async function retype(user: User, label: string | RegExp, value: string) {
   if (value !== "") await user.type(field, value);
 }
 
-const at = (snapshot: AnyMachineSnapshot, step: DeliveryStep) => snapshot.matches({ steps: step } as never);
+const at = (snapshot: AnyMachineSnapshot, step: DeliveryStep) => snapshot.matches({ steps: step });
 const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as DeliveryFlowContext;
 
 /**

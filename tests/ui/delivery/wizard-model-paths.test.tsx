@@ -128,7 +128,7 @@ const inputOf = (scenario: Scenario): DeliveryFlowInput => ({
 /** What makes one screen differ from another (as in the machine's own test), so paths stay few. */
 const serializeState = (snapshot: AnyMachineSnapshot) => {
   const c = snapshot.context as DeliveryFlowContext;
-  const at = (step: string) => snapshot.matches({ steps: step } as never);
+  const at = (step: string) => snapshot.matches({ steps: step });
   return JSON.stringify([
     snapshot.value,
     snapshot.status,
@@ -151,8 +151,8 @@ function pathsOf(scenario: Scenario): Path[] {
   const events = (snapshot: AnyMachineSnapshot) =>
     snapshot.status !== "active"
       ? []
-      : (scenario.events.filter((event) => snapshot.can(event as never) && courierCanSend(snapshot, event as EventObject)) as EventObject[]);
-  return transitionCoverPaths(deliveryFlowMachine, { events, input: inputOf(scenario), serializeState } as never);
+      : (scenario.events.filter((event) => snapshot.can(event) && courierCanSend(snapshot, event as EventObject)) as EventObject[]);
+  return transitionCoverPaths(deliveryFlowMachine, { events, input: inputOf(scenario), serializeState });
 }
 
 /**
@@ -162,7 +162,7 @@ function pathsOf(scenario: Scenario): Path[] {
  */
 function coveringPaths(scenario: Scenario): Path[] {
   const all = pathsOf(scenario);
-  const covers = all.map((path) => coverageOf(deliveryFlowMachine, [path] as never, inputOf(scenario)).transitions);
+  const covers = all.map((path) => coverageOf(deliveryFlowMachine, [path], inputOf(scenario)).transitions);
   const missing = new Set(covers.flatMap((keys) => [...keys]));
   const chosen: Path[] = [];
   while (missing.size > 0) {
@@ -189,9 +189,9 @@ const pathName = (path: Path) =>
 
 /** What the screen must show in a model state: the URL, the confirmation asked, the alert of a failed call, the outcome. */
 async function expectScreenOf(state: AnyMachineSnapshot, base: string) {
-  const path = `${base}/${deliveryPathOf(state as never)}`;
+  const path = `${base}/${deliveryPathOf(state)}`;
   await waitFor(() => expect(screen.getByTestId("location").textContent).toBe(path));
-  const confirmation = deliveryConfirmation(state as never);
+  const confirmation = deliveryConfirmation(state);
   if (confirmation) expect(screen.getByRole("alertdialog")).toHaveTextContent(confirmation);
   else expect(screen.queryByRole("alertdialog")).toBeNull();
   const context = state.context as DeliveryFlowContext;
@@ -236,7 +236,7 @@ it("walks every state and every transition a courier can take through the screen
   const entered = new Set<string>();
   const taken = new Set<string>();
   for (const scenario of SCENARIOS) {
-    const coverage = coverageOf(deliveryFlowMachine, coveringPaths(scenario) as never, inputOf(scenario));
+    const coverage = coverageOf(deliveryFlowMachine, coveringPaths(scenario), inputOf(scenario));
     coverage.states.forEach((id) => entered.add(id));
     coverage.transitions.forEach((key) => taken.add(key));
   }

@@ -21,7 +21,7 @@ import { paymentMachine } from "../../../machines/payment.machine.ts";
 import { CONTACTLESS, deliveryFlowEvents, ID, NO_RECIPIENT, OTHER, PATIENT, PHOTO } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
 
 // Every "now" in the flow (client_occurred_at) is this instant, in the model and on the live actor alike.
 const NOW = "2026-11-21T15:30:00.000Z";
@@ -162,7 +162,7 @@ const SCENARIOS: { name: string; input: DeliveryFlowInput; events: object[] }[] 
  */
 const serializeState = (snapshot: AnyMachineSnapshot) => {
   const c = snapshot.context as DeliveryFlowContext;
-  const at = (step: string) => snapshot.matches({ steps: step } as never);
+  const at = (step: string) => snapshot.matches({ steps: step });
   const r: RecipientForm = c.recipient;
   return JSON.stringify([
     snapshot.value,
@@ -187,7 +187,7 @@ const pathsOf = (input: DeliveryFlowInput, events: object[]) => {
   generated.set(input, byEvents);
   const paths =
     byEvents.get(events) ??
-    (transitionCoverPaths(deliveryFlowMachine, { events: possibleEvents(events), input, serializeState } as never) as unknown as ModelPath[]);
+    (transitionCoverPaths(deliveryFlowMachine, { events: possibleEvents(events), input, serializeState }));
   byEvents.set(events, paths);
   return paths;
 };
@@ -217,9 +217,7 @@ describe("delivery-flow machine: every path", () => {
 
 // ---------------------------------------------------------------- behaviour
 
-function path(events: readonly object[]): ModelPath {
-  return { state: null as never, steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never };
-}
+const path = pathOfEvents;
 /** The submit machine's calls named by the child that made them (submitFailure, …), with the request body it sends. */
 const SUBMIT_IDS = { failure: "submitFailure", recipient: "submitRecipient", delivery: "submitDelivery" } as const;
 async function run(input: DeliveryFlowInput, events: readonly object[]) {
