@@ -19,33 +19,27 @@ interface CredentialFieldsProps {
  * (username / current-password).
  */
 export function CredentialFields({ email, password, onEmail, onPassword, classes }: CredentialFieldsProps) {
+  const fields = [
+    { label: "Email", type: "email", autoComplete: "username", inputMode: "email", value: email, onChange: onEmail },
+    { label: "Password", type: "password", autoComplete: "current-password", inputMode: undefined, value: password, onChange: onPassword },
+  ] as const;
   return (
     <>
-      <label className={classes.field}>
-        <span className={classes.label}>Email</span>
-        <input
-          className={classes.input}
-          type="email"
-          name="email"
-          autoComplete="username"
-          inputMode="email"
-          required
-          value={email}
-          onChange={(event) => onEmail(event.target.value)}
-        />
-      </label>
-      <label className={classes.field}>
-        <span className={classes.label}>Password</span>
-        <input
-          className={classes.input}
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => onPassword(event.target.value)}
-        />
-      </label>
+      {fields.map(({ label, type, autoComplete, inputMode, value, onChange }) => (
+        <label key={type} className={classes.field}>
+          <span className={classes.label}>{label}</span>
+          <input
+            className={classes.input}
+            type={type}
+            name={type}
+            autoComplete={autoComplete}
+            inputMode={inputMode}
+            required
+            value={value}
+            onChange={(event) => onChange(event.target.value)}
+          />
+        </label>
+      ))}
     </>
   );
 }
