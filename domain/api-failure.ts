@@ -67,3 +67,19 @@ export const loginMessage = (failure: ApiFailure): string =>
     : failure.kind === "network" || failure.kind === "unavailable"
       ? "No internet connection. Please connect to the internet to log in."
       : "Something went wrong. Please try again.";
+
+/**
+ * An API's error answer as a failure: the kind from the HTTP status (spec §8),
+ * the server's words and code from its JSON body (`{ error, message }`) when it
+ * sent one — a proxy's HTML page has neither, and `fallback` is the message.
+ */
+export function failureOfAnswer(status: number, body: unknown, fallback: string): ApiFailure {
+  const { error, message: said } = (typeof body === "object" && body !== null ? body : {}) as { error?: unknown; message?: unknown };
+  const message = typeof said === "string" ? said : fallback;
+  const code = typeof error === "string" ? error : null;
+  if (status === 503) return { kind: "unavailable", status, message, code };
+  if (status >= 500) return { kind: "server", status, message, code };
+  if (status === 403) return { kind: "forbidden", status, message, code };
+  if (status === 401) return { kind: "unauthenticated", status, message, code };
+  return { kind: "refused", status, message, code };
+}

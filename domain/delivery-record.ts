@@ -14,7 +14,7 @@ import {
   type IdentificationForm,
   type SignatureForm,
 } from "./delivery-rules.ts";
-import { isOther, recipientFullName, relationshipName, type RecipientForm } from "./recipient.ts";
+import { isOther, recipientFullName, recipientSkipped, relationshipName, type RecipientForm } from "./recipient.ts";
 import type { FailureReasonName } from "./vocabulary.ts";
 
 /**
@@ -34,10 +34,14 @@ export const EMPTY_SURVEY: DeliverySurvey = {
   refill_reminder_opt_in: null,
 };
 
-interface PendingFailure {
+/** The reason a step gives for a failed delivery, before the courier confirms it. */
+export interface FailureAsked {
   reason: FailureReasonName;
-  /** The step the failure was confirmed at (where Cancel after a failed call returns). */
+  /** The step it is given at (where Cancel returns). */
   step: DeliveryStep;
+}
+
+interface PendingFailure extends FailureAsked {
   occurred_at: string;
   /** Courier notes, for the recipient step's failed tick. */
   body: string | null;
@@ -69,7 +73,7 @@ export interface DeliveryRecord {
   signature: SignatureEntry;
   survey: DeliverySurvey;
   failure: PendingFailure | null;
-  /** Issue 19: the photo of the drop-off where nobody signs (shrunk on the phone, EXIF stripped), or null. */
+  /** The photo of the drop-off where nobody signs (shrunk on the phone, EXIF stripped), or null. */
   photo: DeliveryPhoto | null;
   /** When the delivery was completed or submitted (client_occurred_at). */
   occurredAt: string | null;
@@ -136,4 +140,37 @@ export function deliveryCompletionOf(record: DeliveryRecord): DeliveryCompletion
     // A photo only where nobody signed (the courier may have gone back and had the recipient sign after all).
     photo: signed ? null : record.photo,
   };
+}
+
+/** The delivery's call (spec §7), as the record makes it: the submit machine sends it. */
+export type DeliverySubmission =
+  | { kind: "failure"; body: FailureSubmission }
+  | { kind: "recipient"; body: RecipientSubmission }
+  | { kind: "delivery"; body: DeliveryCompletion };
+
+/**
+ * Which call the record is ready for: a failure once one is recorded; the
+ * recipient submission when nobody signs for it (No Recipient, contactless —
+ * the signature step is never reached then); the completion otherwise.
+ */
+export function submissionKindOf(record: Pick<DeliveryRecord, "failure" | "recipient">): DeliverySubmission["kind"] {
+  if (record.failure) return "failure";
+  return recipientSkipped(record.recipient) ? "recipient" : "delivery";
+}
+
+export function submissionOf(record: DeliveryRecord): DeliverySubmission {
+  switch (submissionKindOf(record)) {
+    case "failure":
+      return { kind: "failure", body: failureSubmissionOf(record) };
+    case "recipient":
+      return { kind: "recipient", body: recipientSubmissionOf(record) };
+    default:
+      return { kind: "delivery", body: deliveryCompletionOf(record) };
+  }
+}
+
+/** The step a call is sent from: where the courier waits, and returns to when it is cancelled after failing. */
+export function submittedFrom(record: Pick<DeliveryRecord, "failure" | "recipient">): DeliveryStep {
+  const kind = submissionKindOf(record);
+  return kind === "failure" ? (record.failure?.step ?? "address") : kind === "recipient" ? "recipient" : "signature";
 }

@@ -1,46 +1,19 @@
 import { and, assign, or, sendTo, setup } from "xstate";
 import type { DeliverySurvey } from "../domain/contract/deliveries.ts";
 import type { Order, Status } from "../domain/contract/entities.ts";
-import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
-import type { PaymentOutput } from "../domain/payment-step.ts";
-import {
-  deliveryCompletionOf,
-  EMPTY_SURVEY,
-  failureSubmissionOf,
-  recipientSubmissionOf,
-  type DeliveryRecord,
-  type DeliveryStep,
-} from "../domain/delivery-record.ts";
-import {
-  dobCanBeVerified,
-  dobVerificationNeeded,
-  EMPTY_IDENTIFICATION,
-  EMPTY_SIGNATURE_FORM,
-  groupableOrders,
-  identificationComplete,
-  identificationNeeded,
-  paymentStepNeeded,
-  signatureComplete,
-  type IdentificationForm,
-} from "../domain/delivery-rules.ts";
-import {
-  changeRecipientFields,
-  chooseRelationship,
-  initialRecipientForm,
-  isRelationshipOffered,
-  recipientContinueEnabled,
-  recipientCountsAsSelected,
-  recipientSkipped,
-  regroupRecipient,
-  submittedAtRecipientStep,
-  type RecipientFieldChanges,
-} from "../domain/recipient.ts";
-import { TEXT } from "../domain/texts.ts";
-import type { FailureReasonName } from "../domain/vocabulary.ts";
-import { deliveryOutcomeOf, ordersAfterDelivery } from "../domain/delivery-outcome.ts";
-import { nextOrderStatus } from "./order-status.ts";
 import type { DeliveryDraft, DraftPlace } from "../domain/delivery-draft.ts";
+import { deliveryOutcomeOf, ordersAfterDelivery } from "../domain/delivery-outcome.ts";
+import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
+import { EMPTY_SURVEY, submissionOf, submittedFrom, type DeliveryRecord, type DeliveryStep, type FailureAsked } from "../domain/delivery-record.ts";
+import { dobCanBeVerified, dobVerificationNeeded, EMPTY_IDENTIFICATION, EMPTY_SIGNATURE_FORM, groupableOrders, identificationComplete } from "../domain/delivery-rules.ts";
+import { identificationNeeded, paymentStepNeeded, signatureComplete, type IdentificationForm } from "../domain/delivery-rules.ts";
+import type { PaymentOutput } from "../domain/payment-step.ts";
+import { changeRecipientFields, chooseRelationship, initialRecipientForm, isRelationshipOffered, regroupRecipient } from "../domain/recipient.ts";
+import { recipientContinueEnabled, recipientCountsAsSelected, recipientSkipped, submittedAtRecipientStep } from "../domain/recipient.ts";
+import type { RecipientFieldChanges } from "../domain/recipient.ts";
+import { TEXT } from "../domain/texts.ts";
 import { deliverySubmitMachine, type DeliverySubmitOutput } from "./delivery-submit.machine.ts";
+import { nextOrderStatus } from "./order-status.ts";
 import { paymentMachine } from "./payment.machine.ts";
 import { photoProofMachine, type PhotoProofOutput } from "./photo-proof.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
@@ -51,8 +24,6 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  * mirrors `steps.<step>` (src/features/delivery/delivery-paths.ts); a deep link is GO_TO_STEP,
  * which the machine accepts or answers by staying where it is.
  */
-
-export type { SubmissionResult } from "./delivery-submit.machine.ts";
 
 export interface DeliveryFlowInput {
   order: Order;
@@ -81,6 +52,8 @@ export interface DeliveryFlowContext extends DeliveryRecord {
   queued: boolean;
   /** Where the flow opens: where a draft kept before a reload left the courier, or a deep link's step (null: a fresh start). */
   resumeAt: DraftPlace | null;
+  /** The failed delivery the courier is asked to confirm (its reason and step), or null. */
+  confirming: FailureAsked | null;
 }
 
 export type DeliveryFlowEvent =
@@ -155,10 +128,14 @@ export const deliveryFlowMachine = setup({
     /** Spec §5 Signature step. */
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
     patientCouldNotPay: ({ event }) => (event as unknown as { output: PaymentOutput }).output.outcome === "could_not_pay",
+    /** A failed delivery is recorded: once sent, the delivery was attempted. */
+    failureRecorded: ({ context }) => context.failure != null,
     /** A deep link to a step already reached (never ahead of the courier). */
     reachedBefore: ({ context, event }) => event.type === "GO_TO_STEP" && context.reached.includes(event.step),
     /** The flow opens at this place (a draft's, a deep link's). */
     resumesAt: ({ context }, params: { place: DraftPlace }) => context.resumeAt === params.place,
+    /** A reload while a call was being sent. */
+    resumesSending: ({ context }) => context.resumeAt?.startsWith("sending") === true,
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     /** Continue on the photo of the drop-off (not Back). */
@@ -172,19 +149,21 @@ export const deliveryFlowMachine = setup({
     verifyDob: assign({ dobVerified: true }),
     /** A deep link: the flow opens the step it names again (starting routes it). */
     aimAtStep: assign({ resumeAt: ({ context, event }) => (event.type === "GO_TO_STEP" ? event.step : context.resumeAt) }),
-    recordFailure: assign({
-      failure: (_, params: { reason: FailureReasonName; step: DeliveryStep }) => ({ ...params, occurred_at: new Date().toISOString(), body: null }),
-    }),
-    recordRecipientFailure: assign({
-      failure: ({ context }) => ({
-        reason: "Patient Not Home" as const,
-        step: "recipient" as const,
-        occurred_at: new Date().toISOString(),
-        body: context.recipient.courier_notes.trim(),
-      }),
-    }),
-    /** The failed delivery was not recorded after all: the courier goes back to the step it was recorded at. */
-    forgetFailure: assign(({ context }) => ({ resumeAt: context.failure?.step ?? "address", failure: null })),
+    /** The reason a step gives for a failed delivery: asked in the confirmation, or already confirmed (unable to pay). */
+    noteFailure: assign({ confirming: (_, params: FailureAsked) => params }),
+    /** The failed delivery confirmed: recorded as of now. */
+    recordFailure: assign(({ context }) => ({
+      failure: context.confirming && { ...context.confirming, occurred_at: new Date().toISOString(), body: null },
+      confirming: null,
+    })),
+    /** Not confirmed: the courier goes back to the step that gave the reason. */
+    withdrawFailure: assign(({ context }) => ({ resumeAt: context.confirming?.step ?? "address", confirming: null })),
+    /** The recipient step's failed tick, with the courier's notes. */
+    recordRecipientFailure: assign(({ context }) => ({
+      failure: { reason: "Patient Not Home", step: "recipient", occurred_at: new Date().toISOString(), body: context.recipient.courier_notes.trim() },
+    })),
+    /** A call cancelled after it failed: the courier goes back to the step it was sent from, a failed delivery forgotten. */
+    returnToSentStep: assign(({ context }) => ({ resumeAt: submittedFrom(context), failure: null })),
     chooseRelationship: assign({
       recipient: ({ context, event }) =>
         event.type === "SELECT_RELATIONSHIP"
@@ -226,18 +205,11 @@ export const deliveryFlowMachine = setup({
      * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
      * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
      */
-    reportDelivered: sendTo(
+    reportOutcome: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({
+      ({ context }, params: { outcome: "delivered" | "attempted" }) => ({
         type: "DELIVERY_RECORDED",
-        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "delivered"), nextOrderStatus, context.statuses),
-      }),
-    ),
-    reportAttempted: sendTo(
-      ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({
-        type: "DELIVERY_RECORDED",
-        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses),
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, params.outcome), nextOrderStatus, context.statuses),
       }),
     ),
     recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output: DeliverySubmitOutput }).output.queued }),
@@ -267,6 +239,7 @@ export const deliveryFlowMachine = setup({
     ...input.draft?.record,
     queued: false,
     resumeAt: input.draft?.place ?? null,
+    confirming: null,
   }),
   initial: "starting",
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
@@ -283,12 +256,10 @@ export const deliveryFlowMachine = setup({
         { guard: { type: "resumesAt", params: { place: "signature" } }, target: "steps.signature" },
         { guard: { type: "resumesAt", params: { place: "signaturePhoto" } }, target: "steps.signature.photo" },
         {
-          guard: { type: "resumesAt", params: { place: "sendingFailure" } },
-          target: "submittingFailure",
-          description: "A reload while the failed delivery was being sent: it is sent again (with the same Idempotency-Key).",
+          guard: "resumesSending",
+          target: "submitting",
+          description: "A reload while a call was being sent: it is sent again (with the same Idempotency-Key).",
         },
-        { guard: { type: "resumesAt", params: { place: "sendingRecipient" } }, target: "submittingRecipient" },
-        { guard: { type: "resumesAt", params: { place: "sendingDelivery" } }, target: "submittingDelivery" },
         { target: "steps", description: "A fresh delivery (or a draft at the address) starts at the address." },
       ],
     },
@@ -308,48 +279,32 @@ export const deliveryFlowMachine = setup({
         address: {
           description: "Confirm the address; call the patient if unsure.",
           entry: { type: "markReached", params: { step: "address" } },
-          initial: "ready",
-          states: {
-            ready: {
-              on: {
-                PRESENT_AT_ADDRESS: [
-                  { guard: "dobVerificationEnabled", target: "#deliveryFlow.steps.verifyDob", description: "'I am present at the address above'" },
-                  { target: "#deliveryFlow.steps.recipient" },
-                ],
-                ADDRESS_INCORRECT: { target: "confirmingFailure", description: "'The address is incorrect'" },
-              },
-            },
-            confirmingFailure: {
-              meta: { confirmation: TEXT.failedDeliveryConfirm },
-              on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Incorrect Address", step: "address" } } },
-                CANCEL: { target: "ready" },
-              },
+          on: {
+            PRESENT_AT_ADDRESS: [
+              { guard: "dobVerificationEnabled", target: "verifyDob", description: "'I am present at the address above'" },
+              { target: "recipient" },
+            ],
+            ADDRESS_INCORRECT: {
+              target: "confirmingFailure",
+              actions: { type: "noteFailure", params: { reason: "Incorrect Address", step: "address" } },
+              description: "'The address is incorrect'",
             },
           },
         },
         verifyDob: {
           description: "Confirm the patient's date of birth with the recipient.",
           entry: { type: "markReached", params: { step: "verifyDob" } },
-          initial: "ready",
-          states: {
-            ready: {
-              on: {
-                DOB_VERIFIED: {
-                  guard: "dobOnFile",
-                  target: "#deliveryFlow.steps.recipient",
-                  actions: "verifyDob",
-                  description: "'Date of birth verified': only when the order has a date of birth on file to check.",
-                },
-                DOB_NOT_VERIFIED: { target: "confirmingFailure", description: "'Did not verify date of birth'" },
-              },
+          on: {
+            DOB_VERIFIED: {
+              guard: "dobOnFile",
+              target: "recipient",
+              actions: "verifyDob",
+              description: "'Date of birth verified': only when the order has a date of birth on file to check.",
             },
-            confirmingFailure: {
-              meta: { confirmation: TEXT.failedDeliveryConfirm },
-              on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } } },
-                CANCEL: { target: "ready" },
-              },
+            DOB_NOT_VERIFIED: {
+              target: "confirmingFailure",
+              actions: { type: "noteFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } },
+              description: "'Did not verify date of birth'",
             },
           },
         },
@@ -366,7 +321,7 @@ export const deliveryFlowMachine = setup({
                 TICK_FAILED: { target: "confirmingFailedTick", description: "'Failed delivery - must be returned to pharmacy'" },
                 UNTICK_FAILED: { actions: "untickFailed" },
                 CONTINUE: [
-                  { guard: "recipientFailed", target: "#deliveryFlow.submittingFailure", actions: "recordRecipientFailure" },
+                  { guard: "recipientFailed", target: "#deliveryFlow.submitting", actions: "recordRecipientFailure" },
                   {
                     guard: "submittedAtRecipientStep",
                     target: "photo",
@@ -379,6 +334,7 @@ export const deliveryFlowMachine = setup({
               },
             },
             confirmingFailedTick: {
+              description: "The courier is asked to confirm ticking 'Failed delivery': the order then goes back to the pharmacy.",
               meta: { confirmation: TEXT.failedDeliveryTickConfirm },
               on: {
                 CONFIRM: { target: "editing", actions: "tickFailed" },
@@ -386,19 +342,15 @@ export const deliveryFlowMachine = setup({
               },
             },
             photo: {
-              description: "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo').",
+              description:
+                "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo'); Continue submits at the recipient step (spec §4), with the photo when one was taken.",
               on: { PHOTO_CHANGED: { actions: "keepPhoto", description: "The photo as the photo machine has it, kept with the draft." } },
               invoke: {
                 id: "photo",
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [
-                  {
-                    guard: "photoAccepted",
-                    target: "#deliveryFlow.submittingRecipient",
-                    actions: "stampOccurredAt",
-                    description: "Spec §4: submitted at the recipient step, with the photo when one was taken.",
-                  },
+                  { guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
                   { target: "editing", description: "Back to the recipient step." },
                 ],
               },
@@ -408,24 +360,16 @@ export const deliveryFlowMachine = setup({
         idVerification: {
           description: "Capture the recipient's ID: type, state, number, expiry.",
           entry: { type: "markReached", params: { step: "idVerification" } },
-          initial: "ready",
-          states: {
-            ready: {
-              on: {
-                ID_CHANGED: { actions: "changeIdentification" },
-                CONTINUE: [
-                  { guard: and(["identificationComplete", "paymentDue"]), target: "#deliveryFlow.steps.payment" },
-                  { guard: "identificationComplete", target: "#deliveryFlow.steps.signature" },
-                ],
-                ID_NOT_PROVIDED: { target: "confirmingFailure", description: "'Unable to provide ID'" },
-              },
-            },
-            confirmingFailure: {
-              meta: { confirmation: TEXT.failedDeliveryConfirm },
-              on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "ID Not Provided", step: "idVerification" } } },
-                CANCEL: { target: "ready" },
-              },
+          on: {
+            ID_CHANGED: { actions: "changeIdentification" },
+            CONTINUE: [
+              { guard: and(["identificationComplete", "paymentDue"]), target: "payment" },
+              { guard: "identificationComplete", target: "signature" },
+            ],
+            ID_NOT_PROVIDED: {
+              target: "confirmingFailure",
+              actions: { type: "noteFailure", params: { reason: "ID Not Provided", step: "idVerification" } },
+              description: "'Unable to provide ID'",
             },
           },
         },
@@ -440,9 +384,9 @@ export const deliveryFlowMachine = setup({
             onDone: [
               {
                 guard: "patientCouldNotPay",
-                target: "#deliveryFlow.submittingFailure",
-                actions: { type: "recordFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } },
-                description: "Unable to pay, confirmed as a failed delivery.",
+                target: "#deliveryFlow.submitting",
+                actions: [{ type: "noteFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } }, "recordFailure"],
+                description: "Unable to pay, confirmed in the payment step: the failed delivery is recorded.",
               },
               { target: "signature", actions: "recordPayment" },
             ],
@@ -469,7 +413,7 @@ export const deliveryFlowMachine = setup({
                     target: "photo",
                     description: "A reason for not signing: the photo of the drop-off comes next.",
                   },
-                  { guard: "signatureComplete", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" },
+                  { guard: "signatureComplete", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
                 ],
               },
             },
@@ -480,47 +424,49 @@ export const deliveryFlowMachine = setup({
                 src: "photoProof",
                 id: "photo",
                 input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
-                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" }, { target: "signing" }],
+                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }],
               },
             },
           },
         },
+        confirmingFailure: {
+          description:
+            "The courier is asked to confirm the failed delivery a step gave a reason for (the address, the date of birth, the ID); the step stays on screen.",
+          meta: { confirmation: TEXT.failedDeliveryConfirm },
+          on: {
+            CONFIRM: { target: "#deliveryFlow.submitting", actions: "recordFailure" },
+            CANCEL: { target: "#deliveryFlow.starting", actions: "withdrawFailure", description: "Back to the step, as it was." },
+          },
+        },
       },
     },
-    submittingFailure: {
-      description: "Recording the failed delivery: POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}.",
+    submitting: {
+      description:
+        "Sending the delivery's call (spec §7) while the courier waits on the step it was sent from: the failed delivery, the recipient submission where nobody signs, or the delivery completion.",
       invoke: {
-        id: "submitFailure",
+        id: "submit",
         src: "deliverySubmit",
-        input: ({ context }) => ({ kind: "failure", body: failureSubmissionOf(context) }),
+        input: ({ context }) => submissionOf(context),
         onDone: [
-          { guard: "submissionSent", target: "attempted", actions: "recordSubmission" },
-          { target: "starting", actions: "forgetFailure", description: "Cancelled after the call failed: back to the step the failure was recorded at." },
-        ],
-      },
-    },
-    submittingRecipient: {
-      description: "Spec §7 Recipient submission (multipart form): nobody signs.",
-      invoke: {
-        id: "submitRecipient",
-        src: "deliverySubmit",
-        input: ({ context }) => ({ kind: "recipient", body: recipientSubmissionOf(context) }),
-        onDone: [
+          { guard: and(["submissionSent", "failureRecorded"]), target: "attempted", actions: "recordSubmission" },
           { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
-          { target: "steps.recipient", description: "Cancelled after the call failed: back to the recipient step, as entered." },
+          {
+            target: "starting",
+            actions: "returnToSentStep",
+            description: "Cancelled after the call failed: back to the step it was sent from, as entered (a failed delivery forgotten).",
+          },
         ],
       },
     },
-    submittingDelivery: {
-      description: "Spec §7 Delivery completion: POST /courier/deliveries with the signature and every step's fields.",
-      invoke: {
-        src: "deliverySubmit",
-        id: "submitDelivery",
-        input: ({ context }) => ({ kind: "delivery", body: deliveryCompletionOf(context) }),
-        onDone: [{ guard: "submissionSent", target: "finished", actions: "recordSubmission" }, { target: "steps.signature" }],
-      },
+    finished: {
+      type: "final",
+      entry: { type: "reportOutcome", params: { outcome: "delivered" } },
+      description: "'The order has been delivered.' — 'Back to orders'.",
     },
-    finished: { type: "final", entry: "reportDelivered", description: "'The order has been delivered.' — 'Back to orders'." },
-    attempted: { type: "final", entry: "reportAttempted", description: "'Please return this order back to the pharmacy.' — 'Back to orders'." },
+    attempted: {
+      type: "final",
+      entry: { type: "reportOutcome", params: { outcome: "attempted" } },
+      description: "'Please return this order back to the pharmacy.' — 'Back to orders'.",
+    },
   },
 });

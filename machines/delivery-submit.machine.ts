@@ -1,6 +1,7 @@
 import { assign, fromPromise, sendTo, setup } from "xstate";
 import { failureText, toApiFailure } from "../domain/api-failure.ts";
-import type { DeliveryCompletion, DeliveryResponse, FailureSubmission, RecipientSubmission } from "../domain/contract/deliveries.ts";
+import type { DeliveryResponse } from "../domain/contract/deliveries.ts";
+import type { DeliverySubmission } from "../domain/delivery-record.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
@@ -13,10 +14,7 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  */
 
 /** The call, as the flow's record makes it (domain/delivery-record.ts). */
-export type DeliverySubmission =
-  | { kind: "failure"; body: FailureSubmission }
-  | { kind: "recipient"; body: RecipientSubmission }
-  | { kind: "delivery"; body: DeliveryCompletion };
+export type { DeliverySubmission };
 
 /** What the `send` actor resolves with. */
 export interface SubmissionResult {

@@ -20,10 +20,6 @@
 import { and, and as and2, assign, assign as assign2, assign as assign3, assign as assign4, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, or as or2, sendTo, sendTo as sendTo2, setup, setup as setup2, setup as setup3, setup as setup4, setup as setup5, transition } from "xstate";
 // machines/delivery-flow.machine.ts
 
-// domain/delivery-photo.ts
-var PHOTO_MAX_BYTES = 300 * 1024;
-var photoRequired = (order) => order.pharmacy.pod_photo_required;
-
 // domain/money.ts
 var DECIMAL_AMOUNT = /^\d+\.\d{2}$/;
 function parseDecimalToCents(value) {
@@ -467,69 +463,23 @@ function deliveryCompletionOf(record) {
     photo: signed ? null : record.photo
   };
 }
-
-// domain/texts.ts
-var TEXT = {
-  renderFailure: "Error occurred while accessing content. Please refresh or tap on the home button.",
-  // Pharmacies (§2)
-  pickupSection: "Select pharmacy to pickup orders",
-  deliverSection: "Select pharmacy to deliver orders",
-  returnSection: "Select pharmacy to return orders",
-  completedSection: "Completed",
-  incompleteOrdersReturnsAlert: "Incomplete orders must be successfully resubmitted by end of day. Click the try again button to resubmit.",
-  // Check-in and verify (§2, §5)
-  searchPlaceholder: "Search...",
-  pickupInstructions: "Pickup Instructions",
-  checkInHeading: "Tap check-in to pick up or cancel order(s)",
-  orderNotListed: "I have an order not listed here",
-  verifyOrderHeader: "verify order",
-  dobNotAvailable: "Not available",
-  otherFees: "Other fees",
-  cancelOrderConfirm: "Are you sure you want to cancel this order?",
-  startOrderDeliveries: "Start order deliveries",
-  continue: "Continue",
-  maxAddonCount: "Max addon count reached",
-  // Delivery list and wizard (§2, §4, §5)
-  allDeliveriesAttempted: "All deliveries have been attempted",
-  emptyDeliveryList: "Check that you have verified all the orders you wish to deliver.",
-  itemsToReturn: "Item(s) to return to pharmacy",
-  routed: "Routed",
-  notRouted: "Not Routed",
-  routing: "Routing...",
-  presentAtAddress: "I am present at the address above",
-  addressIncorrect: "The address is incorrect",
-  dobVerified: "Date of birth verified",
-  dobNotVerified: "Did not verify date of birth",
-  failedDeliveryTick: "Failed delivery - must be returned to pharmacy",
-  failedDeliveryTickConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy.",
-  failedDeliveryConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy. Are you sure?",
-  minimumThreeCharacters: "(Minimum 3 characters)",
-  maxThirtyTwoCharacters: "(Max 32 characters)",
-  groupOrders: "Group Orders",
-  unableToProvideId: "Unable to provide ID",
-  unableToPaySkip: "This medication can still be delivered to the recipient. Please contact the provider at {phone} to notify us that the payment was not collected.",
-  delivered: "The order has been delivered.",
-  attempted: "Please return this order back to the pharmacy.",
-  backToOrders: "Back to orders",
-  signForItems: "sign for items",
-  // Offline (§4)
-  incompleteOrderBanner: "You have an incomplete order.",
-  tryAgain: "Try again",
-  // Error catalogue (§8)
-  authorizationError: "There was an error authorizing the transaction. Please verify card information and try again.",
-  serverError: "Something went wrong. Please try again.",
-  noInternet: 'Your device does not currently have internet access. Please select "try again" on the next page once you have internet access.',
-  gatewayUnreachable: 'Your device does not currently have internet access. Please select "try again" once you have internet access.',
-  otherError: "Error: {message}. Please refresh and try again.",
-  verifyServerError: "Error verifying order: {id}",
-  verifyNoInternet: "No internet connection.  Please connect to the internet to continue",
-  verifyMissingStatuses: "An error occurred. Please refresh and try again.",
-  processorUnavailable: "Processor Network Unavailable. Please try again.",
-  visitConfirmError: "There was a technical error upon submit, please contact {provider} by pressing the HELP button to confirm your availability",
-  resubmitError: "There is a problem re-submitting orders"
-};
-function fill(text, values) {
-  return text.replace(/\{(\w+)\}/g, (match, name) => name in values ? String(values[name]) : match);
+function submissionKindOf(record) {
+  if (record.failure) return "failure";
+  return recipientSkipped(record.recipient) ? "recipient" : "delivery";
+}
+function submissionOf(record) {
+  switch (submissionKindOf(record)) {
+    case "failure":
+      return { kind: "failure", body: failureSubmissionOf(record) };
+    case "recipient":
+      return { kind: "recipient", body: recipientSubmissionOf(record) };
+    default:
+      return { kind: "delivery", body: deliveryCompletionOf(record) };
+  }
+}
+function submittedFrom(record) {
+  const kind = submissionKindOf(record);
+  return kind === "failure" ? record.failure?.step ?? "address" : kind === "recipient" ? "recipient" : "signature";
 }
 
 // domain/delivery-outcome.ts
@@ -598,10 +548,179 @@ function ordersAfterDelivery(dayOrders, order, delivery, nextOrderStatus2, statu
   }));
 }
 
+// domain/delivery-photo.ts
+var PHOTO_MAX_BYTES = 300 * 1024;
+var photoRequired = (order) => order.pharmacy.pod_photo_required;
+
+// domain/texts.ts
+var TEXT = {
+  renderFailure: "Error occurred while accessing content. Please refresh or tap on the home button.",
+  // Pharmacies (§2)
+  pickupSection: "Select pharmacy to pickup orders",
+  deliverSection: "Select pharmacy to deliver orders",
+  returnSection: "Select pharmacy to return orders",
+  completedSection: "Completed",
+  incompleteOrdersReturnsAlert: "Incomplete orders must be successfully resubmitted by end of day. Click the try again button to resubmit.",
+  // Check-in and verify (§2, §5)
+  searchPlaceholder: "Search...",
+  pickupInstructions: "Pickup Instructions",
+  checkInHeading: "Tap check-in to pick up or cancel order(s)",
+  orderNotListed: "I have an order not listed here",
+  verifyOrderHeader: "verify order",
+  dobNotAvailable: "Not available",
+  otherFees: "Other fees",
+  cancelOrderConfirm: "Are you sure you want to cancel this order?",
+  startOrderDeliveries: "Start order deliveries",
+  continue: "Continue",
+  maxAddonCount: "Max addon count reached",
+  // Delivery list and wizard (§2, §4, §5)
+  allDeliveriesAttempted: "All deliveries have been attempted",
+  emptyDeliveryList: "Check that you have verified all the orders you wish to deliver.",
+  itemsToReturn: "Item(s) to return to pharmacy",
+  routed: "Routed",
+  notRouted: "Not Routed",
+  routing: "Routing...",
+  presentAtAddress: "I am present at the address above",
+  addressIncorrect: "The address is incorrect",
+  dobVerified: "Date of birth verified",
+  dobNotVerified: "Did not verify date of birth",
+  failedDeliveryTick: "Failed delivery - must be returned to pharmacy",
+  failedDeliveryTickConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy.",
+  failedDeliveryConfirm: "This order will be marked as a failed delivery attempt and will be returned to the pharmacy. Are you sure?",
+  minimumThreeCharacters: "(Minimum 3 characters)",
+  maxThirtyTwoCharacters: "(Max 32 characters)",
+  groupOrders: "Group Orders",
+  unableToProvideId: "Unable to provide ID",
+  unableToPaySkip: "This medication can still be delivered to the recipient. Please contact the provider at {phone} to notify us that the payment was not collected.",
+  delivered: "The order has been delivered.",
+  attempted: "Please return this order back to the pharmacy.",
+  backToOrders: "Back to orders",
+  signForItems: "sign for items",
+  // Offline (§4)
+  incompleteOrderBanner: "You have an incomplete order.",
+  tryAgain: "Try again",
+  // Error catalogue (§8)
+  authorizationError: "There was an error authorizing the transaction. Please verify card information and try again.",
+  serverError: "Something went wrong. Please try again.",
+  noInternet: 'Your device does not currently have internet access. Please select "try again" on the next page once you have internet access.',
+  gatewayUnreachable: 'Your device does not currently have internet access. Please select "try again" once you have internet access.',
+  otherError: "Error: {message}. Please refresh and try again.",
+  verifyServerError: "Error verifying order: {id}",
+  verifyNoInternet: "No internet connection.  Please connect to the internet to continue",
+  verifyMissingStatuses: "An error occurred. Please refresh and try again.",
+  processorUnavailable: "Processor Network Unavailable. Please try again.",
+  visitConfirmError: "There was a technical error upon submit, please contact {provider} by pressing the HELP button to confirm your availability",
+  resubmitError: "There is a problem re-submitting orders"
+};
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (match, name) => name in values ? String(values[name]) : match);
+}
+
+// machines/delivery-submit.machine.ts
+
+// domain/api-failure.ts
+function isApiFailure(value) {
+  return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
+}
+function toApiFailure(error) {
+  if (isApiFailure(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: "other", status: null, message, code: null };
+}
+function failureText(failure) {
+  switch (failure.kind) {
+    case "forbidden":
+      return TEXT.authorizationError;
+    case "server":
+      return TEXT.serverError;
+    case "unavailable":
+    case "network":
+      return TEXT.noInternet;
+    case "unauthenticated":
+      return failure.message || TEXT.serverError;
+    case "refused":
+      return failure.message || TEXT.serverError;
+    case "other":
+      return fill(TEXT.otherError, { message: failure.message });
+  }
+}
+
+// machines/system-ids.ts
+var SYSTEM_IDS = {
+  session: "session",
+  courierDay: "courierDay",
+  offlineQueue: "offlineQueue"
+};
+
+// machines/delivery-submit.machine.ts
+var deliverySubmitMachine = setup({
+  types: {
+    input: {},
+    context: {},
+    events: {},
+    output: {}
+  },
+  actors: {
+    send: fromPromise(async () => {
+      throw new Error("provide send");
+    })
+  },
+  guards: {
+    /** The call failed on the network: the submission answered with the entry to keep on the device. */
+    storedOffline: ({ event }) => event.output?.entry != null
+  },
+  actions: {
+    clearError: assign({ error: null }),
+    showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
+    recordSubmission: assign({ sent: true, queued: ({ event }) => event.output?.queued === true }),
+    /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
+    handToOfflineQueue: sendTo(
+      ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
+      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
+    )
+  }
+}).createMachine({
+  id: "deliverySubmit",
+  description: "Sending one of the delivery's calls: the courier waits; a failure shows the alert, with Try again or Cancel.",
+  context: ({ input }) => ({ submission: input, error: null, queued: false, sent: false }),
+  initial: "sending",
+  output: ({ context }) => ({ sent: context.sent, queued: context.queued }),
+  states: {
+    sending: {
+      description: "The call is out; the courier sees 'Sending…'.",
+      entry: "clearError",
+      invoke: {
+        id: "send",
+        src: "send",
+        input: ({ context }) => context.submission,
+        onDone: [
+          {
+            guard: "storedOffline",
+            target: "sent",
+            actions: ["recordSubmission", "handToOfflineQueue"],
+            description: "No answer (network): the call is handed to the offline queue; the delivery carries on as if it was sent."
+          },
+          { target: "sent", actions: "recordSubmission" }
+        ],
+        onError: { target: "failed", actions: "showError" }
+      }
+    },
+    failed: {
+      description: "The call failed (not for want of a network): the alert is shown; the courier may try again or cancel.",
+      on: {
+        RETRY: { target: "sending" },
+        CANCEL: { target: "cancelled", actions: "clearError" }
+      }
+    },
+    sent: { type: "final", description: "Recorded (or kept on the device to be sent): the delivery moves on." },
+    cancelled: { type: "final", description: "Not recorded: the courier is back on the step the call was sent from." }
+  }
+});
+
 // machines/order-status.ts
 
 // machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup({
+var orderLifecycleMachine = setup2({
   types: {
     context: {},
     events: {},
@@ -688,107 +807,6 @@ function nextOrderStatus(status, event, context = {}) {
   const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
   return next.value;
 }
-
-// machines/delivery-submit.machine.ts
-
-// domain/api-failure.ts
-function isApiFailure(value) {
-  return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
-}
-function toApiFailure(error) {
-  if (isApiFailure(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: "other", status: null, message, code: null };
-}
-function failureText(failure) {
-  switch (failure.kind) {
-    case "forbidden":
-      return TEXT.authorizationError;
-    case "server":
-      return TEXT.serverError;
-    case "unavailable":
-    case "network":
-      return TEXT.noInternet;
-    case "unauthenticated":
-      return failure.message || TEXT.serverError;
-    case "refused":
-      return failure.message || TEXT.serverError;
-    case "other":
-      return fill(TEXT.otherError, { message: failure.message });
-  }
-}
-
-// machines/system-ids.ts
-var SYSTEM_IDS = {
-  session: "session",
-  courierDay: "courierDay",
-  offlineQueue: "offlineQueue"
-};
-
-// machines/delivery-submit.machine.ts
-var deliverySubmitMachine = setup2({
-  types: {
-    input: {},
-    context: {},
-    events: {},
-    output: {}
-  },
-  actors: {
-    send: fromPromise(async () => {
-      throw new Error("provide send");
-    })
-  },
-  guards: {
-    /** The call failed on the network: the submission answered with the entry to keep on the device. */
-    storedOffline: ({ event }) => event.output?.entry != null
-  },
-  actions: {
-    clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
-    recordSubmission: assign({ sent: true, queued: ({ event }) => event.output?.queued === true }),
-    /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
-    handToOfflineQueue: sendTo(
-      ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
-      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
-    )
-  }
-}).createMachine({
-  id: "deliverySubmit",
-  description: "Sending one of the delivery's calls: the courier waits; a failure shows the alert, with Try again or Cancel.",
-  context: ({ input }) => ({ submission: input, error: null, queued: false, sent: false }),
-  initial: "sending",
-  output: ({ context }) => ({ sent: context.sent, queued: context.queued }),
-  states: {
-    sending: {
-      description: "The call is out; the courier sees 'Sending…'.",
-      entry: "clearError",
-      invoke: {
-        id: "send",
-        src: "send",
-        input: ({ context }) => context.submission,
-        onDone: [
-          {
-            guard: "storedOffline",
-            target: "sent",
-            actions: ["recordSubmission", "handToOfflineQueue"],
-            description: "No answer (network): the call is handed to the offline queue; the delivery carries on as if it was sent."
-          },
-          { target: "sent", actions: "recordSubmission" }
-        ],
-        onError: { target: "failed", actions: "showError" }
-      }
-    },
-    failed: {
-      description: "The call failed (not for want of a network): the alert is shown; the courier may try again or cancel.",
-      on: {
-        RETRY: { target: "sending" },
-        CANCEL: { target: "cancelled", actions: "clearError" }
-      }
-    },
-    sent: { type: "final", description: "Recorded (or kept on the device to be sent): the delivery moves on." },
-    cancelled: { type: "final", description: "Not recorded: the courier is back on the step the call was sent from." }
-  }
-});
 
 // machines/payment.machine.ts
 
@@ -1082,10 +1100,14 @@ var deliveryFlowMachine = setup5({
     /** Spec §5 Signature step. */
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
     patientCouldNotPay: ({ event }) => event.output.outcome === "could_not_pay",
+    /** A failed delivery is recorded: once sent, the delivery was attempted. */
+    failureRecorded: ({ context }) => context.failure != null,
     /** A deep link to a step already reached (never ahead of the courier). */
     reachedBefore: ({ context, event }) => event.type === "GO_TO_STEP" && context.reached.includes(event.step),
     /** The flow opens at this place (a draft's, a deep link's). */
     resumesAt: ({ context }, params) => context.resumeAt === params.place,
+    /** A reload while a call was being sent. */
+    resumesSending: ({ context }) => context.resumeAt?.startsWith("sending") === true,
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     /** Continue on the photo of the drop-off (not Back). */
@@ -1098,19 +1120,21 @@ var deliveryFlowMachine = setup5({
     verifyDob: assign4({ dobVerified: true }),
     /** A deep link: the flow opens the step it names again (starting routes it). */
     aimAtStep: assign4({ resumeAt: ({ context, event }) => event.type === "GO_TO_STEP" ? event.step : context.resumeAt }),
-    recordFailure: assign4({
-      failure: (_, params) => ({ ...params, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null })
-    }),
-    recordRecipientFailure: assign4({
-      failure: ({ context }) => ({
-        reason: "Patient Not Home",
-        step: "recipient",
-        occurred_at: (/* @__PURE__ */ new Date()).toISOString(),
-        body: context.recipient.courier_notes.trim()
-      })
-    }),
-    /** The failed delivery was not recorded after all: the courier goes back to the step it was recorded at. */
-    forgetFailure: assign4(({ context }) => ({ resumeAt: context.failure?.step ?? "address", failure: null })),
+    /** The reason a step gives for a failed delivery: asked in the confirmation, or already confirmed (unable to pay). */
+    noteFailure: assign4({ confirming: (_, params) => params }),
+    /** The failed delivery confirmed: recorded as of now. */
+    recordFailure: assign4(({ context }) => ({
+      failure: context.confirming && { ...context.confirming, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null },
+      confirming: null
+    })),
+    /** Not confirmed: the courier goes back to the step that gave the reason. */
+    withdrawFailure: assign4(({ context }) => ({ resumeAt: context.confirming?.step ?? "address", confirming: null })),
+    /** The recipient step's failed tick, with the courier's notes. */
+    recordRecipientFailure: assign4(({ context }) => ({
+      failure: { reason: "Patient Not Home", step: "recipient", occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: context.recipient.courier_notes.trim() }
+    })),
+    /** A call cancelled after it failed: the courier goes back to the step it was sent from, a failed delivery forgotten. */
+    returnToSentStep: assign4(({ context }) => ({ resumeAt: submittedFrom(context), failure: null })),
     chooseRelationship: assign4({
       recipient: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" ? chooseRelationship(context.recipient, event.relationship_id, context.order, context.groupedOrderIds.length > 0) : context.recipient
     }),
@@ -1146,18 +1170,11 @@ var deliveryFlowMachine = setup5({
      * The day learns what became of the orders (grouped ones together): the domain's delivery-outcome
      * rule on the orders the flow started with (its input; the rule stays out of the first screen's bundle).
      */
-    reportDelivered: sendTo2(
+    reportOutcome: sendTo2(
       ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({
+      ({ context }, params) => ({
         type: "DELIVERY_RECORDED",
-        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "delivered"), nextOrderStatus, context.statuses)
-      })
-    ),
-    reportAttempted: sendTo2(
-      ({ system }) => system.get(SYSTEM_IDS.courierDay),
-      ({ context }) => ({
-        type: "DELIVERY_RECORDED",
-        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, "attempted"), nextOrderStatus, context.statuses)
+        orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, params.outcome), nextOrderStatus, context.statuses)
       })
     ),
     recordSubmission: assign4({ queued: ({ event }) => event.output.queued })
@@ -1186,7 +1203,8 @@ var deliveryFlowMachine = setup5({
     // What the courier entered before a reload, over the fresh start.
     ...input.draft?.record,
     queued: false,
-    resumeAt: input.draft?.place ?? null
+    resumeAt: input.draft?.place ?? null,
+    confirming: null
   }),
   initial: "starting",
   output: ({ context }) => ({ outcome: context.failure ? "attempted" : "delivered", queued: context.queued }),
@@ -1202,12 +1220,10 @@ var deliveryFlowMachine = setup5({
         { guard: { type: "resumesAt", params: { place: "signature" } }, target: "steps.signature" },
         { guard: { type: "resumesAt", params: { place: "signaturePhoto" } }, target: "steps.signature.photo" },
         {
-          guard: { type: "resumesAt", params: { place: "sendingFailure" } },
-          target: "submittingFailure",
-          description: "A reload while the failed delivery was being sent: it is sent again (with the same Idempotency-Key)."
+          guard: "resumesSending",
+          target: "submitting",
+          description: "A reload while a call was being sent: it is sent again (with the same Idempotency-Key)."
         },
-        { guard: { type: "resumesAt", params: { place: "sendingRecipient" } }, target: "submittingRecipient" },
-        { guard: { type: "resumesAt", params: { place: "sendingDelivery" } }, target: "submittingDelivery" },
         { target: "steps", description: "A fresh delivery (or a draft at the address) starts at the address." }
       ]
     },
@@ -1227,48 +1243,32 @@ var deliveryFlowMachine = setup5({
         address: {
           description: "Confirm the address; call the patient if unsure.",
           entry: { type: "markReached", params: { step: "address" } },
-          initial: "ready",
-          states: {
-            ready: {
-              on: {
-                PRESENT_AT_ADDRESS: [
-                  { guard: "dobVerificationEnabled", target: "#deliveryFlow.steps.verifyDob", description: "'I am present at the address above'" },
-                  { target: "#deliveryFlow.steps.recipient" }
-                ],
-                ADDRESS_INCORRECT: { target: "confirmingFailure", description: "'The address is incorrect'" }
-              }
-            },
-            confirmingFailure: {
-              meta: { confirmation: TEXT.failedDeliveryConfirm },
-              on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Incorrect Address", step: "address" } } },
-                CANCEL: { target: "ready" }
-              }
+          on: {
+            PRESENT_AT_ADDRESS: [
+              { guard: "dobVerificationEnabled", target: "verifyDob", description: "'I am present at the address above'" },
+              { target: "recipient" }
+            ],
+            ADDRESS_INCORRECT: {
+              target: "confirmingFailure",
+              actions: { type: "noteFailure", params: { reason: "Incorrect Address", step: "address" } },
+              description: "'The address is incorrect'"
             }
           }
         },
         verifyDob: {
           description: "Confirm the patient's date of birth with the recipient.",
           entry: { type: "markReached", params: { step: "verifyDob" } },
-          initial: "ready",
-          states: {
-            ready: {
-              on: {
-                DOB_VERIFIED: {
-                  guard: "dobOnFile",
-                  target: "#deliveryFlow.steps.recipient",
-                  actions: "verifyDob",
-                  description: "'Date of birth verified': only when the order has a date of birth on file to check."
-                },
-                DOB_NOT_VERIFIED: { target: "confirmingFailure", description: "'Did not verify date of birth'" }
-              }
+          on: {
+            DOB_VERIFIED: {
+              guard: "dobOnFile",
+              target: "recipient",
+              actions: "verifyDob",
+              description: "'Date of birth verified': only when the order has a date of birth on file to check."
             },
-            confirmingFailure: {
-              meta: { confirmation: TEXT.failedDeliveryConfirm },
-              on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } } },
-                CANCEL: { target: "ready" }
-              }
+            DOB_NOT_VERIFIED: {
+              target: "confirmingFailure",
+              actions: { type: "noteFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } },
+              description: "'Did not verify date of birth'"
             }
           }
         },
@@ -1285,7 +1285,7 @@ var deliveryFlowMachine = setup5({
                 TICK_FAILED: { target: "confirmingFailedTick", description: "'Failed delivery - must be returned to pharmacy'" },
                 UNTICK_FAILED: { actions: "untickFailed" },
                 CONTINUE: [
-                  { guard: "recipientFailed", target: "#deliveryFlow.submittingFailure", actions: "recordRecipientFailure" },
+                  { guard: "recipientFailed", target: "#deliveryFlow.submitting", actions: "recordRecipientFailure" },
                   {
                     guard: "submittedAtRecipientStep",
                     target: "photo",
@@ -1298,6 +1298,7 @@ var deliveryFlowMachine = setup5({
               }
             },
             confirmingFailedTick: {
+              description: "The courier is asked to confirm ticking 'Failed delivery': the order then goes back to the pharmacy.",
               meta: { confirmation: TEXT.failedDeliveryTickConfirm },
               on: {
                 CONFIRM: { target: "editing", actions: "tickFailed" },
@@ -1305,19 +1306,14 @@ var deliveryFlowMachine = setup5({
               }
             },
             photo: {
-              description: "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo').",
+              description: "Nobody signs: the photo of the drop-off, taken and shown back (the photo machine runs as child 'photo'); Continue submits at the recipient step (spec §4), with the photo when one was taken.",
               on: { PHOTO_CHANGED: { actions: "keepPhoto", description: "The photo as the photo machine has it, kept with the draft." } },
               invoke: {
                 id: "photo",
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [
-                  {
-                    guard: "photoAccepted",
-                    target: "#deliveryFlow.submittingRecipient",
-                    actions: "stampOccurredAt",
-                    description: "Spec §4: submitted at the recipient step, with the photo when one was taken."
-                  },
+                  { guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
                   { target: "editing", description: "Back to the recipient step." }
                 ]
               }
@@ -1327,24 +1323,16 @@ var deliveryFlowMachine = setup5({
         idVerification: {
           description: "Capture the recipient's ID: type, state, number, expiry.",
           entry: { type: "markReached", params: { step: "idVerification" } },
-          initial: "ready",
-          states: {
-            ready: {
-              on: {
-                ID_CHANGED: { actions: "changeIdentification" },
-                CONTINUE: [
-                  { guard: and2(["identificationComplete", "paymentDue"]), target: "#deliveryFlow.steps.payment" },
-                  { guard: "identificationComplete", target: "#deliveryFlow.steps.signature" }
-                ],
-                ID_NOT_PROVIDED: { target: "confirmingFailure", description: "'Unable to provide ID'" }
-              }
-            },
-            confirmingFailure: {
-              meta: { confirmation: TEXT.failedDeliveryConfirm },
-              on: {
-                CONFIRM: { target: "#deliveryFlow.submittingFailure", actions: { type: "recordFailure", params: { reason: "ID Not Provided", step: "idVerification" } } },
-                CANCEL: { target: "ready" }
-              }
+          on: {
+            ID_CHANGED: { actions: "changeIdentification" },
+            CONTINUE: [
+              { guard: and2(["identificationComplete", "paymentDue"]), target: "payment" },
+              { guard: "identificationComplete", target: "signature" }
+            ],
+            ID_NOT_PROVIDED: {
+              target: "confirmingFailure",
+              actions: { type: "noteFailure", params: { reason: "ID Not Provided", step: "idVerification" } },
+              description: "'Unable to provide ID'"
             }
           }
         },
@@ -1359,9 +1347,9 @@ var deliveryFlowMachine = setup5({
             onDone: [
               {
                 guard: "patientCouldNotPay",
-                target: "#deliveryFlow.submittingFailure",
-                actions: { type: "recordFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } },
-                description: "Unable to pay, confirmed as a failed delivery."
+                target: "#deliveryFlow.submitting",
+                actions: [{ type: "noteFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } }, "recordFailure"],
+                description: "Unable to pay, confirmed in the payment step: the failed delivery is recorded."
               },
               { target: "signature", actions: "recordPayment" }
             ]
@@ -1388,7 +1376,7 @@ var deliveryFlowMachine = setup5({
                     target: "photo",
                     description: "A reason for not signing: the photo of the drop-off comes next."
                   },
-                  { guard: "signatureComplete", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" }
+                  { guard: "signatureComplete", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }
                 ]
               }
             },
@@ -1399,48 +1387,48 @@ var deliveryFlowMachine = setup5({
                 src: "photoProof",
                 id: "photo",
                 input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
-                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submittingDelivery", actions: "stampOccurredAt" }, { target: "signing" }]
+                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }]
               }
             }
+          }
+        },
+        confirmingFailure: {
+          description: "The courier is asked to confirm the failed delivery a step gave a reason for (the address, the date of birth, the ID); the step stays on screen.",
+          meta: { confirmation: TEXT.failedDeliveryConfirm },
+          on: {
+            CONFIRM: { target: "#deliveryFlow.submitting", actions: "recordFailure" },
+            CANCEL: { target: "#deliveryFlow.starting", actions: "withdrawFailure", description: "Back to the step, as it was." }
           }
         }
       }
     },
-    submittingFailure: {
-      description: "Recording the failed delivery: POST /courier/deliveries {delivery:{failure_reason, client_occurred_at, order_ids}}.",
+    submitting: {
+      description: "Sending the delivery's call (spec §7) while the courier waits on the step it was sent from: the failed delivery, the recipient submission where nobody signs, or the delivery completion.",
       invoke: {
-        id: "submitFailure",
+        id: "submit",
         src: "deliverySubmit",
-        input: ({ context }) => ({ kind: "failure", body: failureSubmissionOf(context) }),
+        input: ({ context }) => submissionOf(context),
         onDone: [
-          { guard: "submissionSent", target: "attempted", actions: "recordSubmission" },
-          { target: "starting", actions: "forgetFailure", description: "Cancelled after the call failed: back to the step the failure was recorded at." }
-        ]
-      }
-    },
-    submittingRecipient: {
-      description: "Spec §7 Recipient submission (multipart form): nobody signs.",
-      invoke: {
-        id: "submitRecipient",
-        src: "deliverySubmit",
-        input: ({ context }) => ({ kind: "recipient", body: recipientSubmissionOf(context) }),
-        onDone: [
+          { guard: and2(["submissionSent", "failureRecorded"]), target: "attempted", actions: "recordSubmission" },
           { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
-          { target: "steps.recipient", description: "Cancelled after the call failed: back to the recipient step, as entered." }
+          {
+            target: "starting",
+            actions: "returnToSentStep",
+            description: "Cancelled after the call failed: back to the step it was sent from, as entered (a failed delivery forgotten)."
+          }
         ]
       }
     },
-    submittingDelivery: {
-      description: "Spec §7 Delivery completion: POST /courier/deliveries with the signature and every step's fields.",
-      invoke: {
-        src: "deliverySubmit",
-        id: "submitDelivery",
-        input: ({ context }) => ({ kind: "delivery", body: deliveryCompletionOf(context) }),
-        onDone: [{ guard: "submissionSent", target: "finished", actions: "recordSubmission" }, { target: "steps.signature" }]
-      }
+    finished: {
+      type: "final",
+      entry: { type: "reportOutcome", params: { outcome: "delivered" } },
+      description: "'The order has been delivered.' — 'Back to orders'."
     },
-    finished: { type: "final", entry: "reportDelivered", description: "'The order has been delivered.' — 'Back to orders'." },
-    attempted: { type: "final", entry: "reportAttempted", description: "'Please return this order back to the pharmacy.' — 'Back to orders'." }
+    attempted: {
+      type: "final",
+      entry: { type: "reportOutcome", params: { outcome: "attempted" } },
+      description: "'Please return this order back to the pharmacy.' — 'Back to orders'."
+    }
   }
 });
 

@@ -61,7 +61,8 @@ export function demoMachine<TMachine extends AnyStateMachine>(demo: Demo<TMachin
   if (typeof context !== "function") return provided as TMachine;
   const factory = context as (args: { input?: unknown }) => unknown;
   const config = { ...provided.config, context: (args: { input?: unknown }) => factory({ ...args, input: args.input ?? copy(demo.input) }) };
-  return createMachine(config as never, provided.implementations as never) as unknown as TMachine;
+  // The implementations the machine was provided with, as createMachine takes them (xstate types the two forms apart).
+  return createMachine(config, provided.implementations as Parameters<typeof createMachine>[1]) as unknown as TMachine;
 }
 
 /**

@@ -69,7 +69,7 @@ export async function modelTestReport(entry: MachineEntry): Promise<ModelTestRep
   const states = new Set<string>();
   const transitions = new Set<string>();
   for (const { input, paths } of traversals) {
-    const coverage = coverageOf(entry.machine, paths as never, input);
+    const coverage = coverageOf(entry.machine, paths, input);
     coverage.states.forEach((id) => states.add(id));
     coverage.transitions.forEach((key) => transitions.add(key));
   }

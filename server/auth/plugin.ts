@@ -37,6 +37,28 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, t
   });
 }
 
+/** What a login needs of a session store (the courier's or the console's staff sessions). */
+interface LoginSessions {
+  destroyToken(token: string): Promise<void>;
+  create(accountId: number): Promise<{ token: string; csrfToken: string; expiresAt: Date }>;
+}
+
+/**
+ * The session a login opens, its cookie set; answers its CSRF token. A new
+ * session id at every login: a planted cookie never becomes a logged-in one.
+ */
+export async function openLoginSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  login: { sessions: LoginSessions; cookie: string; setCookie: typeof setSessionCookie; accountId: number },
+): Promise<string> {
+  const previous = request.cookies[login.cookie];
+  if (previous) await login.sessions.destroyToken(previous);
+  const session = await login.sessions.create(login.accountId);
+  login.setCookie(request, reply, session.token, session.expiresAt);
+  return session.csrfToken;
+}
+
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: cookieIsSecure(request) });
 }

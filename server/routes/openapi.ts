@@ -58,6 +58,9 @@ function collapseLoneAnyOf(node: unknown): unknown {
 const transformObject: SwaggerTransformObject = (document) => collapseLoneAnyOf(jsonSchemaTransformObject(document)) as ReturnType<SwaggerTransformObject>;
 
 /** The webhook events, one per WEBHOOK_EVENT_TYPES entry: what is POSTed to a subscription's URL, signed (Standard Webhooks). */
+/** The document's webhooks section, in @fastify/swagger's OpenAPI types. */
+type Webhooks = NonNullable<Extract<NonNullable<FastifyDynamicSwaggerOptions["openapi"]>, { webhooks?: unknown }>["webhooks"]>;
+
 function webhooks(): Record<string, unknown> {
   const header = (name: string, description: string) => ({ name, in: "header", required: true, description, schema: { type: "string" } });
   const entries = WEBHOOK_EVENT_TYPES.map((type: WebhookEventType) => {
@@ -115,7 +118,8 @@ export function openApiOptions(): FastifyDynamicSwaggerOptions {
         },
       },
       security: [{ session: [], csrf: [] }],
-      webhooks: webhooks() as never,
+      // zod's JSON Schema (draft 2020-12) is OpenAPI 3.1's schema dialect; the two libraries only type it differently.
+      webhooks: webhooks() as Webhooks,
     },
     transform,
     transformObject,

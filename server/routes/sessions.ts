@@ -5,7 +5,7 @@ import { LoginRequest, SessionResponse } from "../../domain/contract/sessions.ts
 import type { DeviceCookies } from "../auth/device-cookie.ts";
 import type { LoginLimits } from "../auth/login-limits.ts";
 import type { PasswordHasher } from "../auth/password-hashing.ts";
-import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from "../auth/plugin.ts";
+import { clearSessionCookie, currentSession, openLoginSession, SESSION_COOKIE, setSessionCookie } from "../auth/plugin.ts";
 import type { SessionStore } from "../auth/session-store.ts";
 import type { Db } from "../db/client.ts";
 import { authenticateCourier, loginAccount } from "../services/login.ts";
@@ -28,16 +28,8 @@ export const sessionRoutes =
         const account = loginAccount(request.body.email);
         const courier = await authenticateCourier(deps, request.body, { device: deps.devices.known(request, account), address: request.ip });
         deps.devices.issue(request, reply, account);
-
-        // A new session id at every login: a planted cookie never becomes a logged-in one.
-        const previous = request.cookies[SESSION_COOKIE];
-        if (previous) await deps.sessions.destroyToken(previous);
-        const session = await deps.sessions.create(courier.id);
-        setSessionCookie(request, reply, session.token, session.expiresAt);
-        return {
-          courier: { id: courier.id, first_name: courier.firstName, last_name: courier.lastName },
-          csrf_token: session.csrfToken,
-        };
+        const csrfToken = await openLoginSession(request, reply, { sessions: deps.sessions, cookie: SESSION_COOKIE, setCookie: setSessionCookie, accountId: courier.id });
+        return { courier: { id: courier.id, first_name: courier.firstName, last_name: courier.lastName }, csrf_token: csrfToken };
       },
     );
 

@@ -8,7 +8,7 @@ import {
   type RecipientSubmission,
 } from "../../domain/contract/delivery-submissions.ts";
 import type { DeliveryResponse } from "../../domain/contract/deliveries.ts";
-import type { SubmissionResult } from "../../machines/delivery-flow.machine.ts";
+import type { SubmissionResult } from "../../machines/delivery-submit.machine.ts";
 import type { FormFields, JsonValue, StoredOfflineOrder } from "../../domain/offline-queue.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../offline/idempotency.ts";
 import { call } from "./client.ts";

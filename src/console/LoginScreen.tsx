@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { CredentialFields } from "../ui/CredentialFields.tsx";
 import { ConsoleSession } from "./session-context.ts";
 
 /** /dispatch/login: a dispatcher or pharmacist logs in with the password they set from their invitation. */
@@ -22,21 +23,7 @@ export function LoginScreen() {
         <h1>Rx Courier dispatch</h1>
         <p className="console-lead">Log in to run the day: orders, couriers and deliveries.</p>
         <form className="console-form" onSubmit={submit} noValidate>
-          <label className="console-field">
-            <span>Email</span>
-            <input type="email" name="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
-          </label>
-          <label className="console-field">
-            <span>Password</span>
-            <input
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </label>
+          <CredentialFields email={email} password={password} onEmail={setEmail} onPassword={setPassword} classes={{ field: "console-field" }} />
           {error && (
             <p className="console-alert" role="alert">
               {error}

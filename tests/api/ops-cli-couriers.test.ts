@@ -1,18 +1,10 @@
-import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { runOps } from "../../scripts/ops/cli.ts";
-import { describeOps, TEST_OPS_KEY } from "../support/ops-harness.ts";
+import { opsCli } from "../support/ops-cli.ts";
+import { describeOps } from "../support/ops-harness.ts";
 
 /** `npm run ops -- couriers update` against the real API listening on a port (issue 28). */
 describeOps("npm run ops -- couriers update", (ctx) => {
-  async function ops(args: string[]) {
-    if (!ctx().app.server.listening) await ctx().app.listen({ port: 0, host: "127.0.0.1" });
-    const url = `http://127.0.0.1:${(ctx().app.server.address() as AddressInfo).port}`;
-    const out: string[] = [];
-    const err: string[] = [];
-    const status = await runOps(args, { env: { RXC_URL: url, RXC_KEY: TEST_OPS_KEY }, out: (text) => out.push(text), err: (text) => err.push(text) });
-    return { status, out: out.join("\n"), err: err.join("\n") };
-  }
+  const ops = opsCli(ctx);
 
   it("sets capacity, shift, start and end, and prints them", async () => {
     const result = await ops(["couriers", "update", "2", "--capacity", "8", "--shift", "08:00-16:00", "--start", "39.9526,-75.1652", "--end", "39.96,-75.17"]);

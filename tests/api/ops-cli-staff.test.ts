@@ -1,19 +1,11 @@
-import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { runOps } from "../../scripts/ops/cli.ts";
-import { describeOps, pharmacyBody, TEST_OPS_KEY } from "../support/ops-harness.ts";
+import { opsCli } from "../support/ops-cli.ts";
+import { describeOps, pharmacyBody } from "../support/ops-harness.ts";
 import { STAFF_PASSWORD, staffLogin } from "../support/staff-harness.ts";
 
 /** `npm run ops -- staff invite` (issue 27) against the real API listening on a port: the printed link sets the password. */
 describeOps("npm run ops -- staff", (ctx) => {
-  async function ops(args: string[]) {
-    if (!ctx().app.server.listening) await ctx().app.listen({ port: 0, host: "127.0.0.1" });
-    const url = `http://127.0.0.1:${(ctx().app.server.address() as AddressInfo).port}`;
-    const out: string[] = [];
-    const err: string[] = [];
-    const status = await runOps(args, { env: { RXC_URL: url, RXC_KEY: TEST_OPS_KEY }, out: (text) => out.push(text), err: (text) => err.push(text) });
-    return { status, out: out.join("\n"), err: err.join("\n") };
-  }
+  const ops = opsCli(ctx);
 
   it("invites a pharmacist and prints the set-password link that then works on /set-password's endpoint", async () => {
     const pharmacy = (await ctx().ops("POST", "/api/ops/v1/pharmacies", pharmacyBody({ name: "CLI Pharmacy" }))).json().pharmacy.id as number;

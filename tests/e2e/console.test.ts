@@ -1,27 +1,16 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, phonePage, removeDataDir, screenshot, serviceWorkerInControl, startServer, type RunningServer } from "./support.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { expectAccessible, phonePage, screenshot, serviceWorkerInControl, runForFile } from "./support.ts";
 
 /** Issue 27: the dispatch console, a page of its own under /dispatch, for a desktop first. */
 const DESKTOP = { width: 1440, height: 900 };
 const TABLET = { width: 768, height: 1024 };
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
+const run = runForFile();
 
 async function desktopPage({ enforceCsp = false, viewport = DESKTOP } = {}): Promise<Page> {
   // axe-core is injected as an inline script, which the console's CSP (rightly) forbids: such pages bypass it.
-  const context = await browser.newContext({ baseURL: server.url, viewport, locale: "en-US", timezoneId: "America/New_York", bypassCSP: !enforceCsp });
+  const context = await run.browser.newContext({ baseURL: run.server.url, viewport, locale: "en-US", timezoneId: "America/New_York", bypassCSP: !enforceCsp });
   return context.newPage();
 }
 
@@ -120,7 +109,7 @@ it("is usable on a tablet at 768×1024: the login and the board fit the width", 
 });
 
 it("the courier's service worker, in control, leaves /dispatch to the server; the console runs under its CSP", async () => {
-  const page = await phonePage(browser, server.url, { enforceCsp: true });
+  const page = await phonePage(run.browser, run.server.url, { enforceCsp: true });
   const cspViolations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());

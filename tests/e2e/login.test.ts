@@ -1,23 +1,11 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { ItineraryResponse } from "../../domain/contract/index.ts";
-import { expectAccessible, expectTapTargets, launchBrowser, logIn, pageApi, phonePage, removeDataDir, screenshot, serviceWorkerInControl, startServer, type RunningServer } from "./support.ts";
+import { expectAccessible, expectTapTargets, logIn, pageApi, phonePage, screenshot, serviceWorkerInControl, runForFile } from "./support.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ SUPPORT_PHONE: "18005550199" });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
+const run = runForFile({ SUPPORT_PHONE: "18005550199" });
 
 it("logs in as the demo courier, shows the navigation bar, and logs out", async () => {
-  const page = await phonePage(browser, server.url);
+  const page = await phonePage(run.browser, run.server.url);
   await page.goto("/dashboard");
   await expect.poll(() => page.url()).toContain("/login?next=%2Fdashboard");
   await expect.poll(() => page.getByRole("button", { name: "Log in" }).isVisible()).toBe(true);
@@ -53,7 +41,7 @@ it("logs in as the demo courier, shows the navigation bar, and logs out", async 
 });
 
 it("on a reload, the page itself asks for the session and the day, once each, and the app uses those answers (issue 9)", async () => {
-  const page = await phonePage(browser, server.url, { enforceCsp: true });
+  const page = await phonePage(run.browser, run.server.url, { enforceCsp: true });
   const cspViolations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -83,7 +71,7 @@ it("on a reload, the page itself asks for the session and the day, once each, an
 
 it("on a shared phone the next courier lands home, not on the page the last one logged out from; Back never reopens the menu (issue 17)", async () => {
   // Service workers blocked: the day's request stays in reach of page.route (the loading screen is held open below).
-  const page = await phonePage(browser, server.url, { serviceWorkers: "block" });
+  const page = await phonePage(run.browser, run.server.url, { serviceWorkers: "block" });
   await logIn(page);
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   const day = (await pageApi<ItineraryResponse>(page, "GET", "/api/courier/itinerary")).body;

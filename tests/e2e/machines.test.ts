@@ -1,25 +1,13 @@
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { ItineraryResponse } from "../../domain/contract/index.ts";
 import { TEXT } from "../../domain/texts.ts";
-import { expectAccessible, expectTapTargets, launchBrowser, logIn, pageApi, phonePage, removeDataDir, screenshot, SCREENSHOTS, startServer, type RunningServer } from "./support.ts";
+import { expectAccessible, expectTapTargets, logIn, pageApi, phonePage, screenshot, SCREENSHOTS, runForFile } from "./support.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
+const run = runForFile();
 
 it("shows how the app works from the menu, and marks the step of a real delivery in progress, which a reload resumes", async () => {
-  const page = await phonePage(browser, server.url);
+  const page = await phonePage(run.browser, run.server.url);
   // courier2 has no pending visit confirmation, so the menu's link is reachable at once.
   await logIn(page, "courier2@example.com");
   await expect.poll(() => page.url()).toMatch(/\/dashboard$/);

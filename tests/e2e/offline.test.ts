@@ -125,7 +125,7 @@ it("keeps what the courier records offline, survives an offline reload and a ser
   const database = await openDatabase({ dataDir: server.dataDir });
   try {
     const result = await database.db.execute(
-      `select order_id, count(*)::int as n from delivery_orders where order_id in (${walter.id}, ${harold.id}) group by order_id order by order_id` as never,
+      `select order_id, count(*)::int as n from delivery_orders where order_id in (${walter.id}, ${harold.id}) group by order_id order by order_id`,
     );
     const rows = ((result as unknown as { rows: { order_id: number; n: number }[] }).rows ?? []).map((r) => [r.order_id, r.n]);
     expect(rows).toEqual([[Math.min(walter.id, harold.id), 1], [Math.max(walter.id, harold.id), 1]]);

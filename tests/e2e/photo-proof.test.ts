@@ -178,7 +178,7 @@ it("takes a required photo on the contactless path, keeps it through an offline 
   await server.stop();
   const database = await openDatabase({ dataDir: server.dataDir });
   try {
-    const rows = (sql: string) => database.db.execute(sql as never).then((result) => (result as unknown as { rows: Record<string, number>[] }).rows);
+    const rows = (sql: string) => database.db.execute(sql).then((result) => (result as unknown as { rows: Record<string, number>[] }).rows);
     const deliveriesOf = await rows(`select delivery_id from delivery_orders where order_id = ${haddad.id}`);
     expect(deliveriesOf).toHaveLength(1);
     const photos = await rows(`select count(*)::int as n from delivery_photos where delivery_id = ${deliveriesOf[0]!.delivery_id}`);

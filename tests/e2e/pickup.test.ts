@@ -1,33 +1,17 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import {
   expectAccessible,
   expectTapTargets,
-  launchBrowser,
   logIn,
   phonePage,
-  removeDataDir,
   screenshot,
-  SCREENSHOTS,
-  startServer,
-  type RunningServer,
-} from "./support.ts";
+  SCREENSHOTS, runForFile } from "./support.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ SUPPORT_PHONE: "18005550199" });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
+const run = runForFile({ SUPPORT_PHONE: "18005550199" });
 
 /** expect.poll waits 1 s by default: too short for a login (argon2) on two busy cores. */
 const eventually = <T,>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
@@ -73,7 +57,7 @@ async function verifyWith(page: Page, name: string, copay: string | null): Promi
 }
 
 it("confirms the pending visit, checks in at Riverside (verify with a copay, No copay, cancel) and continues to confirm_orders", async () => {
-  const page = await phonePage(browser, server.url);
+  const page = await phonePage(run.browser, run.server.url);
   await logIn(page);
 
   // Spec §2: a pending visit confirmation redirects every screen here.
@@ -212,7 +196,7 @@ async function holdBackTheMask(page: Page): Promise<{ release: () => void }> {
 }
 
 it("adds add-on orders at Northside: at most 3, Help and confirm sub-views, joined to the check-in list as verified", async () => {
-  const page = await phonePage(browser, server.url, { serviceWorkers: "block" });
+  const page = await phonePage(run.browser, run.server.url, { serviceWorkers: "block" });
   const mask = await holdBackTheMask(page);
   await logIn(page);
   await eventually(() => page.url()).toMatch(/\/dashboard$/);
@@ -265,7 +249,7 @@ it("adds add-on orders at Northside: at most 3, Help and confirm sub-views, join
 });
 
 it("shows the refresh-or-call message instead of add-ons when the flag is off", async () => {
-  const page = await phonePage(browser, server.url);
+  const page = await phonePage(run.browser, run.server.url);
   await logIn(page, "courier2@example.com");
   await eventually(() => page.url()).toMatch(/\/dashboard$/);
   const day = await itinerary(page);

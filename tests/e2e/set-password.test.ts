@@ -1,8 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import { PASSWORD_MIN_LENGTH } from "../../domain/password-rules.ts";
 import { passwordRuleText, SET_PASSWORD_TEXT as T } from "../../domain/set-password-texts.ts";
-import { expectAccessible, expectTapTargets, launchBrowser, phonePage, removeDataDir, screenshot, startServer, type RunningServer } from "./support.ts";
+import { expectAccessible, expectTapTargets, phonePage, screenshot, runForFile } from "./support.ts";
 
 /**
  * The /set-password screen and the login screen's "Forgot password?" in
@@ -11,18 +11,7 @@ import { expectAccessible, expectTapTargets, launchBrowser, phonePage, removeDat
  * outcome on cue); tests/e2e/onboarding.test.ts goes through the real one.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
+const run = runForFile();
 
 async function answerSetPassword(page: Page, status: number, body?: object): Promise<string[]> {
   const sent: string[] = [];
@@ -40,7 +29,7 @@ async function choose(page: Page, password: string): Promise<void> {
 }
 
 it("the form with the rule in words, a refusal, then done and on to the login screen", async () => {
-  const page = await phonePage(browser, server.url, { serviceWorkers: "block" });
+  const page = await phonePage(run.browser, run.server.url, { serviceWorkers: "block" });
   const asked: string[] = [];
   page.on("request", (request) => asked.push(new URL(request.url()).pathname));
   await page.goto("/set-password?token=tok_e2e-123");
@@ -69,7 +58,7 @@ it("the form with the rule in words, a refusal, then done and on to the login sc
 });
 
 it("an expired or used invite asks for a new one from dispatch", async () => {
-  const page = await phonePage(browser, server.url, { serviceWorkers: "block" });
+  const page = await phonePage(run.browser, run.server.url, { serviceWorkers: "block" });
   await answerSetPassword(page, 400, { error: "invalid_token", message: "This invitation link is not valid any more. Ask dispatch for a new invite." });
   await page.goto("/set-password?token=tok_used");
   await choose(page, "plum orchard at noon");
@@ -80,7 +69,7 @@ it("an expired or used invite asks for a new one from dispatch", async () => {
 });
 
 it("the login screen's 'Forgot password?' leads to: ask dispatch for a new invite", async () => {
-  const page = await phonePage(browser, server.url, { serviceWorkers: "block" });
+  const page = await phonePage(run.browser, run.server.url, { serviceWorkers: "block" });
   await page.goto("/login");
   await expect.poll(() => page.getByRole("link", { name: "Forgot password?" }).isVisible()).toBe(true);
   await expectAccessible(page);

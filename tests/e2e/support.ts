@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { CHROMIUM } from "../support/debian-packages.ts";
 
 export { CHROMIUM };
@@ -196,4 +196,35 @@ export async function pageApi<T = unknown>(page: Page, method: string, path: str
     },
     { method, path, body },
   ) as Promise<{ status: number; body: T }>;
+}
+
+/** The server and the browser one test file runs against. */
+export interface E2eRun {
+  server: RunningServer;
+  browser: Browser;
+}
+
+/** Starts the file's server (with `env`) and browser before its tests; closes them and removes the server's data after. */
+export function runForFile(env: Record<string, string> = {}): E2eRun {
+  const run: Partial<E2eRun> = {};
+  beforeAll(async () => {
+    run.server = await startServer(env);
+    run.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await run.browser?.close();
+    await run.server?.stop();
+    if (run.server) removeDataDir(run.server);
+  });
+  // Read by the tests only, after beforeAll has set both.
+  return {
+    get server() {
+      if (!run.server) throw new Error("the server starts in beforeAll");
+      return run.server;
+    },
+    get browser() {
+      if (!run.browser) throw new Error("the browser starts in beforeAll");
+      return run.browser;
+    },
+  };
 }

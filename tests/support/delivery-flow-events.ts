@@ -91,15 +91,9 @@ export function deliveryFlowEvents(signatureSvg: string) {
     paid: { type: "xstate.done.actor.payment", output: paid },
     notCollected: { type: "xstate.done.actor.payment", output: notCollected },
     couldNotPay: { type: "xstate.done.actor.payment", output: couldNotPay },
-    // The submit machine the flow runs (machines/delivery-submit.machine.ts): sent, kept for the offline queue, or cancelled after a failure.
-    failureDone: { type: "xstate.done.actor.submitFailure", output: SENT },
-    failureQueued: { type: "xstate.done.actor.submitFailure", output: SENT_QUEUED },
-    failureCancelled: { type: "xstate.done.actor.submitFailure", output: CANCELLED },
-    recipientDone: { type: "xstate.done.actor.submitRecipient", output: SENT },
-    recipientQueued: { type: "xstate.done.actor.submitRecipient", output: SENT_QUEUED },
-    recipientCancelled: { type: "xstate.done.actor.submitRecipient", output: CANCELLED },
-    deliveryDone: { type: "xstate.done.actor.submitDelivery", output: SENT },
-    deliveryQueued: { type: "xstate.done.actor.submitDelivery", output: SENT_QUEUED },
-    deliveryCancelled: { type: "xstate.done.actor.submitDelivery", output: CANCELLED },
+    // The submit machine the flow runs as child 'submit' (machines/delivery-submit.machine.ts): sent, kept for the offline queue, or cancelled after a failure.
+    sent: { type: "xstate.done.actor.submit", output: SENT },
+    sentQueued: { type: "xstate.done.actor.submit", output: SENT_QUEUED },
+    sendCancelled: { type: "xstate.done.actor.submit", output: CANCELLED },
   } as const;
 }

@@ -11,7 +11,7 @@ import {
   type EventObject,
   type SnapshotFrom,
 } from "xstate";
-import { serializeSnapshot, TestModel, type TestPath, type TraversalOptions as TraversalOptionsOf } from "xstate/graph";
+import { serializeSnapshot, TestModel, type TestParam, type TestPath } from "xstate/graph";
 
 /**
  * Coverage of a machine by a set of paths: which state nodes were entered and
@@ -51,9 +51,7 @@ export function allTransitionKeys(machine: AnyStateMachine): string[] {
   return keys;
 }
 
-interface PathLike {
-  steps: ReadonlyArray<{ event: EventObject; state: AnyMachineSnapshot }>;
-}
+type PathLike = Pick<ModelPath, "steps">;
 
 export interface Coverage {
   states: Set<string>;
@@ -84,7 +82,7 @@ function record(coverage: Coverage, machine: AnyStateMachine, microsteps: [AnyMa
   microsteps.forEach(([snapshot], index) => {
     for (const node of snapshot._nodes as AnyStateNode[]) coverage.states.add(node.id);
     if (previous) {
-      const taken = index === 0 && event ? machine.getTransitionData(previous as never, event as never) : eventlessTaken(previous, snapshot);
+      const taken = index === 0 && event ? machine.getTransitionData(previous, event) : eventlessTaken(previous, snapshot);
       for (const t of taken) coverage.transitions.add(transitionKey(t));
     }
     previous = snapshot;
@@ -93,12 +91,12 @@ function record(coverage: Coverage, machine: AnyStateMachine, microsteps: [AnyMa
 
 export function coverageOf(machine: AnyStateMachine, paths: PathLike[], input?: unknown): Coverage {
   const coverage: Coverage = { states: new Set(), transitions: new Set() };
-  record(coverage, machine, getInitialMicrosteps(machine, input as never) as never);
+  record(coverage, machine, getInitialMicrosteps(machine, input));
   for (const path of paths) {
     for (let i = 1; i < path.steps.length; i++) {
       const before = path.steps[i - 1]!.state;
       const event = path.steps[i]!.event;
-      record(coverage, machine, getMicrosteps(machine, before as never, event as never) as never, before, event);
+      record(coverage, machine, getMicrosteps(machine, before, event), before, event);
     }
   }
   return coverage;
@@ -122,7 +120,23 @@ export function expectFullCoverage(machine: AnyStateMachine, paths: PathLike[], 
   return coverage;
 }
 
-type TraversalOptions = TraversalOptionsOf<AnyMachineSnapshot, EventObject, unknown>;
+/** How a machine is walked: the events to try (all, or those a state takes), its input, and what makes two states different screens. */
+export interface CoverOptions<TSnapshot extends AnyMachineSnapshot> {
+  events: readonly EventObject[] | ((snapshot: TSnapshot) => readonly EventObject[]);
+  input?: unknown;
+  serializeState?: (snapshot: TSnapshot) => string;
+}
+
+/** A path through a machine: the snapshot it ends in and each step's event and the snapshot it reached. */
+export interface ModelPath {
+  state: AnyMachineSnapshot;
+  steps: ReadonlyArray<{ event: EventObject; state: AnyMachineSnapshot }>;
+  /** xstate/graph's path.test, on the paths transitionCoverPaths makes (a hand-written path has none). */
+  test?: (params: TestParam<AnyMachineSnapshot, EventObject>) => Promise<unknown>;
+}
+
+/** A path transitionCoverPaths generated: it has xstate/graph's test(). */
+export type GeneratedPath = ModelPath & Required<Pick<ModelPath, "test">>;
 
 /** Whether some state invokes an actor under a system id (the application machine does). */
 function hasSystemIds(machine: AnyStateMachine): boolean {
@@ -142,9 +156,9 @@ function traversable(machine: AnyStateMachine): AnyActorLogic {
   if (!hasSystemIds(machine)) return machine;
   // Logic of its own (the machine is not copied nor altered): every step as xstate's pure functions compute it.
   return {
-    getInitialSnapshot: (_scope: unknown, input: unknown) => initialTransition(machine, input as never)[0],
-    transition: (snapshot: AnyMachineSnapshot, event: EventObject) => transition(machine, snapshot as never, event as never)[0],
-    getPersistedSnapshot: (snapshot: AnyMachineSnapshot) => machine.getPersistedSnapshot(snapshot as never),
+    getInitialSnapshot: (_scope: unknown, input: unknown) => initialTransition(machine, input)[0],
+    transition: (snapshot: AnyMachineSnapshot, event: EventObject) => transition(machine, snapshot, event)[0],
+    getPersistedSnapshot: (snapshot: AnyMachineSnapshot) => machine.getPersistedSnapshot(snapshot),
   } as AnyActorLogic;
 }
 
@@ -164,25 +178,27 @@ function traversable(machine: AnyStateMachine): AnyActorLogic {
  * a state names) and its serializers; the model is built from the class instead
  * (docs/decisions/0023-model-based-paths-from-xstate-graph-test-model.md).
  */
-export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: TMachine, options: NonNullable<TraversalOptions>) {
-  const serialize = (options.serializeState ?? ((snapshot: AnyMachineSnapshot) => serializeSnapshot(snapshot))) as (snapshot: AnyMachineSnapshot) => string;
-  const model = new TestModel(traversable(machine), {
-    ...(options as object),
-    serializeState: (snapshot: AnyMachineSnapshot, event: EventObject | undefined, previous?: AnyMachineSnapshot) =>
+export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: TMachine, options: CoverOptions<SnapshotFrom<TMachine>>): GeneratedPath[] {
+  // The callbacks are written for this machine's snapshots; the walker hands them exactly those.
+  const events = options.events as CoverOptions<AnyMachineSnapshot>["events"];
+  const serialize = (options.serializeState as CoverOptions<AnyMachineSnapshot>["serializeState"]) ?? ((snapshot) => serializeSnapshot(snapshot));
+  const model = new TestModel<AnyMachineSnapshot, EventObject, unknown>(traversable(machine), {
+    events: typeof events === "function" ? (snapshot) => [...events(snapshot)] : [...events],
+    input: options.input,
+    serializeState: (snapshot, event, previous) =>
       event === undefined || previous === undefined
         ? serialize(snapshot)
         : `${serialize(snapshot)} via ${JSON.stringify(event)} from ${serialize(previous)}`,
-  } as never);
+  });
   // Every path is kept, even one another extends: each is a transition whose end state its test checks.
-  const paths = model.getShortestPaths({ allowDuplicatePaths: true }) as unknown as TestPath<SnapshotFrom<TMachine>, EventObject>[];
-  return paths.map((path) => {
+  return model.getShortestPaths({ allowDuplicatePaths: true }).map((path) => {
     const reached = withStatesReached(machine, options.input, path);
     // path.test({ states, events }) walks the path it is called on (a copy with more steps
     // walks those), with the snapshots reached, not the ones the graph kept.
     return {
       ...reached,
-      test(this: typeof reached, params: Parameters<typeof path.test>[0]) {
-        return model.testPath(this as never, params as never);
+      test(this: ModelPath, params: TestParam<AnyMachineSnapshot, EventObject>) {
+        return model.testPath({ ...reached, ...this, steps: [...this.steps] }, params);
       },
     };
   });
@@ -195,9 +211,9 @@ export function transitionCoverPaths<TMachine extends AnyStateMachine>(machine: 
  * called, say); the test compares the live actor with these.
  */
 function withStatesReached<TPath extends TestPath<AnyMachineSnapshot, EventObject>>(machine: AnyStateMachine, input: unknown, path: TPath): TPath {
-  let snapshot = initialTransition(machine, input as never)[0] as AnyMachineSnapshot;
+  let snapshot = initialTransition(machine, input)[0] as AnyMachineSnapshot;
   const steps = path.steps.map((step, index) => {
-    if (index > 0) snapshot = transition(machine, snapshot as never, step.event as never)[0] as AnyMachineSnapshot;
+    if (index > 0) snapshot = transition(machine, snapshot, step.event)[0] as AnyMachineSnapshot;
     return { event: step.event, state: snapshot };
   });
   return { ...path, steps, state: snapshot };

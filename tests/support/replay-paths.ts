@@ -1,7 +1,8 @@
 import { expect } from "vitest";
 import { createActor, fromPromise, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from "xstate";
-import type { TestParam } from "xstate/graph";
-import { allStateIds, allTransitionKeys, coverageOf } from "./model-coverage.ts";
+import { allStateIds, allTransitionKeys, coverageOf, type ModelPath } from "./model-coverage.ts";
+
+export type { ModelPath };
 
 /**
  * Replays a model path on a live actor. Every invoked actor is provided as a
@@ -10,11 +11,15 @@ import { allStateIds, allTransitionKeys, coverageOf } from "./model-coverage.ts"
  * with the step's error. Any other step is sent as the courier's event.
  */
 
-export interface ModelPath {
-  state: AnyMachineSnapshot;
-  steps: ReadonlyArray<{ event: EventObject; state: AnyMachineSnapshot }>;
-  /** xstate/graph's path.test, on the paths transitionCoverPaths makes (a hand-written path has none). */
-  test?: (params: TestParam<AnyMachineSnapshot, EventObject>) => Promise<unknown>;
+/** A path to replay: its events in order (xstate.init first); a generated one also has xstate/graph's test(). */
+export interface ReplayPath {
+  steps: ReadonlyArray<{ event: EventObject }>;
+  test?: ModelPath["test"];
+}
+
+/** A path written out by hand: the events, in order, after the machine starts. */
+export function pathOfEvents(events: readonly object[]): ReplayPath {
+  return { steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event: event as EventObject }))] };
 }
 
 export interface Call {
@@ -35,7 +40,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
   machine: TMachine,
   actorNames: readonly string[],
   input: unknown,
-  path: ModelPath,
+  path: ReplayPath,
 ): Promise<{ snapshot: AnyMachineSnapshot; calls: Call[] }> {
   const pending = new Map<string, Pending>();
   const calls: Call[] = [];
@@ -68,7 +73,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
       if (outcome === "done") call!.resolve((event as { output?: unknown }).output);
       else call!.reject((event as { error?: unknown }).error);
     } else {
-      actor.send(event as never);
+      actor.send(event);
     }
     await nextTick();
   };
@@ -100,7 +105,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
  * xstate.init, included) done by one function, as the model's events are all
  * sent the same way (a courier's event, or a call settled).
  */
-export function eachEventOf(path: ModelPath, exec: (step: { event: EventObject; state: AnyMachineSnapshot }) => Promise<void> | void) {
+export function eachEventOf(path: ReplayPath, exec: (step: { event: EventObject }) => Promise<void> | void) {
   return Object.fromEntries(path.steps.map(({ event }) => [event.type, exec]));
 }
 
@@ -110,7 +115,7 @@ export function eachEventOf(path: ModelPath, exec: (step: { event: EventObject; 
  */
 export function possibleEvents(events: readonly object[]) {
   return (snapshot: AnyMachineSnapshot) =>
-    snapshot.status === "active" ? (events.filter((event) => snapshot.can(event as never)) as EventObject[]) : [];
+    snapshot.status === "active" ? (events.filter((event) => snapshot.can(event)) as EventObject[]) : [];
 }
 
 /** Payloads in test titles: entities by id and status, not in full. */
@@ -149,7 +154,7 @@ export function expectFullCoverageAcross(machine: AnyStateMachine, scenarios: { 
   const states = new Set<string>();
   const transitions = new Set<string>();
   for (const { input, paths } of scenarios) {
-    const coverage = coverageOf(machine, paths as never, input);
+    const coverage = coverageOf(machine, paths, input);
     coverage.states.forEach((id) => states.add(id));
     coverage.transitions.forEach((key) => transitions.add(key));
   }

@@ -4,10 +4,15 @@ import { failureText, toApiFailure } from "../../domain/api-failure.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { toFailure } from "../../src/api/failure.ts";
 
-function httpError(status: number, body?: unknown): HTTPError {
-  const response = new Response(body === undefined ? "<html>proxy</html>" : JSON.stringify(body), { status });
-  const request = new Request("http://localhost/api/x");
-  return new HTTPError(response, request, {} as never);
+/** The error ky itself throws for this answer (with the options as ky normalises them). */
+async function httpError(status: number, body?: unknown): Promise<HTTPError> {
+  const answer = new Response(body === undefined ? "<html>proxy</html>" : JSON.stringify(body), { status });
+  const error: unknown = await ky.get("http://localhost/api/x", { fetch: async () => answer, retry: 0 }).then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof HTTPError)) throw new Error(`ky did not answer HTTP ${status} with an HTTPError`);
+  return error;
 }
 
 describe("the API client maps every HTTP outcome to the spec §8 catalogue", () => {
@@ -17,24 +22,24 @@ describe("the API client maps every HTTP outcome to the spec §8 catalogue", () 
     [502, "server", TEXT.serverError],
     [503, "unavailable", TEXT.noInternet],
   ])("HTTP %i → %s → its alert", async (status, kind, text) => {
-    const failure = await toFailure(httpError(status, { error: "x", message: "server words" }));
+    const failure = await toFailure(await httpError(status, { error: "x", message: "server words" }));
     expect(failure.kind).toBe(kind);
     expect(failure.status).toBe(status);
     expect(failureText(failure)).toBe(text);
   });
 
   it("a refusal keeps the server's own words and code", async () => {
-    const failure = await toFailure(httpError(409, { error: "conflict", message: "Order 3 is delivered and cannot be cancelled." }));
+    const failure = await toFailure(await httpError(409, { error: "conflict", message: "Order 3 is delivered and cannot be cancelled." }));
     expect(failure).toMatchObject({ kind: "refused", status: 409, code: "conflict" });
     expect(failureText(failure)).toBe("Order 3 is delivered and cannot be cancelled.");
   });
 
   it("a 401 means the session is gone", async () => {
-    expect((await toFailure(httpError(401, { error: "unauthenticated", message: "Please log in." }))).kind).toBe("unauthenticated");
+    expect((await toFailure(await httpError(401, { error: "unauthenticated", message: "Please log in." }))).kind).toBe("unauthenticated");
   });
 
   it("a non-JSON error page is still classified by status", async () => {
-    expect((await toFailure(httpError(500))).kind).toBe("server");
+    expect((await toFailure(await httpError(500))).kind).toBe("server");
   });
 
   it("no network at all (fetch TypeError) and time-outs are network failures", async () => {

@@ -75,7 +75,7 @@ function modelPaths(machine: AnyStateMachine, events: EventObject[]) {
   return getShortestPaths(machine, {
     events: (snapshot) => {
       if (snapshot.status !== "active") return [];
-      const possible = events.filter((event) => snapshot.can(event as never));
+      const possible = events.filter((event) => snapshot.can(event));
       const settles = possible.filter((event) => SETTLES.test(event.type));
       if (settles.length === 0) return possible;
       // Calls settle in the order they started, which is the order of the snapshot's children.

@@ -7,7 +7,7 @@ import { StaffLoginRequest, StaffSessionResponse } from "../../../domain/contrac
 import type { DeviceCookies } from "../../auth/device-cookie.ts";
 import type { LoginLimits } from "../../auth/login-limits.ts";
 import type { PasswordHasher } from "../../auth/password-hashing.ts";
-import { cookieIsSecure } from "../../auth/plugin.ts";
+import { cookieIsSecure, openLoginSession } from "../../auth/plugin.ts";
 import type { Db } from "../../db/client.ts";
 import { requireStaffSession } from "../auth.ts";
 import { authenticateStaff, staffLoginAccount } from "../services/staff-login.ts";
@@ -50,12 +50,8 @@ export const staffSessionRoutes =
         const account = staffLoginAccount(request.body.email);
         const staff = await authenticateStaff(deps, request.body, { device: deps.devices.known(request, account), address: request.ip });
         deps.devices.issue(request, reply, account);
-        // A new session id at every login: a planted cookie never becomes a logged-in one.
-        const previous = request.cookies[STAFF_SESSION_COOKIE];
-        if (previous) await deps.sessions.destroyToken(previous);
-        const session = await deps.sessions.create(staff.id);
-        setStaffSessionCookie(request, reply, session.token, session.expiresAt);
-        return { staff, csrf_token: session.csrfToken, service_time_zone: deps.timeZone };
+        const csrfToken = await openLoginSession(request, reply, { sessions: deps.sessions, cookie: STAFF_SESSION_COOKIE, setCookie: setStaffSessionCookie, accountId: staff.id });
+        return { staff, csrf_token: csrfToken, service_time_zone: deps.timeZone };
       },
     );
 

@@ -1,4 +1,4 @@
-import type { ApiFailure } from "../../../domain/api-failure.ts";
+import { failureOfAnswer, type ApiFailure } from "../../../domain/api-failure.ts";
 import { OPS_API_PREFIX } from "../../../domain/contract/ops.ts";
 
 /**
@@ -33,18 +33,11 @@ export async function opsRequest(method: "GET" | "POST" | "PATCH" | "DELETE", pa
 }
 
 async function failureOf(response: Response): Promise<ApiFailure> {
-  const status = response.status;
-  let body: { error?: unknown; message?: unknown } = {};
+  let body: unknown = null;
   try {
-    body = (await response.json()) as typeof body;
+    body = await response.json();
   } catch {
     // A proxy's HTML error page: the status alone decides.
   }
-  const message = typeof body.message === "string" ? body.message : response.statusText;
-  const code = typeof body.error === "string" ? body.error : null;
-  if (status === 503) return { kind: "unavailable", status, message, code };
-  if (status >= 500) return { kind: "server", status, message, code };
-  if (status === 403) return { kind: "forbidden", status, message, code };
-  if (status === 401) return { kind: "unauthenticated", status, message, code };
-  return { kind: "refused", status, message, code };
+  return failureOfAnswer(response.status, body, response.statusText);
 }

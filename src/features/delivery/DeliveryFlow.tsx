@@ -80,7 +80,7 @@ interface DeliveryFlowScreenProps extends Pick<DeliveryFlowProps, "step" | "base
 function DeliveryFlowScreen({ actor, memo, cards, step, base, listPath }: DeliveryFlowScreenProps) {
   const snapshot = useSelector(actor, (state) => state);
 
-  // The outcome reaches the day from the machine itself (its final states' reportDelivered / reportAttempted).
+  // The outcome reaches the day from the machine itself (its final states' reportOutcome).
   const done = snapshot.status === "done";
 
   // The URL mirrors the machine. A new URL (deep link, back button) is asked of the machine; a new machine step moves the URL.
@@ -118,7 +118,7 @@ function DeliveryFlowScreen({ actor, memo, cards, step, base, listPath }: Delive
     );
   }
 
-  const submitting = snapshot.matches("submittingFailure") || snapshot.matches("submittingRecipient") || snapshot.matches("submittingDelivery");
+  const submitting = snapshot.matches("submitting");
   return (
     <main className="screen wizard">
       <Link className="back-link" to={listPath}>

@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from "xstate";
-import { DELIVERY_STEPS, type DeliveryStep } from "../../../domain/delivery-record.ts";
+import { DELIVERY_STEPS, submittedFrom, type DeliveryStep } from "../../../domain/delivery-record.ts";
 import type { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
 
 /** The URL the delivery screens show for the flow's state (spec §2 routes). */
@@ -26,9 +26,9 @@ type Snapshot = SnapshotFrom<typeof deliveryFlowMachine>;
 export function deliveryPathOf(snapshot: Snapshot): string {
   if (snapshot.matches("finished")) return DELIVERY_STEP_PATHS.finished;
   if (snapshot.matches("attempted")) return DELIVERY_STEP_PATHS.attempted;
-  if (snapshot.matches("submittingFailure")) return DELIVERY_STEP_PATHS[snapshot.context.failure?.step ?? "address"];
-  if (snapshot.matches("submittingRecipient")) return DELIVERY_STEP_PATHS.recipient;
-  if (snapshot.matches("submittingDelivery")) return DELIVERY_STEP_PATHS.signature;
+  if (snapshot.matches("submitting")) return DELIVERY_STEP_PATHS[submittedFrom(snapshot.context)];
+  // A failed delivery being confirmed: the step that gave the reason stays on screen, under the dialog.
+  if (snapshot.matches({ steps: "confirmingFailure" })) return DELIVERY_STEP_PATHS[snapshot.context.confirming?.step ?? "address"];
   const step = DELIVERY_STEPS.find((name) => snapshot.matches({ steps: name }));
   return DELIVERY_STEP_PATHS[step ?? "address"];
 }

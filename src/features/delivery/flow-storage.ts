@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from "xstate";
 import { DELIVERY_DRAFT_VERSION, deliveryDraftOf, type DeliveryDraft, type DraftPlace } from "../../../domain/delivery-draft.ts";
-import { DELIVERY_STEPS } from "../../../domain/delivery-record.ts";
+import { DELIVERY_STEPS, submissionKindOf, type DeliverySubmission } from "../../../domain/delivery-record.ts";
 import type { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
 import type { MemoValue } from "./action-memo.ts";
 
@@ -87,11 +87,12 @@ export function purgeStaleFlows(courierId: number, day: string): void {
 
 type DeliveryFlowSnapshot = SnapshotFrom<typeof deliveryFlowMachine>;
 
+const SENDING: Record<DeliverySubmission["kind"], DraftPlace> = { failure: "sendingFailure", recipient: "sendingRecipient", delivery: "sendingDelivery" };
+
 /** Where the flow is, as a draft names it (a confirmation open is its step: a reload shows the step again). */
 function placeOf(snapshot: DeliveryFlowSnapshot): DraftPlace {
-  if (snapshot.matches("submittingFailure")) return "sendingFailure";
-  if (snapshot.matches("submittingRecipient")) return "sendingRecipient";
-  if (snapshot.matches("submittingDelivery")) return "sendingDelivery";
+  if (snapshot.matches("submitting")) return SENDING[submissionKindOf(snapshot.context)];
+  if (snapshot.matches({ steps: "confirmingFailure" })) return snapshot.context.confirming?.step ?? "address";
   if (snapshot.matches({ steps: { recipient: "photo" } })) return "recipientPhoto";
   if (snapshot.matches({ steps: { signature: "photo" } })) return "signaturePhoto";
   return DELIVERY_STEPS.find((step) => snapshot.matches({ steps: step })) ?? "address";

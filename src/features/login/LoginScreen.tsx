@@ -2,7 +2,10 @@ import { useState, type FormEvent } from "react";
 import { Link, Navigate, useSearchParams } from "react-router";
 import { sentAwayCourierId } from "../../api/sessions.ts";
 import { SessionContext } from "../../shell/app-actor.ts";
+import { CredentialFields } from "../../ui/CredentialFields.tsx";
 import { pathAfterLogin } from "./login-next.ts";
+
+const FIELD_CLASSES = { field: "field", label: "field__label", input: "input" };
 
 export function LoginScreen() {
   const session = SessionContext.useActorRef();
@@ -27,31 +30,7 @@ export function LoginScreen() {
       <h1 className="brand">Rx Courier</h1>
       <p className="lead">Log in to see today's pharmacies and deliveries.</p>
       <form className="form" onSubmit={submit} noValidate>
-        <label className="field">
-          <span className="field__label">Email</span>
-          <input
-            className="input"
-            type="email"
-            name="email"
-            autoComplete="username"
-            inputMode="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field__label">Password</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </label>
+        <CredentialFields email={email} password={password} onEmail={setEmail} onPassword={setPassword} classes={FIELD_CLASSES} />
         {error && (
           <p className="notice notice--error" role="alert">
             {error}

@@ -62,10 +62,10 @@ describe("the delivery's one confirmation dialog", () => {
     const dialog = screen.getByRole("alertdialog");
     expect(dialog).toHaveTextContent(TEXT.failedDeliveryConfirm);
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
-    expect(flow.getSnapshot().value).toEqual({ steps: { address: "ready" } });
+    expect(flow.getSnapshot().value).toEqual({ steps: "address" });
     act(() => flow.send({ type: "ADDRESS_INCORRECT" }));
     await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "OK" }));
-    expect(flow.getSnapshot().value).toEqual("submittingFailure");
+    expect(flow.getSnapshot().value).toEqual("submitting");
     expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 
@@ -87,7 +87,7 @@ describe("the delivery's one confirmation dialog", () => {
     act(() => payment.send({ type: "UNABLE_TO_PAY" }));
     await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "OK" }));
     expect(payment.getSnapshot().status).toBe("done");
-    expect(flow.getSnapshot().value).toEqual(canSkip ? { steps: { signature: "signing" } } : "submittingFailure");
+    expect(flow.getSnapshot().value).toEqual(canSkip ? { steps: { signature: "signing" } } : "submitting");
     expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 

@@ -10,7 +10,7 @@ import { isOther, namesLockedToPatient, recipientSkipped, relationshipName, cour
 import { BUTTON_DEBOUNCE_MS, TEXT } from "../../../domain/texts.ts";
 import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../../domain/vocabulary.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
-import type { DeliveryStep } from "../../../domain/delivery-record.ts";
+import { submissionKindOf, type DeliveryStep } from "../../../domain/delivery-record.ts";
 import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
 import type { DeliverySubmitOutput } from "../../../machines/delivery-submit.machine.ts";
 import type { PhotoProofOutput } from "../../../machines/photo-proof.machine.ts";
@@ -41,8 +41,8 @@ export const SUPPORT_PHONE_SHOWN = "(215) 555-0100";
 export function resetHarness(): void {
   calls.length = 0;
   window.localStorage.clear();
-  window.scrollTo = vi.fn() as never;
-  HTMLCanvasElement.prototype.getContext = vi.fn(() => null) as never;
+  window.scrollTo = vi.fn();
+  HTMLCanvasElement.prototype.getContext = vi.fn(() => null);
 }
 
 if (typeof document !== "undefined") {
@@ -171,7 +171,7 @@ async function retype(user: User, label: string | RegExp, value: string) {
   if (value !== "") await user.type(field, value);
 }
 
-const at = (snapshot: AnyMachineSnapshot, step: DeliveryStep) => snapshot.matches({ steps: step } as never);
+const at = (snapshot: AnyMachineSnapshot, step: DeliveryStep) => snapshot.matches({ steps: step });
 const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as DeliveryFlowContext;
 
 /**
@@ -218,6 +218,8 @@ export function courierCanSend(snapshot: AnyMachineSnapshot, event: EventObject)
   }
 }
 
+const API_CALLS = { failure: "submitFailure", recipient: "submitRecipient", delivery: "submitDelivery" } as const;
+
 /**
  * What the submit machine answers the flow, played on the screen: the API call answers (sent, or
  * kept on the device after a network failure), or it fails, the alert shows, and the courier taps Cancel.
@@ -238,7 +240,10 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
     if (actor === "payment") return pay(user, (event as unknown as { output: PaymentOutput }).output);
     // The photo machine answers Continue or Back, the courier's taps on the photo screen.
     if (actor === "photo") return clickEnabled(user, (event as unknown as { output: PhotoProofOutput }).output.accepted ? TEXT.continue : "Back");
-    if (outcome === "done" && /^submit/.test(actor)) return settleSubmission(user, actor, (event as unknown as { output: DeliverySubmitOutput }).output);
+    // The submit child's call goes out through the API function for the record's call (submitFailure, …).
+    if (outcome === "done" && actor === "submit") {
+      return settleSubmission(user, API_CALLS[submissionKindOf(contextOf(before))], (event as unknown as { output: DeliverySubmitOutput }).output);
+    }
     const call = await callOf(actor);
     await act(async () => {
       if (outcome === "done") call.resolve((event as { output?: unknown }).output);

@@ -13,7 +13,7 @@ import {
 import { setCsrfToken } from "../../../src/api/client.ts";
 import { PHOTO_FIELD } from "../../../domain/delivery-photo.ts";
 import type { StoredOfflineOrder } from "../../../domain/offline-queue.ts";
-import type { SubmissionResult } from "../../../machines/delivery-flow.machine.ts";
+import type { SubmissionResult } from "../../../machines/delivery-submit.machine.ts";
 import { mockFetchPerTest } from "../../support/ui-fixtures.ts";
 
 /**

@@ -5,11 +5,11 @@ import { isValidCopay } from "../../../domain/copay.ts";
 import { addonsMachine, type AddonsEvent, type AddonsInput, type ChosenAddon } from "../../../machines/addons.machine.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["fetchAddons", "submitAddons"] as const;
 const OFFERED = [1, 2, 3, 4].map((id) =>
-  makeOrder({ id, courier: undefined, patient_last_name: `Patient${id}`, copay: "5.00", service_window_instance_id: 9000 } as never),
+  makeOrder({ id, patient_last_name: `Patient${id}`, copay: "5.00", service_window_instance_id: 9000 }),
 );
 const failure = (kind: ApiFailure["kind"], status: number | null, message = ""): ApiFailure => ({ kind, status, message, code: null });
 const MAX_REFUSED = failure("refused", 409, "Max addon count reached");
@@ -59,7 +59,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
 };
 
 const pathsOf = (input: AddonsInput) =>
-  transitionCoverPaths(addonsMachine, { events: possibleEvents(EVENTS), input, serializeState } as never) as unknown as ModelPath[];
+  transitionCoverPaths(addonsMachine, { events: possibleEvents(EVENTS), input, serializeState });
 
 describe("add-ons machine", () => {
   for (const { name, input } of SCENARIOS) {
@@ -79,10 +79,7 @@ describe("add-ons machine", () => {
   });
 });
 
-const by = (events: Record<string, unknown>[]): ModelPath => ({
-  state: null as never,
-  steps: [{ event: { type: "xstate.init" } }, { event: { type: "xstate.done.actor.fetchAddons", output: OFFERED } }, ...events.map((event) => ({ event }))] as never,
-});
+const by = (events: Record<string, unknown>[]) => pathOfEvents([{ type: "xstate.done.actor.fetchAddons", output: OFFERED }, ...events]);
 
 describe("add-ons behaviour (spec §4, §5)", () => {
   const fresh = SCENARIOS[0]!.input;

@@ -9,7 +9,7 @@ import { itinerary, startAppSystem, type AppSystem } from "../../support/app-sys
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { scannerOf, testCamera } from "../../support/test-camera.ts";
 import { makeOrder, makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["markArrived", "labelScanner"] as const;
 const RIVERSIDE = makePharmacy({ id: 1 });
@@ -64,7 +64,7 @@ const pathsOf = (input: CheckInInput) =>
     events: possibleEvents(EVENTS),
     input,
     serializeState,
-  } as never) as unknown as ModelPath[];
+  });
 
 describe("check-in machine", () => {
   for (const { name, input } of SCENARIOS) {
@@ -84,10 +84,7 @@ describe("check-in machine", () => {
   });
 });
 
-const by = (events: Record<string, unknown>[]): ModelPath => ({
-  state: null as never,
-  steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never,
-});
+const by = (events: Record<string, unknown>[]) => pathOfEvents(events);
 
 describe("check-in behaviour (spec §2, §4)", () => {
   const withVisit = SCENARIOS[0]!.input;

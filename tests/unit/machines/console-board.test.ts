@@ -159,7 +159,7 @@ describe("console board machine: selecting and assigning (issue 27)", () => {
     const kept = assignmentPaths.find((p) => p.steps.at(-1)?.event.type === "xstate.done.actor.assignOrders");
     expect(kept?.state.context.pending).toBeNull();
     expect(kept?.state.context.notice?.text).toMatch(/^\d orders? assigned to Sam Okafor\.$/);
-    expect(kept?.state.context.orders.find((o) => o.id === 1)?.courier_id).toBe(SAM.id);
+    expect(kept?.state.context.orders.find((o: OpsOrder) => o.id === 1)?.courier_id).toBe(SAM.id);
 
     const refused = assignmentPaths.find((p) => p.steps.at(-1)?.event.type === "xstate.error.actor.assignOrders");
     expect(refused?.state.context.pending).toBeNull();

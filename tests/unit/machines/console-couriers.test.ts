@@ -60,7 +60,7 @@ describe("console couriers machine (issue 27)", () => {
       JSON.stringify([
         s.value,
         s.context.couriers.map((c: OpsCourier) => [c.id, c.active]),
-        Object.values(s.context.draft as Record<string, string>).filter((v) => v !== "").length === 3,
+        Object.values(s.context.draft).filter((v) => v !== "").length === 3,
         Object.keys(s.context.fieldErrors).length > 0,
         s.context.confirming?.action ?? null,
         s.context.notice !== null,
@@ -87,7 +87,7 @@ describe("console couriers machine (issue 27)", () => {
     });
     const invitedPath = paths.find((p) => p.steps.at(-1)!.event.type === "xstate.done.actor.inviteCourier");
     expect(invitedPath?.state.context.notice?.inviteToken).toBe("tok-ana");
-    expect(invitedPath?.state.context.couriers.map((c) => c.id)).toEqual([3, 9]);
+    expect(invitedPath?.state.context.couriers.map((c: OpsCourier) => c.id)).toEqual([3, 9]);
     expect(invitedPath?.state.context.draft).toEqual({ first_name: "", last_name: "", email: "", phone_number: "" });
     const refused = paths.find((p) => p.steps.at(-1)!.event.type === "xstate.error.actor.inviteCourier");
     expect(refused?.state.context.error).toBe("A courier with this email already exists.");

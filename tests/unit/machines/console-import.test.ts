@@ -76,7 +76,7 @@ describe("console import machine (issue 27)", () => {
   it("lists the rows that would be rejected by line and reason before anything is sent", () => {
     const checked = paths.find((p) => p.state.matches("checked") && p.state.context.check?.fileName === "day.csv")!;
     expect(checked.state.context.check).toMatchObject({ rows: 2, ready: 1 });
-    expect(checked.state.context.check!.rejected.map((row) => [row.line, row.reasons])).toEqual([[3, ["phone_number must be a US phone number: 10 digits, optionally after a leading 1"]]]);
+    expect(checked.state.context.check!.rejected.map((row: { line: number; reasons: string[] }) => [row.line, row.reasons])).toEqual([[3, ["phone_number must be a US phone number: 10 digits, optionally after a leading 1"]]]);
   });
 
   it("imports nothing without a pharmacy, nor a file whose every row is rejected", () => {

@@ -26,19 +26,21 @@ const TODAY = "2026-11-21";
 const SESSION_STATES = ["checking", "loggedOut", "loggingIn", "loggedIn", "loggingOut"] as const;
 
 /** A flow the courier finishes with FINISH (its output: what became of it); it stands in for any flow the app names. */
-const finishingFlow = setup({ types: { input: {} as unknown } }).createMachine({
+const finishingFlow = setup({ types: { input: {} as { order: { id: number } } } }).createMachine({
   id: "flow",
-  context: ({ input }) => ({ orderId: (input as { orderId: number }).orderId }),
+  context: ({ input }) => ({ orderId: input.order.id }),
   initial: "open",
   states: { open: { on: { FINISH: "finished" } }, finished: { type: "final" } },
   output: ({ context }) => ({ orderId: context.orderId }),
 });
 const FLOW_ID = "flow:deliveryFlow-1";
+/** A delivery flow's input for an order (the stand-in flow keeps the order's id). */
+const flowInput = (id: number) => ({ order: makeOrder({ id, status: "picked_up" }), supportPhone: "2155550100", today: TODAY });
 
 const EVENTS = [
   ...SESSION_STATES.map((value) => ({ type: "xstate.snapshot.session", snapshot: { value } })),
   { type: "xstate.done.actor.browserOnline", output: TODAY },
-  { type: "FLOW.START", flow: "deliveryFlow", id: FLOW_ID, input: { orderId: 70 } },
+  { type: "FLOW.START", flow: "deliveryFlow", id: FLOW_ID, input: flowInput(70) },
   { type: `xstate.done.actor.${FLOW_ID}`, output: { orderId: 70 } },
 ];
 
@@ -202,9 +204,9 @@ describe("courier-app machine", () => {
 
   it("opening a flow whose id is running keeps the running one", () => {
     const app = startApp();
-    app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-1", input: { orderId: 1 } as never });
+    app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-1", input: flowInput(1) });
     const first: AnyActorRef = app.system.get("flow:deliveryFlow-1");
-    app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-1", input: { orderId: 2 } as never });
+    app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-1", input: flowInput(2) });
     expect(app.system.get("flow:deliveryFlow-1")).toBe(first);
     expect(first.getSnapshot().context).toEqual({ orderId: 1 });
     app.stop();

@@ -4,7 +4,7 @@ import { TEXT } from "../../../domain/texts.ts";
 import { deliverySubmitMachine, type DeliverySubmission, type DeliverySubmitContext } from "../../../machines/delivery-submit.machine.ts";
 import { DONE, QUEUED, REFUSED, SERVER } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["send"] as const;
 const FAILURE: DeliverySubmission = {
@@ -26,7 +26,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
   return JSON.stringify([snapshot.value, snapshot.status, error, queued, sent]);
 };
 
-const paths = transitionCoverPaths(deliverySubmitMachine, { events: possibleEvents(Object.values(E)), input: FAILURE, serializeState } as never) as unknown as ModelPath[];
+const paths = transitionCoverPaths(deliverySubmitMachine, { events: possibleEvents(Object.values(E)), input: FAILURE, serializeState });
 
 describe("delivery submit machine (model-based)", () => {
   it.each(paths.map((path) => [pathName(path), path] as const))("%s", async (_title, path) => {
@@ -41,7 +41,7 @@ describe("delivery submit machine (model-based)", () => {
   });
 });
 
-const path = (events: readonly object[]): ModelPath => ({ state: null as never, steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never });
+const path = pathOfEvents;
 const run = (events: readonly object[]) => replayPath(deliverySubmitMachine, ACTORS, FAILURE, path(events));
 
 describe("delivery submit behaviour", () => {

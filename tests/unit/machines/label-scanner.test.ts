@@ -5,7 +5,7 @@ import { labelScannerMachine, type LabelScannerEvent, type LabelScannerInput } f
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { testCamera } from "../../support/test-camera.ts";
 import { makeOrder } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["camera"] as const;
 const BAG = makeOrder({ id: 7, rx_numbers: ["RX-7001", "RX-7002"], external_id: "EXT-55" });
@@ -32,7 +32,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
   return JSON.stringify([snapshot.value, snapshot.status, bags.map((bag) => bag.id), unknownLabel, cameraProblem]);
 };
 
-const paths = transitionCoverPaths(labelScannerMachine, { events: possibleEvents(EVENTS), input: INPUT, serializeState } as never) as unknown as ModelPath[];
+const paths = transitionCoverPaths(labelScannerMachine, { events: possibleEvents(EVENTS), input: INPUT, serializeState });
 
 describe("label scanner machine (model-based)", () => {
   it.each(paths.map((path) => [pathName(path), path] as const))("%s", async (_title, path) => {

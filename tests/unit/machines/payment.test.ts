@@ -8,7 +8,7 @@ import { paymentMachine, type PaymentEvent, type PaymentInput } from "../../../m
 import { confirmationOf as paymentConfirmation } from "../../../src/features/delivery/confirmation.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["setUpCardClient", "authorizeCard"] as const;
 const PHONE = "2155550100";
@@ -72,7 +72,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
 };
 
 const pathsOf = (input: PaymentInput) =>
-  transitionCoverPaths(paymentMachine, { events: possibleEvents(EVENTS), input, serializeState } as never) as unknown as ModelPath[];
+  transitionCoverPaths(paymentMachine, { events: possibleEvents(EVENTS), input, serializeState });
 
 describe("payment machine: every path", () => {
   for (const { name, input } of SCENARIOS) {
@@ -94,9 +94,7 @@ describe("payment machine: every path", () => {
   });
 });
 
-function path(events: Record<string, unknown>[]): ModelPath {
-  return { state: null as never, steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never };
-}
+const path = pathOfEvents;
 
 const [ALL, SKIPPABLE, CARD_ONLY] = SCENARIOS.map((s) => s.input) as [PaymentInput, PaymentInput, PaymentInput];
 

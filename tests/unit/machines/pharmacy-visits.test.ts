@@ -9,7 +9,7 @@ import {
 } from "../../../machines/pharmacy-visits.machine.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makePharmacy, makeVisit } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["confirmVisits"] as const;
 const SERVER: ApiFailure = { kind: "server", status: 500, message: "", code: null };
@@ -42,7 +42,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
 };
 
 const pathsOf = (input: PharmacyVisitsInput) =>
-  transitionCoverPaths(pharmacyVisitsMachine, { events: possibleEvents(EVENTS), input, serializeState } as never) as unknown as ModelPath[];
+  transitionCoverPaths(pharmacyVisitsMachine, { events: possibleEvents(EVENTS), input, serializeState });
 
 describe("pharmacy-visits machine", () => {
   for (const { name, input } of SCENARIOS) {
@@ -62,10 +62,7 @@ describe("pharmacy-visits machine", () => {
   });
 });
 
-const by = (events: Record<string, unknown>[]): ModelPath => ({
-  state: null as never,
-  steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never,
-});
+const by = (events: Record<string, unknown>[]) => pathOfEvents(events);
 
 describe("pharmacy-visits behaviour (spec §2, §8)", () => {
   const input = SCENARIOS[0]!.input;

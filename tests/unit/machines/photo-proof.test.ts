@@ -3,7 +3,7 @@ import { createActor, createMachine, type AnyMachineSnapshot, type EventObject }
 import { photoProofMachine, type PhotoProofContext, type PhotoProofEvent, type PhotoProofInput } from "../../../machines/photo-proof.machine.ts";
 import { PHOTO } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
 
 const EVENTS: PhotoProofEvent[] = [{ type: "PHOTO_TAKEN", photo: { ...PHOTO } }, { type: "PHOTO_REMOVED" }, { type: "CONTINUE" }, { type: "BACK" }];
 const OPTIONAL: PhotoProofInput = { photo: null, required: false };
@@ -16,7 +16,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
 
 const SCENARIOS = [OPTIONAL, REQUIRED].map((input) => ({
   input,
-  paths: transitionCoverPaths(photoProofMachine, { events: possibleEvents(EVENTS), input, serializeState } as never) as unknown as ModelPath[],
+  paths: transitionCoverPaths(photoProofMachine, { events: possibleEvents(EVENTS), input, serializeState }),
 }));
 
 describe("photo proof machine (model-based)", () => {

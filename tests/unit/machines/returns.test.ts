@@ -10,7 +10,7 @@ import { APP_TODAY, itinerary, startAppSystem } from "../../support/app-system.t
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { scannerOf, testCamera } from "../../support/test-camera.ts";
 import { makeOrder, makePharmacy, makeStoredDelivery } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["submitReturn", "labelScanner"] as const;
 const PHARMACY = makePharmacy({ id: 7, name: "Northside Family Drugs" });
@@ -101,7 +101,7 @@ const serializeState = (snapshot: AnyMachineSnapshot) => {
 };
 
 const pathsOf = (scenarioInput: ReturnsInput) =>
-  transitionCoverPaths(returnsMachine, { events: possibleEvents(EVENTS), input: scenarioInput, serializeState } as never) as unknown as ModelPath[];
+  transitionCoverPaths(returnsMachine, { events: possibleEvents(EVENTS), input: scenarioInput, serializeState });
 
 describe("returns machine (model-based)", () => {
   for (const { name, input: scenarioInput } of SCENARIOS) {
@@ -122,10 +122,7 @@ describe("returns machine (model-based)", () => {
   }, 60_000);
 });
 
-const by = (events: Record<string, unknown>[]): ModelPath => ({
-  state: null as never,
-  steps: [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))] as never,
-});
+const by = (events: Record<string, unknown>[]) => pathOfEvents(events);
 const SIGNED = [
   { type: "SIGN" },
   { type: "STAFF_CHANGED", changes: { first_name: " Priya " } },

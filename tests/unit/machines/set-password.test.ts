@@ -5,7 +5,7 @@ import { SetPasswordRequest } from "../../../domain/contract/onboarding.ts";
 import { INVITE_TOKEN_FORM } from "../../../domain/invite-token.ts";
 import { setPasswordMachine, type SetPasswordInput } from "../../../machines/set-password.machine.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath } from "../../support/replay-paths.ts";
 
 const GOOD = "plum orchard at noon";
 const failure = (kind: ApiFailure["kind"], status: number | null, message: string, code: string | null = null): ApiFailure => ({ kind, status, message, code });
@@ -46,7 +46,7 @@ describe("set-password machine", () => {
   for (const { name, input, starts, paths } of scenarioPaths) {
     describe(name, () => {
       it("starts where the link leads", async () => {
-        const { snapshot } = await replayPath(setPasswordMachine, ["setPassword"], input, { state: null as never, steps: [] });
+        const { snapshot } = await replayPath(setPasswordMachine, ["setPassword"], input, pathOfEvents([]));
         expect(snapshot.value).toBe(starts);
       });
       it.each(paths.map((path) => [pathName(path), path] as const))("replays %s", async (_name, path) => {

@@ -7,7 +7,7 @@ import { verifyOrderMachine, type VerifyOrderEvent, type VerifyOrderInput } from
 import { verifyFailureText } from "../../../domain/verify-order-rules.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
 import { makeOrder, makePharmacy } from "../../support/order-fixtures.ts";
-import { expectFullCoverageAcross, pathName, possibleEvents, replayPath, type ModelPath } from "../../support/replay-paths.ts";
+import { expectFullCoverageAcross, pathName, possibleEvents, pathOfEvents, replayPath, type ReplayPath } from "../../support/replay-paths.ts";
 
 const ACTORS = ["assertCopay", "pickUpOrder", "cancelOrder"] as const;
 const STATUSES = ORDER_STATUSES.map((s) => ({ ...s }));
@@ -65,7 +65,7 @@ const pathsOf = (input: VerifyOrderInput) =>
     events: possibleEvents(EVENTS),
     input,
     serializeState,
-  } as never) as unknown as ModelPath[];
+  });
 
 describe("verify-order machine", () => {
   for (const { name, input } of SCENARIOS) {
@@ -87,9 +87,8 @@ describe("verify-order machine", () => {
 });
 
 /** One path, written out by hand: the events and what the settled calls return. */
-function path(input: VerifyOrderInput, events: Record<string, unknown>[]): ModelPath {
-  const steps = [{ event: { type: "xstate.init" } }, ...events.map((event) => ({ event }))];
-  return { state: null as never, steps: steps as never };
+function path(input: VerifyOrderInput, events: Record<string, unknown>[]): ReplayPath {
+  return pathOfEvents(events);
 }
 
 describe("verify-order behaviour (spec §5, §8)", () => {

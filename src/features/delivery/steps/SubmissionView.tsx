@@ -10,17 +10,16 @@ type SubmitRef = ActorRefFrom<typeof deliverySubmitMachine>;
 
 /**
  * While a delivery call is out (the submit machine the flow runs as its child
- * submitFailure, submitRecipient or submitDelivery): its progress, and when it
+ * 'submit'): its progress, and when it
  * failed (spec §8 — not for want of a network, which is queued instead) the
  * alert with Try again or Cancel back to the step.
  */
 export function SubmissionView({ snapshot, onRetry }: Pick<StepProps, "snapshot"> & { onRetry: (submit: SubmitRef) => void }) {
   const { order, failure } = snapshot.context;
-  const { submitFailure, submitRecipient, submitDelivery } = snapshot.children as Record<string, SubmitRef | undefined>;
-  const child = submitFailure ?? submitRecipient ?? submitDelivery;
+  const child = snapshot.children.submit as SubmitRef | undefined;
   const submit = useSelector(child, (state) => state);
   const failed = submit?.matches("failed") ?? false;
-  const what = submitFailure ? `Recording the failed delivery (${failure?.reason ?? ""})` : "Recording the delivery";
+  const what = failure ? `Recording the failed delivery (${failure.reason})` : "Recording the delivery";
   return (
     <>
       <h1 className="screen__title">{failed ? "Not recorded" : "Sending…"}</h1>
