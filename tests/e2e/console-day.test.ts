@@ -218,6 +218,12 @@ it("a dispatcher imports, assigns; the courier delivers one and fails one; the b
   const pageText = () => pharmacist.locator("body").innerText();
   for (const name of IMPORTED) expect(await pageText(), name).not.toContain(name);
   expect(await pharmacist.getByText(GREENWAY).count()).toBe(0);
+  // Long regions draw only the rows in view: the counts say nothing is hidden below either.
+  // Marcus carries their two orders and nothing else of his day; the failure is not theirs to decide; nothing is unassigned.
+  expect(await patientsIn(pharmacist, /^Courier Marcus Ortega/)).toEqual(["Paul Schaefer", "Quinn Sullivan"]);
+  expect(await pharmacist.getByRole("region", { name: /^Courier Marcus Ortega/ }).getByRole("heading").first().innerText()).toBe("Courier Marcus Ortega (2)");
+  expect(await pharmacist.getByRole("region", { name: /^Needs attention/ }).getByRole("heading").first().innerText()).toBe("Needs attention (0)");
+  expect(await pharmacist.getByRole("region", { name: /^Unassigned/ }).getByRole("heading").first().innerText()).toBe("Unassigned (0)");
   const map = pharmacist.getByRole("region", { name: "Map" });
   await eventually(() => map.locator("path.console-map__stop").count()).toBeGreaterThan(0);
   await map.getByText("The map as a list").click();
@@ -231,7 +237,8 @@ it("a dispatcher imports, assigns; the courier delivers one and fails one; the b
   await pharmacist.goto(orderPath);
   const refused = pharmacist.getByRole("alert");
   await eventually(() => refused.isVisible()).toBe(true);
-  expect(await refused.innerText()).toMatch(/not found|no order/i);
+  const orderId = orderPath.split("/").pop();
+  expect(await refused.innerText()).toContain(`Order ${orderId} was not found.`);
   expect(await pageText()).not.toContain(DELIVERED);
   expect(await pharmacist.getByRole("region", { name: "Proof of delivery" }).count()).toBe(0);
   await expectAccessible(pharmacist);
