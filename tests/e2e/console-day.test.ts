@@ -230,6 +230,8 @@ it("a dispatcher imports, assigns; the courier delivers one and fails one; the b
   await eventually(() => map.getByRole("heading", { name: "Pharmacies" }).isVisible()).toBe(true);
   const mapList = await map.locator(".console-map__list").innerText();
   expect(mapList).toContain("Paul Schaefer");
+  // The couriers carrying their orders by name, as their board's regions name them (not 'Courier #2').
+  expect(await map.getByRole("heading", { name: /^Courier Marcus Ortega \(\w+ line\)$/ }).isVisible()).toBe(true);
   for (const name of IMPORTED) expect(mapList, name).not.toContain(name);
   await expectAccessible(pharmacist);
   await screenshot(pharmacist, "console-day-pharmacist-board");
