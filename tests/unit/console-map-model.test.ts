@@ -53,6 +53,12 @@ describe("the console map's model (issue 27)", () => {
     for (const route of model.routes) for (const point of route.path) expect(pointsOf(dayMapModel(DAY.filter((o) => o.pharmacy.id === 1), [], 1))).toContainEqual(point);
   });
 
+  it("a pharmacist has no courier list: each route is named by the courier its orders name, as their board's regions are", () => {
+    const named = DAY.map((order) => ({ ...order, courier: [DANA, SAM].find((courier) => courier.id === order.courier_id) ?? null }));
+    expect(dayMapModel(named, [], 1).routes.map((route) => route.name)).toEqual(["Courier Dana Whitfield"]);
+    expect(dayMapModel(named, [], null).routes.map((route) => route.name)).toEqual(["Courier Dana Whitfield", "Courier Sam Okafor"]);
+  });
+
   it("draws a proposed plan's routes by its stops, and the orders it could not serve", () => {
     const plan: Plan = {
       id: 12,

@@ -113,8 +113,13 @@ function colours(couriers: readonly MapCourier[], extraIds: Iterable<number>) {
   return (id: number) => ROUTE_COLOURS[ids.indexOf(id) % ROUTE_COLOURS.length]!;
 }
 
-const nameOf = (couriers: readonly MapCourier[], id: number) => {
-  const courier = couriers.find((candidate) => candidate.id === id);
+/**
+ * A route's name: the courier by name from the board's couriers or, where the
+ * reader has no courier list (a pharmacist), from the orders that courier
+ * carries (each names its courier), as the board's regions do.
+ */
+const nameOf = (couriers: readonly MapCourier[], id: number, carried: readonly OpsOrder[] = []) => {
+  const courier = couriers.find((candidate) => candidate.id === id) ?? carried.find((order) => order.courier?.id === id)?.courier;
   return courier ? `Courier ${courier.first_name} ${courier.last_name}` : `Courier #${id}`;
 };
 
@@ -156,7 +161,7 @@ export function dayMapModel(orders: readonly OpsOrder[], couriers: readonly MapC
         legs.push({ kind: "delivery", stop });
       }
       const [colour, colourName] = colourOf(courierId);
-      return { courierId, name: nameOf(couriers, courierId), colour, colourName, legs, path: legs.map((leg) => (leg.pharmacy ?? leg.stop)!) };
+      return { courierId, name: nameOf(couriers, courierId, courierOrders), colour, colourName, legs, path: legs.map((leg) => (leg.pharmacy ?? leg.stop)!) };
     })
     // A courier whose stops all lack coordinates has nothing to draw (they are counted in withoutCoordinates).
     .filter((route) => route.legs.length > 0);
