@@ -8,7 +8,7 @@ import type { OrderCsvCheck } from "../domain/order-import/order-csv.ts";
  * The dispatch console's import (issue 27, /dispatch/import): a CSV file and a
  * pharmacy are chosen; the file is checked at once, in the browser, by the
  * same parser and rules as the CLI (domain/order-import's checkOrderCsv, the
- * checkFile actor the console provides; decision 0034) —
+ * checkFile actor the console provides; decision 0033) —
  * nothing is written, and the rows that would be rejected are listed by line
  * with their reasons; 'Import {n} orders' then sends the rest through POST
  * /api/ops/v1/orders/batch exactly as `npm run ops -- orders import` does, and

@@ -1,4 +1,4 @@
-// csv-parse's browser build (it brings its own Buffer): the same reader runs in the CLI, the console and the machines' visualizer (decision 0034).
+// csv-parse's browser build (it brings its own Buffer): the same reader runs in the CLI, the console and the machines' visualizer (decision 0033).
 import { parse, type CsvError } from "csv-parse/browser/esm/sync";
 
 /** One data record of a CSV file, with the lines it came from (a quoted cell may span several). */

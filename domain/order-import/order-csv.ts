@@ -267,7 +267,7 @@ export function ordersFromCsv(text: string, pharmacyId: number): OrderCsv {
   return { orders, rejected };
 }
 
-/** A file as the console's import checks it before anything is sent (decision 0034): rows read, ready, refused by line. */
+/** A file as the console's import checks it before anything is sent (decision 0033): rows read, ready, refused by line. */
 export interface OrderCsvCheck {
   fileName: string;
   rows: number;

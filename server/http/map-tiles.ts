@@ -1,6 +1,6 @@
 /**
  * A tile server under the console's map (MAP_TILE_URL, issue 27,
- * docs/decisions/0035). Unset, the map draws on a blank background and no
+ * docs/decisions/0034). Unset, the map draws on a blank background and no
  * request leaves our server. Set, the console's page names it in a
  * <meta name="rxc-map-tiles"> and the page's CSP img-src allows its origin,
  * the console's only: the courier's pages never load a tile.

@@ -15,7 +15,7 @@ export interface BoardGroups {
 }
 
 /**
- * The driving order of a courier's day (decision 0033): the place of each
+ * The driving order of a courier's day (decision 0032): the place of each
  * delivery in the courier's applied plan (planned_position, what the
  * courier's itinerary carries), then the orders the plan does not place in
  * the itinerary's own order (by id), as the courier's app lists them.

@@ -20,7 +20,7 @@ const CONSOLE_PAGE = `<!doctype html>
 const imgSrc = (csp: unknown) => /img-src ([^;]+)/.exec(String(csp))?.[1]?.trim().split(/\s+/);
 
 /**
- * Issue 27 / decision 0035: the console's map draws without tiles unless
+ * Issue 27 / decision 0034: the console's map draws without tiles unless
  * MAP_TILE_URL names a tile server; then the console's page names it and its
  * CSP img-src (the console's only) allows the server's origin.
  */

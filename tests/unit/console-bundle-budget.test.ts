@@ -31,7 +31,7 @@ describe("the dispatch console's first screen", () => {
     const breakdown = consoleBundle.chunks.map((chunk) => `${chunk.file} ${kib(chunk.gzipBytes)} KiB [${chunk.packages.join(", ")}]`).join("\n");
     expect(kib(consoleBundle.jsGzipBytes), `initial chunks:\n${breakdown}`).toBeLessThanOrEqual(CONSOLE_BUDGET_KIB);
     expect(consoleBundle.unmapped).toEqual([]);
-    // The map (Leaflet) loads when the board draws it, never with the first screen (decision 0035).
+    // The map (Leaflet) loads when the board draws it, never with the first screen (decision 0034).
     expect(consoleBundle.chunks.flatMap((chunk) => chunk.packages)).not.toContain("leaflet");
   });
 

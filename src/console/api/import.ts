@@ -23,7 +23,7 @@ export const consoleImportActors = {
       throw error;
     }
   }),
-  // The CLI's reader and rules, in the browser: nothing is sent (decision 0034). A header that does not fit rejects with its words.
+  // The CLI's reader and rules, in the browser: nothing is sent (decision 0033). A header that does not fit rejects with its words.
   checkFile: fromPromise<OrderCsvCheck, { fileName: string; text: string }>(async ({ input }) => checkOrderCsv(input.fileName, input.text)),
   importOrders: fromPromise<ImportReport, { text: string; pharmacyId: number; csrfToken: string | null }>(async ({ input }) => {
     const call: OpsCall = async <T,>(method: "POST", path: string, body?: unknown) =>

@@ -16,7 +16,7 @@ export const TONE_FILLS: Record<StopTone, string> = {
 /**
  * The map's drawing (Leaflet, loaded only when a map is shown: see MapRegion).
  * Leaflet's own Web Mercator projection with vector layers only; a tile layer
- * under them only when the server configured one (docs/decisions/0035).
+ * under them only when the server configured one (docs/decisions/0034).
  */
 export default function DayMap({ model }: { model: DayMapModel }) {
   const container = useRef<HTMLDivElement>(null);
