@@ -1,14 +1,15 @@
-import { fromPromise, sendTo, setup, stopChild, type SnapshotFrom } from "xstate";
+import { fromPromise, sendTo, setup, stopChild } from "xstate";
 import { courierDayMachine } from "./courier-day.machine.ts";
 import type { FlowName, FlowStart } from "./flows.ts";
 import { offlineQueueMachine } from "./offline-queue.machine.ts";
-import { sessionMachine } from "./session.machine.ts";
+import { sessionMachine, type SessionNews } from "./session.machine.ts";
 import { SYSTEM_IDS } from "./system-ids.ts";
 
 /**
  * The application: one actor system for the courier's day. It starts the
  * session and the offline queue with the app, and the courier's day once
- * someone is logged in, each under a system id, and spawns a flow (check-in,
+ * someone is logged in (the session tells it: SESSION_OPENED, SESSION_CLOSED),
+ * each under a system id, and spawns a flow (check-in,
  * verify, add-ons, delivery, returns) as its child when the courier opens the
  * flow's screen, so the flow reports its outcome to the day and hands a call
  * that failed on the network to the queue by id: sendTo(({ system }) => system.get(…)).
@@ -32,20 +33,15 @@ export interface CourierAppInput {
   today: string;
 }
 
-type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
-
 export type CourierAppEvent =
-  /** The session's every change (its invoke has onSnapshot): the day lives while someone is logged in. */
-  | { type: "xstate.snapshot.session"; snapshot: Pick<SessionSnapshot, "value"> }
+  /** The session opened (logged in, or found logged in after a reload) or closed (logged out, expired): the day lives while it is open. */
+  | SessionNews
   /** The browser came back online (spec: resubmission starts by itself); resolves with the device's day. */
   | { type: "xstate.done.actor.browserOnline"; output: string }
   /** The courier opened a flow's screen: the flow of that name runs as child `id`, from its input. */
   | ({ type: "FLOW.START" } & FlowStart)
   /** A flow reached its final state. */
   | { type: `xstate.done.actor.${string}`; output?: unknown };
-
-/** Logged in, or logging out (the day stays on screen until the server has answered). */
-const sessionOpen = (snapshot: Pick<SessionSnapshot, "value">) => snapshot.value === "loggedIn" || snapshot.value === "loggingOut";
 
 export const courierAppMachine = setup({
   types: {
@@ -61,10 +57,6 @@ export const courierAppMachine = setup({
     browserOnline: fromPromise<string>(async () => {
       throw new Error("provide browserOnline");
     }),
-  },
-  guards: {
-    sessionOpen: ({ event }) => event.type === "xstate.snapshot.session" && sessionOpen(event.snapshot),
-    sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot),
   },
   actions: {
     /**
@@ -87,8 +79,8 @@ export const courierAppMachine = setup({
       id: "session",
       systemId: SYSTEM_IDS.session,
       src: "session",
-      // Every session change reaches the app as xstate.snapshot.session; signedOut and signedIn act on it.
-      onSnapshot: [],
+      // The session tells the app when it opens and closes (SESSION_OPENED, SESSION_CLOSED); the app never reads its state.
+      input: ({ self }) => ({ reportTo: self }),
     },
     { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) },
   ],
@@ -124,12 +116,12 @@ export const courierAppMachine = setup({
       states: {
         signedOut: {
           description: "Nobody logged in (yet).",
-          on: { "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn" } },
+          on: { SESSION_OPENED: { target: "signedIn", description: "Logged in, or found logged in after a reload." } },
         },
         signedIn: {
-          description: "The courier's day runs.",
+          description: "The courier's day runs (while logging out too: the day stays on screen until the server has answered).",
           invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
-          on: { "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut" } },
+          on: { SESSION_CLOSED: { target: "signedOut", description: "Logged out, or the session expired." } },
         },
       },
     },

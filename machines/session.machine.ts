@@ -1,13 +1,28 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assign, fromPromise, setup, type AnyActorRef } from "xstate";
 import { loginMessage, toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { Courier, SessionResponse } from "../domain/contract/index.ts";
 
-/** Who is logged in on this device. The app provides the three calls. */
+/**
+ * Who is logged in on this device. The app provides the three calls. The
+ * application that runs it (`reportTo`) is told when a session opens
+ * (SESSION_OPENED: logged in, or found logged in after a reload) and when it
+ * closes (SESSION_CLOSED: logged out, expired, or none found), so it starts and
+ * stops the courier's day without reading the session's state.
+ */
+export interface SessionInput {
+  /** The application: told SESSION_OPENED and SESSION_CLOSED. None when the session runs alone (its tests, the visualizer). */
+  reportTo?: AnyActorRef;
+}
+
 export interface SessionContext {
   courier: Courier | null;
   csrfToken: string | null;
   error: string | null;
+  reportTo: AnyActorRef | null;
 }
+
+/** What the session tells the application that runs it. */
+export type SessionNews = { type: "SESSION_OPENED" } | { type: "SESSION_CLOSED" };
 
 export type SessionEvent =
   | { type: "LOG_IN"; email: string; password: string }
@@ -15,7 +30,7 @@ export type SessionEvent =
   | { type: "SESSION_EXPIRED" };
 
 export const sessionMachine = setup({
-  types: { context: {} as SessionContext, events: {} as SessionEvent },
+  types: { context: {} as SessionContext, events: {} as SessionEvent, input: {} as SessionInput | undefined },
   actors: {
     fetchCurrentSession: fromPromise<SessionResponse | null>(async () => {
       throw new Error("provide fetchCurrentSession");
@@ -40,11 +55,17 @@ export const sessionMachine = setup({
     forgetSession: assign({ courier: null, csrfToken: null }),
     showLoginError: assign((_, failure: ApiFailure) => ({ error: loginMessage(failure) })),
     clearError: assign({ error: null }),
+    // Plain action functions, not sendTo: a session alone has no application to tell (sendTo would
+    // fall back to the session itself), and the session is in the first screen's bundle.
+    /** The application starts the courier's day. */
+    tellSessionOpened: ({ context }) => context.reportTo?.send({ type: "SESSION_OPENED" } satisfies SessionNews),
+    /** The application stops the courier's day. */
+    tellSessionClosed: ({ context }) => context.reportTo?.send({ type: "SESSION_CLOSED" } satisfies SessionNews),
   },
 }).createMachine({
   id: "session",
   description: "The courier's login; the session lives in an HttpOnly cookie.",
-  context: { courier: null, csrfToken: null, error: null },
+  context: ({ input }) => ({ courier: null, csrfToken: null, error: null, reportTo: input?.reportTo ?? null }),
   initial: "checking",
   states: {
     checking: {
@@ -66,7 +87,7 @@ export const sessionMachine = setup({
     },
     loggedOut: {
       description: "The login screen.",
-      entry: "forgetSession",
+      entry: ["forgetSession", "tellSessionClosed"],
       on: { LOG_IN: { target: "loggingIn", actions: "clearError", description: "Log in with email and password." } },
     },
     loggingIn: {
@@ -86,6 +107,7 @@ export const sessionMachine = setup({
     },
     loggedIn: {
       description: "The courier's name shows in the menu.",
+      entry: "tellSessionOpened",
       on: {
         LOG_OUT: { target: "loggingOut", description: "Log out: DELETE /sessions/current with the CSRF token." },
         SESSION_EXPIRED: { target: "loggedOut", description: "The server no longer knows this session." },

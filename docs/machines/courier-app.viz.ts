@@ -505,7 +505,7 @@ var offlineQueueMachine = setup2({
 
 // machines/session.machine.ts
 var sessionMachine = setup3({
-  types: { context: {}, events: {} },
+  types: { context: {}, events: {}, input: {} },
   actors: {
     fetchCurrentSession: fromPromise3(async () => {
       throw new Error("provide fetchCurrentSession");
@@ -529,12 +529,18 @@ var sessionMachine = setup3({
     })),
     forgetSession: assign3({ courier: null, csrfToken: null }),
     showLoginError: assign3((_, failure) => ({ error: loginMessage(failure) })),
-    clearError: assign3({ error: null })
+    clearError: assign3({ error: null }),
+    // Plain action functions, not sendTo: a session alone has no application to tell (sendTo would
+    // fall back to the session itself), and the session is in the first screen's bundle.
+    /** The application starts the courier's day. */
+    tellSessionOpened: ({ context }) => context.reportTo?.send({ type: "SESSION_OPENED" }),
+    /** The application stops the courier's day. */
+    tellSessionClosed: ({ context }) => context.reportTo?.send({ type: "SESSION_CLOSED" })
   }
 }).createMachine({
   id: "session",
   description: "The courier's login; the session lives in an HttpOnly cookie.",
-  context: { courier: null, csrfToken: null, error: null },
+  context: ({ input }) => ({ courier: null, csrfToken: null, error: null, reportTo: input?.reportTo ?? null }),
   initial: "checking",
   states: {
     checking: {
@@ -556,7 +562,7 @@ var sessionMachine = setup3({
     },
     loggedOut: {
       description: "The login screen.",
-      entry: "forgetSession",
+      entry: ["forgetSession", "tellSessionClosed"],
       on: { LOG_IN: { target: "loggingIn", actions: "clearError", description: "Log in with email and password." } }
     },
     loggingIn: {
@@ -576,6 +582,7 @@ var sessionMachine = setup3({
     },
     loggedIn: {
       description: "The courier's name shows in the menu.",
+      entry: "tellSessionOpened",
       on: {
         LOG_OUT: { target: "loggingOut", description: "Log out: DELETE /sessions/current with the CSRF token." },
         SESSION_EXPIRED: { target: "loggedOut", description: "The server no longer knows this session." }
@@ -602,7 +609,6 @@ var SYSTEM_IDS = {
 };
 
 // machines/courier-app.machine.ts
-var sessionOpen = (snapshot) => snapshot.value === "loggedIn" || snapshot.value === "loggingOut";
 var courierAppMachine = setup4({
   types: {
     context: {},
@@ -617,10 +623,6 @@ var courierAppMachine = setup4({
     browserOnline: fromPromise4(async () => {
       throw new Error("provide browserOnline");
     })
-  },
-  guards: {
-    sessionOpen: ({ event }) => event.type === "xstate.snapshot.session" && sessionOpen(event.snapshot),
-    sessionClosed: ({ event }) => event.type === "xstate.snapshot.session" && !sessionOpen(event.snapshot)
   },
   actions: {
     /**
@@ -643,8 +645,8 @@ var courierAppMachine = setup4({
       id: "session",
       systemId: SYSTEM_IDS.session,
       src: "session",
-      // Every session change reaches the app as xstate.snapshot.session; signedOut and signedIn act on it.
-      onSnapshot: []
+      // The session tells the app when it opens and closes (SESSION_OPENED, SESSION_CLOSED); the app never reads its state.
+      input: ({ self }) => ({ reportTo: self })
     },
     { id: "offlineQueue", systemId: SYSTEM_IDS.offlineQueue, src: "offlineQueue", input: ({ context }) => ({ today: context.today }) }
   ],
@@ -680,12 +682,12 @@ var courierAppMachine = setup4({
       states: {
         signedOut: {
           description: "Nobody logged in (yet).",
-          on: { "xstate.snapshot.session": { guard: "sessionOpen", target: "signedIn" } }
+          on: { SESSION_OPENED: { target: "signedIn", description: "Logged in, or found logged in after a reload." } }
         },
         signedIn: {
-          description: "The courier's day runs.",
+          description: "The courier's day runs (while logging out too: the day stays on screen until the server has answered).",
           invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
-          on: { "xstate.snapshot.session": { guard: "sessionClosed", target: "signedOut" } }
+          on: { SESSION_CLOSED: { target: "signedOut", description: "Logged out, or the session expired." } }
         }
       }
     }
@@ -936,8 +938,8 @@ var offline_queue_demo_default = defineDemo({
 var SESSION = { courier: COURIER, csrf_token: "csrf-3f9a1c" };
 var session_demo_default = defineDemo({
   machine: sessionMachine,
-  summary: "No input: the app opens with no session cookie, then Dana Whitfield logs in with the right password.",
-  input: void 0,
+  summary: "Alone, with no application to tell that the session opened or closed: the app opens with no session cookie, then Dana Whitfield logs in with the right password.",
+  input: {},
   standIns: {
     fetchCurrentSession: { resolves: null, says: "GET /courier/session: no session yet" },
     logIn: { resolves: SESSION, says: "POST /courier/session: the password is right" },
@@ -957,8 +959,8 @@ var courier_app_demo_default = defineDemo({
   },
   children: { session: session_demo_default.standIns, courierDay: courier_day_demo_default.standIns, offlineQueue: offline_queue_demo_default.standIns },
   events: [
-    { type: "xstate.snapshot.session", snapshot: { value: "loggedIn" } },
-    { type: "xstate.snapshot.session", snapshot: { value: "loggedOut" } }
+    { type: "SESSION_OPENED" },
+    { type: "SESSION_CLOSED" }
   ]
 });
 

@@ -2,10 +2,12 @@
 // do not edit; run the command again.
 // Paste this whole file into the Stately visualizer (https://stately.ai/viz). It is plain JavaScript whose only import
 // is xstate: the real machine with its real guards, actions and domain/ rules, so a simulation takes the branches
-// the app takes for the demo below. The machine takes no input.
+// the app takes for the demo input. The visualizer starts it without input; `sessionMachine` then starts from
+// the demo input below (`demoInput`), as the app would start it with that input.
 //
 // Demo:
-// No input: the app opens with no session cookie, then Dana Whitfield logs in with the right password.
+// Alone, with no application to tell that the session opened or closed: the app opens with no session cookie,
+// then Dana Whitfield logs in with the right password.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   fetchCurrentSession: succeeds with null (GET /courier/session: no session yet)
@@ -29,7 +31,7 @@ var loginMessage = (failure) => failure.status === 401 || failure.status === 400
 
 // machines/session.machine.ts
 var sessionMachine = setup({
-  types: { context: {}, events: {} },
+  types: { context: {}, events: {}, input: {} },
   actors: {
     fetchCurrentSession: fromPromise(async () => {
       throw new Error("provide fetchCurrentSession");
@@ -53,12 +55,18 @@ var sessionMachine = setup({
     })),
     forgetSession: assign({ courier: null, csrfToken: null }),
     showLoginError: assign((_, failure) => ({ error: loginMessage(failure) })),
-    clearError: assign({ error: null })
+    clearError: assign({ error: null }),
+    // Plain action functions, not sendTo: a session alone has no application to tell (sendTo would
+    // fall back to the session itself), and the session is in the first screen's bundle.
+    /** The application starts the courier's day. */
+    tellSessionOpened: ({ context }) => context.reportTo?.send({ type: "SESSION_OPENED" }),
+    /** The application stops the courier's day. */
+    tellSessionClosed: ({ context }) => context.reportTo?.send({ type: "SESSION_CLOSED" })
   }
 }).createMachine({
   id: "session",
   description: "The courier's login; the session lives in an HttpOnly cookie.",
-  context: { courier: null, csrfToken: null, error: null },
+  context: ({ input }) => ({ courier: null, csrfToken: null, error: null, reportTo: input?.reportTo ?? null }),
   initial: "checking",
   states: {
     checking: {
@@ -80,7 +88,7 @@ var sessionMachine = setup({
     },
     loggedOut: {
       description: "The login screen.",
-      entry: "forgetSession",
+      entry: ["forgetSession", "tellSessionClosed"],
       on: { LOG_IN: { target: "loggingIn", actions: "clearError", description: "Log in with email and password." } }
     },
     loggingIn: {
@@ -100,6 +108,7 @@ var sessionMachine = setup({
     },
     loggedIn: {
       description: "The courier's name shows in the menu.",
+      entry: "tellSessionOpened",
       on: {
         LOG_OUT: { target: "loggingOut", description: "Log out: DELETE /sessions/current with the CSRF token." },
         SESSION_EXPIRED: { target: "loggedOut", description: "The server no longer knows this session." }
@@ -318,8 +327,8 @@ var ITINERARY = {
 var SESSION = { courier: COURIER, csrf_token: "csrf-3f9a1c" };
 var session_demo_default = defineDemo({
   machine: sessionMachine,
-  summary: "No input: the app opens with no session cookie, then Dana Whitfield logs in with the right password.",
-  input: void 0,
+  summary: "Alone, with no application to tell that the session opened or closed: the app opens with no session cookie, then Dana Whitfield logs in with the right password.",
+  input: {},
   standIns: {
     fetchCurrentSession: { resolves: null, says: "GET /courier/session: no session yet" },
     logIn: { resolves: SESSION, says: "POST /courier/session: the password is right" },

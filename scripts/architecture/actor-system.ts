@@ -89,7 +89,9 @@ function sendsOf(machine: AnyStateMachine, from: string): Edge[] {
  * What the actors the application starts tell the flows that follow them
  * (the day's and the queue's `tellFollowers`: DAY_CHANGED, QUEUE_CHANGED):
  * an action that tells each of `context.followers`, drawn to every flow
- * that sends that actor FOLLOW.
+ * that sends that actor FOLLOW; and what they tell the application itself
+ * (the session's SESSION_OPENED, SESSION_CLOSED): an action that sends to
+ * `context.reportTo`.
  */
 function newsOf(app: AnyStateMachine, flowEdges: Edge[]): Edge[] {
   const actors = (app.implementations.actors ?? {}) as Record<string, unknown>;
@@ -102,9 +104,12 @@ function newsOf(app: AnyStateMachine, flowEdges: Edge[]): Edge[] {
     return Object.entries(actions).flatMap(([name, action]) => {
       // A plain action function (machines/following.ts's tell: enqueueActions would add to the first screen's bundle).
       const source = typeof action === "function" && !("type" in action) ? String(action) : "";
-      if (!/\btell\)?\(\s*context\.followers/.test(source)) return [];
       const type = /type:\s*"([A-Z_.]+)"/.exec(source)?.[1];
-      return followers.map((to) => ({ from, to, label: type ? `${name}: ${type}` : name, kind: "sends" as const }));
+      const label = type ? `${name}: ${type}` : name;
+      // What it tells the application that runs it (the session: SESSION_OPENED, SESSION_CLOSED), to `context.reportTo`.
+      if (/context\.reportTo\??\.send\(/.test(source)) return [{ from, to: app.id, label, kind: "sends" as const }];
+      if (!/\btell\)?\(\s*context\.followers/.test(source)) return [];
+      return followers.map((to) => ({ from, to, label, kind: "sends" as const }));
     });
   });
 }

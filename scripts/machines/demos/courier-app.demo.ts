@@ -17,7 +17,7 @@ export default defineDemo({
   },
   children: { session: session.standIns, courierDay: courierDay.standIns, offlineQueue: offlineQueue.standIns },
   events: [
-    { type: "xstate.snapshot.session", snapshot: { value: "loggedIn" } },
-    { type: "xstate.snapshot.session", snapshot: { value: "loggedOut" } },
+    { type: "SESSION_OPENED" },
+    { type: "SESSION_CLOSED" },
   ],
 });

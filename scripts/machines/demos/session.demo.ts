@@ -6,8 +6,8 @@ const SESSION = { courier: COURIER, csrf_token: "csrf-3f9a1c" };
 
 export default defineDemo({
   machine: sessionMachine,
-  summary: "No input: the app opens with no session cookie, then Dana Whitfield logs in with the right password.",
-  input: undefined,
+  summary: "Alone, with no application to tell that the session opened or closed: the app opens with no session cookie, then Dana Whitfield logs in with the right password.",
+  input: {},
   standIns: {
     fetchCurrentSession: { resolves: null, says: "GET /courier/session: no session yet" },
     logIn: { resolves: SESSION, says: "POST /courier/session: the password is right" },

@@ -2,17 +2,17 @@ import { describe, expect, it } from "vitest";
 import {
   assign,
   createActor,
-  createMachine,
   fromPromise,
   setup,
   type AnyActorLogic,
   type AnyActorRef,
   type EventObject,
 } from "xstate";
-import type { ItineraryResponse } from "../../../domain/contract/index.ts";
+import type { ItineraryResponse, SessionResponse } from "../../../domain/contract/index.ts";
 import { courierAppMachine, SYSTEM_IDS, type CourierAppEvent } from "../../../machines/courier-app.machine.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
+import { sessionMachine } from "../../../machines/session.machine.ts";
 import { deliverySubmitMachine, type DeliverySubmission, type SubmissionResult } from "../../../machines/delivery-submit.machine.ts";
 import { DELIVERY_DRAFT_VERSION, type DeliveryDraft } from "../../../domain/delivery-draft.ts";
 import type { FlowName } from "../../../machines/flows.ts";
@@ -23,7 +23,7 @@ import { makeOrder } from "../../support/order-fixtures.ts";
 import { pathName, possibleEvents, type ModelPath } from "../../support/replay-paths.ts";
 
 const TODAY = "2026-11-21";
-const SESSION_STATES = ["checking", "loggedOut", "loggingIn", "loggedIn", "loggingOut"] as const;
+const SESSION: SessionResponse = { courier: { id: 7, first_name: "Dana", last_name: "Whitfield" }, csrf_token: "csrf-test" };
 
 /** A flow the courier finishes with FINISH (its output: what became of it); it stands in for any flow the app names. */
 const finishingFlow = setup({ types: { input: {} as { order: { id: number } } } }).createMachine({
@@ -38,21 +38,31 @@ const FLOW_ID = "flow:deliveryFlow-1";
 const flowInput = (id: number) => ({ order: makeOrder({ id, status: "picked_up" }), supportPhone: "2155550100", today: TODAY });
 
 const EVENTS = [
-  ...SESSION_STATES.map((value) => ({ type: "xstate.snapshot.session", snapshot: { value } })),
+  { type: "SESSION_OPENED" },
+  { type: "SESSION_CLOSED" },
   { type: "xstate.done.actor.browserOnline", output: TODAY },
   { type: "FLOW.START", flow: "deliveryFlow", id: FLOW_ID, input: flowInput(70) },
   { type: `xstate.done.actor.${FLOW_ID}`, output: { orderId: 70 } },
 ];
 
-/** A session the test moves to any state (BE), so the application hears real snapshots of it. */
-const stubSession = createMachine({
-  id: "session",
-  initial: "checking",
-  states: Object.fromEntries(SESSION_STATES.map((value) => [value, {}])),
-  on: Object.fromEntries(
-    SESSION_STATES.map((value) => [`BE.${value}`, { target: `.${value}` }]),
-  ),
-});
+/**
+ * The real session machine, its calls answered by the test: no session on this
+ * device at start (or one, for a reload while logged in), a login that succeeds,
+ * a logout the server answers when the test says (`answerLogout`).
+ */
+const testSession = (onDevice: SessionResponse | null = null) =>
+  sessionMachine.provide({
+    actors: {
+      fetchCurrentSession: fromPromise<SessionResponse | null>(async () => onDevice),
+      logIn: fromPromise<SessionResponse, { email: string; password: string }>(async () => SESSION),
+      logOut: fromPromise<void, { csrfToken: string | null }>(() => new Promise<void>((resolve) => (answerLogout = resolve))),
+    },
+  });
+
+/** Answers the running logout, as the server does. */
+let answerLogout: () => void = () => undefined;
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Any actor that keeps the events it receives, to assert who was told what. */
 const recorder = (id: string) =>
@@ -65,12 +75,12 @@ const recorder = (id: string) =>
 type AppActors = NonNullable<Parameters<typeof courierAppMachine.provide>[0]["actors"]>;
 
 /** The application with stand-ins for its actors, and the test's logic for the flows it starts by name. */
-function startApp(overrides: { courierDay?: AnyActorLogic } = {}, flows: Partial<Record<FlowName, AnyActorLogic>> = {}) {
+function startApp(overrides: { courierDay?: AnyActorLogic; session?: AnyActorLogic } = {}, flows: Partial<Record<FlowName, AnyActorLogic>> = {}) {
   const app = createActor(
     courierAppMachine.provide({
-      // Stand-ins: a session moved by hand and recorders in place of the day and the queue.
+      // The real session (its calls answered by the test) and recorders in place of the day and the queue.
       actors: {
-        session: stubSession,
+        session: overrides.session ?? testSession(),
         courierDay: overrides.courierDay ?? recorder("courierDay"),
         offlineQueue: recorder("offlineQueue"),
         browserOnline: fromPromise<string>(() => new Promise((resolve) => (goOnline = resolve))),
@@ -89,19 +99,30 @@ const received = (actor: AnyActorRef | undefined) => (actor?.getSnapshot().conte
 
 async function replay(path: ModelPath) {
   const app = startApp();
+  await tick(); // The session finds no session on the device: the login screen.
   let day: AnyActorRef | undefined;
   for (const { event } of path.steps.slice(1)) {
+    const session: AnyActorRef = app.system.get(SYSTEM_IDS.session);
     if (event.type === "xstate.done.actor.browserOnline") {
       goOnline((event as unknown as { output: string }).output);
     } else if (event.type === `xstate.done.actor.${FLOW_ID}` && app.system.get(FLOW_ID)) {
       // A running flow finishes by itself: the application hears it from the flow.
       app.system.get(FLOW_ID).send({ type: "FINISH" });
-    } else if (event.type === "xstate.snapshot.session") {
-      app.system.get(SYSTEM_IDS.session).send({ type: `BE.${(event as unknown as { snapshot: { value: string } }).snapshot.value}` });
+    } else if (event.type === "SESSION_OPENED") {
+      // The courier logs in: the session tells the application.
+      session.send({ type: "LOG_IN", email: "courier@example.com", password: "deliver-safely" });
+    } else if (event.type === "SESSION_CLOSED") {
+      // The courier logs out: the day stays while the server answers, then the session tells the application.
+      session.send({ type: "LOG_OUT" });
+      await tick();
+      expect(session.getSnapshot().value).toBe("loggingOut");
+      expect(app.getSnapshot().matches({ session: "signedIn" })).toBe(true);
+      expect(app.system.get(SYSTEM_IDS.courierDay)).toBe(day);
+      answerLogout();
     } else {
       app.send(event as CourierAppEvent);
     }
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await tick();
     // A session change that keeps it open (logging out) keeps the same day: it is not started again.
     const now = app.system.get(SYSTEM_IDS.courierDay);
     if (day && now) expect(now).toBe(day);
@@ -155,8 +176,9 @@ describe("courier-app machine", () => {
         }),
       },
     );
-    app.system.get(SYSTEM_IDS.session).send({ type: "BE.loggedIn" });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await tick();
+    app.system.get(SYSTEM_IDS.session).send({ type: "LOG_IN", email: "courier@example.com", password: "deliver-safely" });
+    await tick();
     app.send({
       type: "FLOW.START",
       flow: "deliveryFlow",
@@ -209,6 +231,37 @@ describe("courier-app machine", () => {
     app.send({ type: "FLOW.START", flow: "deliveryFlow", id: "flow:deliveryFlow-1", input: flowInput(2) });
     expect(app.system.get("flow:deliveryFlow-1")).toBe(first);
     expect(first.getSnapshot().context).toEqual({ orderId: 1 });
+    app.stop();
+  });
+  it("starts the day when the session is found open after a reload, and stops it when the session expires", async () => {
+    const app = startApp({ session: testSession(SESSION) });
+    expect(app.getSnapshot().matches({ session: "signedOut" })).toBe(true);
+    await tick();
+    expect(app.getSnapshot().matches({ session: "signedIn" })).toBe(true);
+    expect(app.system.get(SYSTEM_IDS.courierDay)).toBeDefined();
+    app.system.get(SYSTEM_IDS.session).send({ type: "SESSION_EXPIRED" });
+    await tick();
+    expect(app.getSnapshot().matches({ session: "signedOut" })).toBe(true);
+    expect(app.system.get(SYSTEM_IDS.courierDay)).toBeUndefined();
+    app.stop();
+  });
+
+  it("a failed login keeps the day stopped", async () => {
+    const refusing = sessionMachine.provide({
+      actors: {
+        fetchCurrentSession: fromPromise<SessionResponse | null>(async () => null),
+        logIn: fromPromise<SessionResponse, { email: string; password: string }>(async () => {
+          throw new Error("Failed to fetch");
+        }),
+      },
+    });
+    const app = startApp({ session: refusing });
+    await tick();
+    app.system.get(SYSTEM_IDS.session).send({ type: "LOG_IN", email: "courier@example.com", password: "wrong" });
+    await tick();
+    expect(app.system.get(SYSTEM_IDS.session).getSnapshot().value).toBe("loggedOut");
+    expect(app.getSnapshot().matches({ session: "signedOut" })).toBe(true);
+    expect(app.system.get(SYSTEM_IDS.courierDay)).toBeUndefined();
     app.stop();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createActor, createMachine, fromPromise, type AnyActorRef, type EventObject } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { SessionResponse } from "../../../domain/contract/index.ts";
 import { sessionMachine } from "../../../machines/session.machine.ts";
@@ -49,5 +50,37 @@ describe("session machine", () => {
     expect(noNetwork?.state.context.error).toBe("No internet connection. Please connect to the internet to log in.");
     const loggedOut = paths.find((p) => p.steps.some((s) => s.event.type === "xstate.done.actor.logOut"));
     expect(loggedOut?.state.context.courier).toBeNull();
+  });
+  it("tells the application that runs it when a session opens and closes; alone, it tells nobody and does not fail", async () => {
+    const told: string[] = [];
+    const app = createActor(createMachine({ on: { "*": { actions: ({ event }: { event: EventObject }) => told.push(event.type) } } })).start();
+    const calls = sessionMachine.provide({
+      actors: {
+        fetchCurrentSession: fromPromise<SessionResponse | null>(async () => session),
+        logIn: fromPromise<SessionResponse, { email: string; password: string }>(async () => session),
+        logOut: fromPromise<void, { csrfToken: string | null }>(async () => undefined),
+      },
+    });
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+    const drive = async (actor: AnyActorRef) => {
+      await tick(); // found logged in (a reload)
+      actor.send({ type: "LOG_OUT" });
+      expect(actor.getSnapshot().value).toBe("loggingOut");
+      await tick();
+      actor.send({ type: "LOG_IN", email: "courier@example.com", password: "deliver-safely" });
+      await tick();
+      actor.send({ type: "SESSION_EXPIRED" });
+      return actor.getSnapshot();
+    };
+    const reported = createActor(calls, { input: { reportTo: app } }).start();
+    expect((await drive(reported)).value).toBe("loggedOut");
+    expect(told).toEqual(["SESSION_OPENED", "SESSION_CLOSED", "SESSION_OPENED", "SESSION_CLOSED"]);
+
+    const errors: unknown[] = [];
+    const alone = createActor(calls, { input: {} }).start();
+    alone.subscribe({ error: (error) => errors.push(error) });
+    expect((await drive(alone)).value).toBe("loggedOut");
+    expect(errors).toEqual([]);
+    expect(told).toHaveLength(4);
   });
 });
