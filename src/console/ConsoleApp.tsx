@@ -3,6 +3,7 @@ import { Navigate, Route, Routes, useLocation } from "react-router";
 import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
 import type { consoleCouriersMachine } from "../../machines/console-couriers.machine.ts";
 import type { consolePlanMachine } from "../../machines/console-plan.machine.ts";
+import type { consoleReturnsMachine } from "../../machines/console-returns.machine.ts";
 import type { consoleSessionMachine } from "../../machines/console-session.machine.ts";
 import { consoleCouriersLogic } from "./api/couriers.ts";
 import { consolePlanLogic } from "./api/plans.ts";
@@ -16,17 +17,21 @@ import { ConsoleSession } from "./session-context.ts";
 // Loaded on demand: the console's first screen (the board) stays within its 200 KiB budget.
 const OrderRoute = lazy(() => import("./OrderRoute.tsx"));
 const ImportRoute = lazy(() => import("./ImportRoute.tsx"));
+const ReturnsRoute = lazy(() => import("./ReturnsRoute.tsx"));
 
 export const LOGIN_PATH = "/dispatch/login";
 export const BOARD_PATH = "/dispatch";
 export const COURIERS_PATH = "/dispatch/couriers";
 export const PLAN_PATH = "/dispatch/plan";
+export const RETURNS_PATH = "/dispatch/returns";
 
 /** Each screen's machine with its calls: the real ones by default, a test's instead. */
 interface ScreenLogic {
   boardLogic: typeof consoleBoardMachine;
   couriersLogic?: typeof consoleCouriersMachine;
   planLogic?: typeof consolePlanMachine;
+  /** Loaded with its screen when left out (the real calls). */
+  returnsLogic?: typeof consoleReturnsMachine;
 }
 
 /** The console's screens; the URL follows the session machine (signed out → /dispatch/login, signed in → the board). */
@@ -38,7 +43,7 @@ export function ConsoleApp({ logic, ...screens }: { logic: typeof consoleSession
   );
 }
 
-function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planLogic = consolePlanLogic }: ScreenLogic) {
+function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planLogic = consolePlanLogic, returnsLogic }: ScreenLogic) {
   const state = ConsoleSession.useSelector((snapshot) => snapshot.value);
   const { pathname } = useLocation();
   if (state === "checkingSession") {
@@ -66,6 +71,7 @@ function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planL
         <Route path={BOARD_PATH} element={<BoardScreen logic={boardLogic} />} />
         <Route path={`${BOARD_PATH}/orders/:id`} element={<OrderRoute />} />
         <Route path={`${BOARD_PATH}/import`} element={<ImportRoute />} />
+        <Route path={RETURNS_PATH} element={<ReturnsRoute logic={returnsLogic} />} />
         <Route
           path={COURIERS_PATH}
           element={

@@ -7,6 +7,7 @@ const ROLE_NAMES = { dispatcher: "Dispatcher", pharmacist: "Pharmacist" } as con
 const SCREENS: { path: string; label: string; roles?: readonly ("dispatcher" | "pharmacist")[] }[] = [
   { path: "/dispatch", label: "Board" },
   { path: "/dispatch/import", label: "Import orders" },
+  { path: "/dispatch/returns", label: "Returns" },
   { path: "/dispatch/plan", label: "Plan the day", roles: ["dispatcher"] },
   { path: "/dispatch/couriers", label: "Couriers", roles: ["dispatcher"] },
 ];

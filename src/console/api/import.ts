@@ -1,28 +1,13 @@
 import { fromPromise } from "xstate";
-import { isApiFailure } from "../../../domain/api-failure.ts";
 import { ImportStopped, importOrders, type ImportReport, type OpsCall } from "../../../domain/order-import/import-orders.ts";
 import { checkOrderCsv, type OrderCsvCheck } from "../../../domain/order-import/order-csv.ts";
 import { consoleImportMachine, type ImportPharmacy } from "../../../machines/console-import.machine.ts";
 import { opsRequest } from "./http.ts";
+import { staffPharmacies } from "./pharmacies.ts";
 
 /** The import's calls (machines/console-import.machine.ts): the CLI's import (domain/order-import) over the staff session. */
 export const consoleImportActors = {
-  loadPharmacies: fromPromise<ImportPharmacy[], { role: "dispatcher" | "pharmacist"; pharmacyId: number | null }>(async ({ input }) => {
-    if (input.role === "dispatcher") {
-      const body = (await (await opsRequest("GET", "pharmacies")).json()) as { pharmacies: ImportPharmacy[] };
-      return body.pharmacies.map(({ id, name }) => ({ id, name }));
-    }
-    // A pharmacist may not list pharmacies (dispatch only); their own is named by one of its orders, else by its number.
-    const id = input.pharmacyId!;
-    try {
-      const page = (await (await opsRequest("GET", `orders?limit=1`)).json()) as { orders: { pharmacy: ImportPharmacy }[] };
-      const name = page.orders[0]?.pharmacy.name;
-      return [{ id, name: name ?? `Pharmacy ${id}` }];
-    } catch (error) {
-      if (isApiFailure(error) && error.status !== 401) return [{ id, name: `Pharmacy ${id}` }];
-      throw error;
-    }
-  }),
+  loadPharmacies: fromPromise<ImportPharmacy[], { role: "dispatcher" | "pharmacist"; pharmacyId: number | null }>(async ({ input }) => staffPharmacies(input.role, input.pharmacyId)),
   // The CLI's reader and rules, in the browser: nothing is sent (decision 0033). A header that does not fit rejects with its words.
   checkFile: fromPromise<OrderCsvCheck, { fileName: string; text: string }>(async ({ input }) => checkOrderCsv(input.fileName, input.text)),
   importOrders: fromPromise<ImportReport, { text: string; pharmacyId: number; csrfToken: string | null }>(async ({ input }) => {

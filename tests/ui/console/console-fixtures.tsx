@@ -6,6 +6,7 @@ import type { OpsCourier, OpsOrder } from "../../../domain/contract/ops.ts";
 import type { StaffSessionResponse } from "../../../domain/contract/staff.ts";
 import type { consoleCouriersMachine } from "../../../machines/console-couriers.machine.ts";
 import type { consolePlanMachine } from "../../../machines/console-plan.machine.ts";
+import type { consoleReturnsMachine } from "../../../machines/console-returns.machine.ts";
 import { consoleSessionMachine } from "../../../machines/console-session.machine.ts";
 import { ConsoleApp } from "../../../src/console/ConsoleApp.tsx";
 import { boardLogic } from "./board-fixtures.ts";
@@ -60,7 +61,7 @@ function Where() {
 
 export function renderConsole(
   path: string,
-  options: { session?: StaffSessionResponse; couriersLogic?: typeof consoleCouriersMachine; planLogic?: typeof consolePlanMachine; board?: { orders: OpsOrder[]; couriers: { id: number; first_name: string; last_name: string }[] } } = {},
+  options: { session?: StaffSessionResponse; couriersLogic?: typeof consoleCouriersMachine; planLogic?: typeof consolePlanMachine; returnsLogic?: typeof consoleReturnsMachine; board?: { orders: OpsOrder[]; couriers: { id: number; first_name: string; last_name: string }[] } } = {},
 ) {
   const session = options.session ?? DISPATCHER;
   const logic = consoleSessionMachine.provide({
@@ -73,7 +74,7 @@ export function renderConsole(
   const board = options.board ?? { orders: [], couriers: [] };
   render(
     <MemoryRouter initialEntries={[path]}>
-      <ConsoleApp logic={logic} boardLogic={boardLogic(async () => board)} couriersLogic={options.couriersLogic} planLogic={options.planLogic} />
+      <ConsoleApp logic={logic} boardLogic={boardLogic(async () => board)} couriersLogic={options.couriersLogic} planLogic={options.planLogic} returnsLogic={options.returnsLogic} />
       <Where />
     </MemoryRouter>,
   );

@@ -120,7 +120,7 @@ describe("the Couriers screen (issue 27)", () => {
     renderConsole("/dispatch/couriers", { session: PHARMACIST, couriersLogic: logic });
     expect(await screen.findByRole("alert")).toHaveTextContent("Couriers is for dispatchers of the courier company.");
     const nav = screen.getByRole("navigation", { name: "Console" });
-    expect(within(nav).getAllByRole("link").map((link) => link.textContent)).toEqual(["Board", "Import orders"]);
+    expect(within(nav).getAllByRole("link").map((link) => link.textContent)).toEqual(["Board", "Import orders", "Returns"]);
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
     expect(calls.invite).not.toHaveBeenCalled();
   });
