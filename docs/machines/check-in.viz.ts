@@ -117,13 +117,32 @@ var ofPharmacy = (orders, pharmacyId) => orders.filter((order) => order.pharmacy
 // domain/pharmacy-progress.ts
 var CHECK_IN_STATUSES = ["new", "submitted_to_courier", "cancelled", "picked_up"];
 var names;
-var byPatientName = (a, b) => {
+var PLAIN = /^[A-Za-z0-9 ]*$/;
+function compareNames(a, b) {
+  if (PLAIN.test(a) && PLAIN.test(b)) {
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
   names ??= new Intl.Collator("en", { sensitivity: "base" });
-  return names.compare(a.patient_last_name, b.patient_last_name) || names.compare(a.patient_first_name, b.patient_first_name) || a.id - b.id;
-};
+  return names.compare(a, b);
+}
+var byPatientName = (a, b) => compareNames(a.patient_last_name, b.patient_last_name) || compareNames(a.patient_first_name, b.patient_first_name) || a.id - b.id;
+var sortedLists = /* @__PURE__ */ new WeakMap();
+function sortedCheckInList(orders, pharmacyId) {
+  let ofDay = sortedLists.get(orders);
+  if (!ofDay) sortedLists.set(orders, ofDay = /* @__PURE__ */ new Map());
+  let list = ofDay.get(pharmacyId);
+  if (!list) {
+    list = ofPharmacy(orders, pharmacyId).filter((order) => CHECK_IN_STATUSES.includes(order.status.name)).sort(byPatientName);
+    ofDay.set(pharmacyId, list);
+  }
+  return list;
+}
 function checkInList(orders, pharmacyId, search = "") {
   const needle = search.trim().toLocaleLowerCase("en");
-  return ofPharmacy(orders, pharmacyId).filter((order) => CHECK_IN_STATUSES.includes(order.status.name)).filter((order) => needle === "" || order.recipient_description.toLocaleLowerCase("en").includes(needle)).sort(byPatientName);
+  const sorted = sortedCheckInList(orders, pharmacyId);
+  return needle === "" ? [...sorted] : sorted.filter((order) => order.recipient_description.toLocaleLowerCase("en").includes(needle));
 }
 function canContinueCheckIn(orders, pharmacyId) {
   const listed = checkInList(orders, pharmacyId);

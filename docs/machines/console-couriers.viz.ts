@@ -20281,10 +20281,19 @@ var OrderBatchResult = external_exports.object({
   errors: external_exports.array(FieldError).optional()
 });
 var OrderBatchResponse = external_exports.object({ results: external_exports.array(OrderBatchResult) });
+var CARD_PAYMENT_STATUSES = ["pending", "authorized", "declined", "failed", "settled", "voided"];
 var OpsOrder = Order.extend({
+  /** The pharmacy as the courier sees it, and its closing time ("HH:MM" in the service's zone; null until set): the board's rule of a pickup left late. */
+  pharmacy: Pharmacy.extend({ closing_time: external_exports.string().nullable() }),
   external_id: external_exports.string().nullable(),
   service_date: external_exports.string(),
   courier_id: external_exports.number().int().nullable(),
+  /** The courier carrying the order, by name (issue 27: a pharmacist's console names the couriers carrying its orders); null without one. */
+  courier: external_exports.object({ id: external_exports.number().int(), first_name: external_exports.string(), last_name: external_exports.string() }).nullable(),
+  /** The order's delivery stop in its courier's applied plan (1 = the route's first stop, pickups count too), as the itinerary says it; null without a plan. */
+  planned_position: external_exports.number().int().nullable(),
+  /** The state of the order's last card payment attempt; null when none was made. */
+  card_payment_status: external_exports.enum(CARD_PAYMENT_STATUSES).nullable(),
   created_at: external_exports.string(),
   updated_at: external_exports.string()
 });
@@ -20299,13 +20308,15 @@ var OpsOrderDetail = OpsOrder.extend({ status_history: external_exports.array(St
 var OrderResponse = external_exports.object({ order: OpsOrder });
 var OrderDetailResponse = external_exports.object({ order: OpsOrderDetail });
 var OrderCancellationRequest = external_exports.object({ reason: Note.nullish() }).strict().nullish();
+var ORDER_LIST_MAX_LIMIT = 1e3;
 var OrderListQuery = external_exports.object({
   service_date: CalendarDay.optional(),
   status: external_exports.enum(ORDER_STATUS_NAMES).optional(),
   pharmacy_id: PathId.optional(),
   courier_id: PathId.optional(),
   cursor: external_exports.string().max(100).regex(/^[A-Za-z0-9_-]+$/, "must be a next_cursor from an earlier page").optional(),
-  limit: QueryCount(200, 50)
+  // Up to 1,000 a page (200 before issue 27's board work): the console reads a day of 2,000 orders in two requests.
+  limit: QueryCount(ORDER_LIST_MAX_LIMIT, 50).describe(`Orders per page: 1 to ${ORDER_LIST_MAX_LIMIT}, default 50`)
 });
 var OrderListResponse = external_exports.object({ orders: external_exports.array(OpsOrder), next_cursor: external_exports.string().nullable() });
 var AssignmentRequest = external_exports.object({

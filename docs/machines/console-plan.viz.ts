@@ -33,7 +33,7 @@ var CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 var NO_COURIER_CHOSEN = "Choose at least one courier to plan the day with.";
 function planFailureText(failure, doing) {
   if (failure.code === "plan_already_applied") return "This plan was applied already. Make a new plan to change the day.";
-  if (failure.code === "plan_outdated") return `The day changed since this plan was made, so nothing was assigned. ${failure.message}`;
+  if (failure.code === "plan_outdated") return `The day changed since this plan was made. ${failure.message}`;
   switch (failure.kind) {
     case "network":
     case "unavailable":

@@ -59,7 +59,7 @@ export interface BoardResult {
 }
 
 /** 2,000 orders today (the demo day's and imported ones) and 50 couriers, each with a day of 32 orders; the rest unassigned. */
-async function seedDay(url: string, serviceDate: string, log: (line: string) => void): Promise<{ orders: number; unassigned: number; couriers: number }> {
+export async function seedDay(url: string, serviceDate: string, log: (line: string) => void): Promise<{ orders: number; unassigned: number; couriers: number }> {
   const existing = await ops<{ orders: unknown[]; next_cursor: string | null }>(url, "GET", `/api/ops/v1/orders?service_date=${serviceDate}&limit=200`);
   if (existing.json.next_cursor) throw new Error("the demo day has more than 200 orders: the bench's count would be off");
   const pharmacies = await ops<{ pharmacies: { id: number }[] }>(url, "GET", "/api/ops/v1/pharmacies");
