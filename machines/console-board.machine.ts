@@ -191,6 +191,17 @@ function ordersNamed(context: ConsoleBoardContext, ids: readonly number[]): OpsO
   return context.orders.filter((order) => wanted.has(order.id));
 }
 
+/** Each order's updated_at by id, built once per orders list (a day of 2,000 and a burst of events: not once per event). */
+const updatedAtIndex = new WeakMap<OpsOrder[], Map<number, string>>();
+function updatedAtById(orders: OpsOrder[]): Map<number, string> {
+  let index = updatedAtIndex.get(orders);
+  if (!index) {
+    index = new Map(orders.map((order) => [order.id, order.updated_at]));
+    updatedAtIndex.set(orders, index);
+  }
+  return index;
+}
+
 /**
  * The named orders the board does not have as they are now: not on it, or
  * with another updated_at. An order of the board's own change on its way is
@@ -198,7 +209,7 @@ function ordersNamed(context: ConsoleBoardContext, ids: readonly number[]): OpsO
  * the change before the answer arrives).
  */
 function changedBy(context: ConsoleBoardContext, named: readonly NamedOrder[]): number[] {
-  const updatedAt = new Map(context.orders.map((order) => [order.id, order.updated_at]));
+  const updatedAt = updatedAtById(context.orders);
   const own = new Set(context.pending?.orderIds ?? []);
   return named.filter((order) => !own.has(order.id) && (order.updated_at === null || updatedAt.get(order.id) !== order.updated_at)).map((order) => order.id);
 }

@@ -128,6 +128,14 @@ async function oneRun(page: Page, courierName: string, log: (line: string) => vo
   const lastOrders = await page.evaluate(() =>
     Math.max(...performance.getEntriesByType("resource").filter((entry) => entry.name.includes("/api/ops/v1/orders")).map((entry) => (entry as PerformanceResourceTiming).responseEnd)),
   );
+  // Where the wait before the data goes: each orders page's request (start → end) and the first one's start (the page and the session before it).
+  const pages = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => entry.name.includes("/api/ops/v1/orders"))
+      .map((entry) => [Math.round(entry.startTime), Math.round((entry as PerformanceResourceTiming).responseEnd)]),
+  );
+  log(`    orders pages (start→end ms): ${pages.map(([start, end]) => `${start}→${end}`).join(", ")}`);
   const firstRenderMs = round(boardAt, 0);
   const renderAfterDataMs = round(boardAt - lastOrders, 0);
 
