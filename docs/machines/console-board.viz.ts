@@ -131,8 +131,17 @@ function ordersNamed(context, ids) {
   const wanted = new Set(ids);
   return context.orders.filter((order) => wanted.has(order.id));
 }
+var updatedAtIndex = /* @__PURE__ */ new WeakMap();
+function updatedAtById(orders) {
+  let index = updatedAtIndex.get(orders);
+  if (!index) {
+    index = new Map(orders.map((order) => [order.id, order.updated_at]));
+    updatedAtIndex.set(orders, index);
+  }
+  return index;
+}
 function changedBy(context, named) {
-  const updatedAt = new Map(context.orders.map((order) => [order.id, order.updated_at]));
+  const updatedAt = updatedAtById(context.orders);
   const own = new Set(context.pending?.orderIds ?? []);
   return named.filter((order) => !own.has(order.id) && (order.updated_at === null || updatedAt.get(order.id) !== order.updated_at)).map((order) => order.id);
 }
