@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, setup } from "xstate";
+import { assign, fromCallback, fromPromise, setup, stateIn } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import { moveRefusal } from "../domain/assignment-rules.ts";
 import type { OpsOrder } from "../domain/contract/ops.ts";
@@ -8,7 +8,10 @@ import { statusByName } from "../domain/vocabulary.ts";
  * The dispatch console's day board (issue 27): the day's orders and couriers
  * for a service date, kept current by the live event stream, and assigning.
  * Three regions:
- * - data: loading, ready, refreshing after a live event, failed;
+ * - data: loading, ready, updating the orders a live event names (only
+ *   those: GET /api/ops/v1/orders/{id}), refreshing (the whole day again:
+ *   an event it cannot apply, too many orders named at once, or the stream
+ *   resumed after a drop), failed;
  * - connection to GET /api/ops/v1/events: connecting, live, reconnecting
  *   (the browser's EventSource reconnects by itself with Last-Event-ID);
  * - assignment: idle, assigning, unassigning. A change shows at once (the
@@ -30,6 +33,21 @@ export interface BoardData {
   couriers: BoardCourier[];
 }
 
+/** What a live event names: each order's id and the updated_at it has after the change (null: fetch it whatever the board has). */
+export interface NamedOrder {
+  id: number;
+  updated_at: string | null;
+}
+
+/** GET /api/ops/v1/orders/{id} for the named orders: those still on the board's day; an id missing from `orders` has left it (another day, gone). */
+export interface ChangedOrders {
+  orderIds: number[];
+  orders: OpsOrder[];
+}
+
+/** More orders named at once than this and the whole day is loaded again instead (two requests, not dozens). */
+export const MOST_ORDERS_FETCHED = 50;
+
 /** A change shown before the server answers (optimistic). */
 export type PendingChange = { kind: "assign"; orderIds: number[]; courier: BoardCourier } | { kind: "unassign"; orderIds: number[] };
 
@@ -46,8 +64,10 @@ export interface ConsoleBoardContext extends BoardData {
   error: string | null;
   /** The failure itself, so the console can tell a session that ended (401) from the rest. */
   failure: ApiFailure | null;
-  /** A live event arrived while a load was on its way: its answer may predate the change, so load again. */
+  /** A live event the board cannot apply arrived (or the stream resumed after a drop): load the whole day again. */
   stale: boolean;
+  /** Orders live events named that the board has not fetched yet (their updated_at differs from the board's copy). */
+  dirty: number[];
   /** The selected orders' ids, in the order they were selected. */
   selected: number[];
   /** The last order checked or unchecked without shift: a shift-click selects from here. */
@@ -65,8 +85,12 @@ export type ConsoleBoardEvent =
   | { type: "RETRY" }
   | { type: "STREAM_OPEN" }
   | { type: "STREAM_ERROR" }
-  /** A change of the day was announced on the stream (any event: the board reloads what it shows). */
-  | { type: "STREAM_EVENT" }
+  /**
+   * A change of the day was announced on the stream: the orders it names
+   * (the board fetches those), or null for an event it cannot apply (an
+   * unknown type, an unreadable message): the whole day is loaded again.
+   */
+  | { type: "STREAM_EVENT"; orders: NamedOrder[] | null }
   /** A checkbox: checked if it was not, unchecked if it was. */
   | { type: "TOGGLE_ORDER"; orderId: number }
   /** A shift-click: the view's rows from the anchor to this one (the anchor's state is given to them all). */
@@ -141,6 +165,21 @@ export function boardOrders(orders: OpsOrder[], pending: PendingChange | null): 
   });
 }
 
+/**
+ * Orders fetched after live events: each replaces the board's copy, a new
+ * one joins the board in the list's order (newest first), and an order
+ * named but not returned (moved to another day, no longer visible) leaves.
+ */
+export function applyChangedOrders(orders: OpsOrder[], changed: ChangedOrders): OpsOrder[] {
+  const byId = new Map(changed.orders.map((order) => [order.id, order]));
+  const named = new Set(changed.orderIds);
+  const kept = orders.flatMap((order) => (named.has(order.id) ? (byId.has(order.id) ? [byId.get(order.id)!] : []) : [order]));
+  const present = new Set(kept.map((order) => order.id));
+  const added = changed.orders.filter((order) => !present.has(order.id));
+  if (added.length === 0) return kept;
+  return [...kept, ...added].sort((a, b) => b.id - a.id);
+}
+
 /** The server's answer replaces the orders it names; the rest stay. */
 function mergeOrders(orders: OpsOrder[], changed: OpsOrder[]): OpsOrder[] {
   const byId = new Map(changed.map((order) => [order.id, order]));
@@ -150,6 +189,29 @@ function mergeOrders(orders: OpsOrder[], changed: OpsOrder[]): OpsOrder[] {
 function ordersNamed(context: ConsoleBoardContext, ids: readonly number[]): OpsOrder[] {
   const wanted = new Set(ids);
   return context.orders.filter((order) => wanted.has(order.id));
+}
+
+/** Each order's updated_at by id, built once per orders list (a day of 2,000 and a burst of events: not once per event). */
+const updatedAtIndex = new WeakMap<OpsOrder[], Map<number, string>>();
+function updatedAtById(orders: OpsOrder[]): Map<number, string> {
+  let index = updatedAtIndex.get(orders);
+  if (!index) {
+    index = new Map(orders.map((order) => [order.id, order.updated_at]));
+    updatedAtIndex.set(orders, index);
+  }
+  return index;
+}
+
+/**
+ * The named orders the board does not have as they are now: not on it, or
+ * with another updated_at. An order of the board's own change on its way is
+ * not fetched: the server's answer replaces it (the stream often announces
+ * the change before the answer arrives).
+ */
+function changedBy(context: ConsoleBoardContext, named: readonly NamedOrder[]): number[] {
+  const updatedAt = updatedAtById(context.orders);
+  const own = new Set(context.pending?.orderIds ?? []);
+  return named.filter((order) => !own.has(order.id) && (order.updated_at === null || updatedAt.get(order.id) !== order.updated_at)).map((order) => order.id);
 }
 
 function courierName(courier: BoardCourier): string {
@@ -173,6 +235,10 @@ export const consoleBoardMachine = setup({
     loadBoard: fromPromise<BoardData, { serviceDate: string }>(async () => {
       throw new Error("provide loadBoard");
     }),
+    /** GET /api/ops/v1/orders/{id} for each order a live event named: those still on the day. */
+    loadOrders: fromPromise<ChangedOrders, { serviceDate: string; orderIds: number[] }>(async () => {
+      throw new Error("provide loadOrders");
+    }),
     /** Opens the event stream and sends STREAM_OPEN, STREAM_ERROR and STREAM_EVENT back; closes it when stopped. */
     eventStream: fromCallback<ConsoleBoardEvent>(() => {
       throw new Error("provide eventStream");
@@ -190,6 +256,19 @@ export const consoleBoardMachine = setup({
     isAnotherValidDay: ({ context, event }) =>
       event.type === "SET_SERVICE_DATE" && CALENDAR_DAY.test(event.serviceDate) && event.serviceDate !== context.serviceDate,
     boardIsStale: ({ context }) => context.stale,
+    ordersAreDirty: ({ context }) => context.dirty.length > 0,
+    /** Orders were named while those fetched were on their way (the guard sees the board before the answer is applied). */
+    moreOrdersWereNamed: ({ context, event }) => {
+      const fetched = new Set((event as unknown as { output?: ChangedOrders }).output?.orderIds ?? []);
+      return context.dirty.some((id) => !fetched.has(id));
+    },
+    eventCannotBeApplied: ({ event }) => event.type === "STREAM_EVENT" && event.orders === null,
+    /** Too many orders to fetch one by one (a whole assignment by another console, an import): the day is cheaper. */
+    eventNamesTooMany: ({ context, event }) => event.type === "STREAM_EVENT" && event.orders !== null && changedBy(context, event.orders).length > MOST_ORDERS_FETCHED,
+    /** The event names an order the board does not have as it is now (its own assignment's answer already is). */
+    eventChangesTheBoard: ({ context, event }) => event.type === "STREAM_EVENT" && event.orders !== null && changedBy(context, event.orders).length > 0,
+    /** The stream opened again after a drop: events may have been missed while it was down. */
+    streamWasDown: stateIn({ connection: "reconnecting" }),
     isOnTheBoard: ({ context, event }) => event.type === "TOGGLE_ORDER" && context.orders.some((order) => order.id === event.orderId),
     rangeIsOnTheBoard: ({ context, event }) =>
       event.type === "SELECT_RANGE" && event.orderIds.length > 0 && event.orderIds.every((id) => context.orders.some((order) => order.id === id)),
@@ -205,7 +284,7 @@ export const consoleBoardMachine = setup({
   },
   actions: {
     setServiceDate: assign(({ event }) =>
-      event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false, selected: [], anchor: null, notice: null } : {},
+      event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false, dirty: [], selected: [], anchor: null, notice: null } : {},
     ),
     storeBoard: assign(({ context }, data: BoardData) => {
       // A selection keeps the orders still on the board; a courier no longer listed is chosen no more.
@@ -217,6 +296,7 @@ export const consoleBoardMachine = setup({
         error: null,
         failure: null,
         stale: false,
+        // The day as loaded has every order as it was at the read; an event that came during the load may be newer: fetched next.
         selected: context.selected.filter((id) => present.has(id)),
         anchor: context.anchor !== null && present.has(context.anchor) ? context.anchor : null,
         courierId,
@@ -224,6 +304,24 @@ export const consoleBoardMachine = setup({
     }),
     showLoadError: assign((_, failure: ApiFailure) => ({ error: boardFailureText(failure), failure, stale: false })),
     markStale: assign({ stale: true }),
+    /** A live event while the board is busy: what it names is fetched next, or the whole day when it cannot be applied. */
+    noteEvent: assign(({ context, event }) => {
+      if (event.type !== "STREAM_EVENT") return {};
+      if (event.orders === null) return { stale: true };
+      const dirty = [...new Set([...context.dirty, ...changedBy(context, event.orders)])];
+      return dirty.length > MOST_ORDERS_FETCHED ? { stale: true, dirty: [] } : { dirty };
+    }),
+    applyChangedOrders: assign(({ context }, changed: ChangedOrders) => {
+      const orders = applyChangedOrders(context.orders, changed);
+      const present = new Set(orders.map((order) => order.id));
+      const fetched = new Set(changed.orderIds);
+      return {
+        orders,
+        dirty: context.dirty.filter((id) => !fetched.has(id)),
+        selected: context.selected.filter((id) => present.has(id)),
+        anchor: context.anchor !== null && present.has(context.anchor) ? context.anchor : null,
+      };
+    }),
     toggleOrder: assign(({ context, event }) => {
       if (event.type !== "TOGGLE_ORDER") return {};
       const selected = context.selected.includes(event.orderId) ? context.selected.filter((id) => id !== event.orderId) : [...context.selected, event.orderId];
@@ -291,6 +389,7 @@ export const consoleBoardMachine = setup({
     error: null,
     failure: null,
     stale: false,
+    dirty: [],
     selected: [],
     anchor: null,
     courierId: null,
@@ -306,37 +405,70 @@ export const consoleBoardMachine = setup({
       },
       states: {
         loading: {
-          description: "GET /api/ops/v1/orders?service_date=… (every page) and GET /api/ops/v1/couriers",
+          description: "GET /api/ops/v1/orders?service_date=… (every page, 1,000 a page) and GET /api/ops/v1/couriers",
           invoke: {
             id: "loadBoard",
             src: "loadBoard",
             input: ({ context }) => ({ serviceDate: context.serviceDate }),
             onDone: [
               { guard: "boardIsStale", target: "refreshing", actions: { type: "storeBoard", params: ({ event }) => event.output } },
+              { guard: "ordersAreDirty", target: "updating", actions: { type: "storeBoard", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } },
             ],
             onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } },
           },
-          on: { STREAM_EVENT: { actions: "markStale" } },
+          on: {
+            STREAM_EVENT: { actions: "noteEvent", description: "Noted: fetched once the day is loaded." },
+            STREAM_OPEN: { guard: "streamWasDown", actions: "markStale" },
+          },
         },
         ready: {
           description: "The board shows the day.",
-          on: { STREAM_EVENT: { target: "refreshing", description: "A change of the day: load the board again, showing the current one meanwhile." } },
+          on: {
+            STREAM_EVENT: [
+              { guard: "eventCannotBeApplied", target: "refreshing", description: "An event the board cannot apply: the whole day again." },
+              { guard: "eventNamesTooMany", target: "refreshing", description: "More orders than are worth fetching one by one: the whole day again." },
+              { guard: "eventChangesTheBoard", target: "updating", actions: "noteEvent", description: "Fetch only the orders the event names." },
+            ],
+            STREAM_OPEN: { guard: "streamWasDown", target: "refreshing", description: "The stream is back after a drop: the whole day again, nothing missed." },
+          },
+        },
+        updating: {
+          description: "GET /api/ops/v1/orders/{id} for each order live events named; the board stays on screen.",
+          invoke: {
+            id: "loadOrders",
+            src: "loadOrders",
+            input: ({ context }) => ({ serviceDate: context.serviceDate, orderIds: [...context.dirty] }),
+            onDone: [
+              { guard: "boardIsStale", target: "refreshing", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
+              { guard: "moreOrdersWereNamed", target: "updating", reenter: true, actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
+              { target: "ready", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
+            ],
+            onError: { target: "refreshing", description: "The orders could not be fetched: the whole day again." },
+          },
+          on: {
+            STREAM_EVENT: { actions: "noteEvent" },
+            STREAM_OPEN: { guard: "streamWasDown", actions: "markStale" },
+          },
         },
         refreshing: {
-          description: "Reloading after a live event; the board stays on screen (a pending change stays laid over it).",
+          description: "Loading the whole day again; the board stays on screen (a pending change stays laid over it).",
           invoke: {
             id: "loadBoard",
             src: "loadBoard",
             input: ({ context }) => ({ serviceDate: context.serviceDate }),
             onDone: [
               { guard: "boardIsStale", target: "refreshing", reenter: true, actions: { type: "storeBoard", params: ({ event }) => event.output } },
+              { guard: "ordersAreDirty", target: "updating", actions: { type: "storeBoard", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } },
             ],
             // The board as last loaded stays, with the failure said above it.
             onError: { target: "ready", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } },
           },
-          on: { STREAM_EVENT: { actions: "markStale" } },
+          on: {
+            STREAM_EVENT: { actions: "noteEvent" },
+            STREAM_OPEN: { guard: "streamWasDown", actions: "markStale" },
+          },
         },
         failed: {
           description: "The board could not load: the failure in words and 'Try again'.",

@@ -6,17 +6,19 @@
 // the demo input below (`demoInput`), as the app would start it with that input.
 //
 // Demo:
-// Input: the service date 2026-11-26. The day loads (Dana Whitfield's orders); the stream opens, a change
-// arrives, the board reloads; an order is checked, Dana chosen, 'Assign' (the server agrees), then 'Unassign'.
+// Input: the service date 2026-11-26. The day loads (Dana Whitfield's orders); the stream opens, a change to
+// one order arrives, the board fetches that order; an order is checked, Dana chosen, 'Assign' (the server
+// agrees), then 'Unassign'.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   loadBoard: succeeds with {"orders":[{"id":4101,"status":{"id":2,"name":"submitted_to_courier"},"pharmacy":{"id":... (GET /api/ops/v1/orders?service_date=2026-11-26 and GET /api/ops/v1/couriers)
+//   loadOrders: succeeds with {"orderIds":[4101],"orders":[{"id":4101,"status":{"id":2,"name":"submitted_to_courier"}... (GET /api/ops/v1/orders/{id} for each order the event named)
 //   eventStream: GET /api/ops/v1/events (EventSource): send STREAM_OPEN, STREAM_EVENT, STREAM_ERROR from the list
 //   assignOrders: succeeds with [{"id":4101,"status":{"id":2,"name":"submitted_to_courier"},"pharmacy":{"id":3,"name":"... (POST /api/ops/v1/assignments {courier_id, service_date, order_ids}: the orders as the server now has them)
 //   unassignOrder: succeeds with {"id":4101,"status":{"id":1,"name":"new"},"pharmacy":{"id":3,"name":"Riverside Communit... (DELETE /api/ops/v1/assignments/{order_id}: the order as the server now has it)
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
+import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, setup, stateIn } from "xstate";
 // machines/console-board.machine.ts
 
 // domain/api-failure.ts
@@ -75,6 +77,7 @@ var FAILURE_REASONS = [
 var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 
 // machines/console-board.machine.ts
+var MOST_ORDERS_FETCHED = 50;
 var CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 function boardFailureText(failure) {
   switch (failure.kind) {
@@ -111,6 +114,15 @@ function changeFailureText(failure, kind) {
 }
 var NEW = statusByName("new");
 var SUBMITTED = statusByName("submitted_to_courier");
+function applyChangedOrders(orders, changed) {
+  const byId = new Map(changed.orders.map((order) => [order.id, order]));
+  const named = new Set(changed.orderIds);
+  const kept = orders.flatMap((order) => named.has(order.id) ? byId.has(order.id) ? [byId.get(order.id)] : [] : [order]);
+  const present = new Set(kept.map((order) => order.id));
+  const added = changed.orders.filter((order) => !present.has(order.id));
+  if (added.length === 0) return kept;
+  return [...kept, ...added].sort((a, b) => b.id - a.id);
+}
 function mergeOrders(orders, changed) {
   const byId = new Map(changed.map((order) => [order.id, order]));
   return orders.map((order) => byId.get(order.id) ?? order);
@@ -118,6 +130,20 @@ function mergeOrders(orders, changed) {
 function ordersNamed(context, ids) {
   const wanted = new Set(ids);
   return context.orders.filter((order) => wanted.has(order.id));
+}
+var updatedAtIndex = /* @__PURE__ */ new WeakMap();
+function updatedAtById(orders) {
+  let index = updatedAtIndex.get(orders);
+  if (!index) {
+    index = new Map(orders.map((order) => [order.id, order.updated_at]));
+    updatedAtIndex.set(orders, index);
+  }
+  return index;
+}
+function changedBy(context, named) {
+  const updatedAt = updatedAtById(context.orders);
+  const own = new Set(context.pending?.orderIds ?? []);
+  return named.filter((order) => !own.has(order.id) && (order.updated_at === null || updatedAt.get(order.id) !== order.updated_at)).map((order) => order.id);
 }
 function courierName(courier) {
   return `${courier.first_name} ${courier.last_name}`;
@@ -131,6 +157,10 @@ var consoleBoardMachine = setup({
   actors: {
     loadBoard: fromPromise(async () => {
       throw new Error("provide loadBoard");
+    }),
+    /** GET /api/ops/v1/orders/{id} for each order a live event named: those still on the day. */
+    loadOrders: fromPromise(async () => {
+      throw new Error("provide loadOrders");
     }),
     /** Opens the event stream and sends STREAM_OPEN, STREAM_ERROR and STREAM_EVENT back; closes it when stopped. */
     eventStream: fromCallback(() => {
@@ -148,6 +178,19 @@ var consoleBoardMachine = setup({
   guards: {
     isAnotherValidDay: ({ context, event }) => event.type === "SET_SERVICE_DATE" && CALENDAR_DAY.test(event.serviceDate) && event.serviceDate !== context.serviceDate,
     boardIsStale: ({ context }) => context.stale,
+    ordersAreDirty: ({ context }) => context.dirty.length > 0,
+    /** Orders were named while those fetched were on their way (the guard sees the board before the answer is applied). */
+    moreOrdersWereNamed: ({ context, event }) => {
+      const fetched = new Set(event.output?.orderIds ?? []);
+      return context.dirty.some((id) => !fetched.has(id));
+    },
+    eventCannotBeApplied: ({ event }) => event.type === "STREAM_EVENT" && event.orders === null,
+    /** Too many orders to fetch one by one (a whole assignment by another console, an import): the day is cheaper. */
+    eventNamesTooMany: ({ context, event }) => event.type === "STREAM_EVENT" && event.orders !== null && changedBy(context, event.orders).length > MOST_ORDERS_FETCHED,
+    /** The event names an order the board does not have as it is now (its own assignment's answer already is). */
+    eventChangesTheBoard: ({ context, event }) => event.type === "STREAM_EVENT" && event.orders !== null && changedBy(context, event.orders).length > 0,
+    /** The stream opened again after a drop: events may have been missed while it was down. */
+    streamWasDown: stateIn({ connection: "reconnecting" }),
     isOnTheBoard: ({ context, event }) => event.type === "TOGGLE_ORDER" && context.orders.some((order) => order.id === event.orderId),
     rangeIsOnTheBoard: ({ context, event }) => event.type === "SELECT_RANGE" && event.orderIds.length > 0 && event.orderIds.every((id) => context.orders.some((order) => order.id === id)),
     isAKnownCourier: ({ context, event }) => event.type === "CHOOSE_COURIER" && (event.courierId === null || context.couriers.some((courier) => courier.id === event.courierId)),
@@ -162,7 +205,7 @@ var consoleBoardMachine = setup({
   },
   actions: {
     setServiceDate: assign(
-      ({ event }) => event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false, selected: [], anchor: null, notice: null } : {}
+      ({ event }) => event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false, dirty: [], selected: [], anchor: null, notice: null } : {}
     ),
     storeBoard: assign(({ context }, data) => {
       const present = new Set(data.orders.map((order) => order.id));
@@ -173,6 +216,7 @@ var consoleBoardMachine = setup({
         error: null,
         failure: null,
         stale: false,
+        // The day as loaded has every order as it was at the read; an event that came during the load may be newer: fetched next.
         selected: context.selected.filter((id) => present.has(id)),
         anchor: context.anchor !== null && present.has(context.anchor) ? context.anchor : null,
         courierId
@@ -180,6 +224,24 @@ var consoleBoardMachine = setup({
     }),
     showLoadError: assign((_, failure) => ({ error: boardFailureText(failure), failure, stale: false })),
     markStale: assign({ stale: true }),
+    /** A live event while the board is busy: what it names is fetched next, or the whole day when it cannot be applied. */
+    noteEvent: assign(({ context, event }) => {
+      if (event.type !== "STREAM_EVENT") return {};
+      if (event.orders === null) return { stale: true };
+      const dirty = [.../* @__PURE__ */ new Set([...context.dirty, ...changedBy(context, event.orders)])];
+      return dirty.length > MOST_ORDERS_FETCHED ? { stale: true, dirty: [] } : { dirty };
+    }),
+    applyChangedOrders: assign(({ context }, changed) => {
+      const orders = applyChangedOrders(context.orders, changed);
+      const present = new Set(orders.map((order) => order.id));
+      const fetched = new Set(changed.orderIds);
+      return {
+        orders,
+        dirty: context.dirty.filter((id) => !fetched.has(id)),
+        selected: context.selected.filter((id) => present.has(id)),
+        anchor: context.anchor !== null && present.has(context.anchor) ? context.anchor : null
+      };
+    }),
     toggleOrder: assign(({ context, event }) => {
       if (event.type !== "TOGGLE_ORDER") return {};
       const selected = context.selected.includes(event.orderId) ? context.selected.filter((id) => id !== event.orderId) : [...context.selected, event.orderId];
@@ -247,6 +309,7 @@ var consoleBoardMachine = setup({
     error: null,
     failure: null,
     stale: false,
+    dirty: [],
     selected: [],
     anchor: null,
     courierId: null,
@@ -262,37 +325,70 @@ var consoleBoardMachine = setup({
       },
       states: {
         loading: {
-          description: "GET /api/ops/v1/orders?service_date=… (every page) and GET /api/ops/v1/couriers",
+          description: "GET /api/ops/v1/orders?service_date=… (every page, 1,000 a page) and GET /api/ops/v1/couriers",
           invoke: {
             id: "loadBoard",
             src: "loadBoard",
             input: ({ context }) => ({ serviceDate: context.serviceDate }),
             onDone: [
               { guard: "boardIsStale", target: "refreshing", actions: { type: "storeBoard", params: ({ event }) => event.output } },
+              { guard: "ordersAreDirty", target: "updating", actions: { type: "storeBoard", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } }
             ],
             onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } }
           },
-          on: { STREAM_EVENT: { actions: "markStale" } }
+          on: {
+            STREAM_EVENT: { actions: "noteEvent", description: "Noted: fetched once the day is loaded." },
+            STREAM_OPEN: { guard: "streamWasDown", actions: "markStale" }
+          }
         },
         ready: {
           description: "The board shows the day.",
-          on: { STREAM_EVENT: { target: "refreshing", description: "A change of the day: load the board again, showing the current one meanwhile." } }
+          on: {
+            STREAM_EVENT: [
+              { guard: "eventCannotBeApplied", target: "refreshing", description: "An event the board cannot apply: the whole day again." },
+              { guard: "eventNamesTooMany", target: "refreshing", description: "More orders than are worth fetching one by one: the whole day again." },
+              { guard: "eventChangesTheBoard", target: "updating", actions: "noteEvent", description: "Fetch only the orders the event names." }
+            ],
+            STREAM_OPEN: { guard: "streamWasDown", target: "refreshing", description: "The stream is back after a drop: the whole day again, nothing missed." }
+          }
+        },
+        updating: {
+          description: "GET /api/ops/v1/orders/{id} for each order live events named; the board stays on screen.",
+          invoke: {
+            id: "loadOrders",
+            src: "loadOrders",
+            input: ({ context }) => ({ serviceDate: context.serviceDate, orderIds: [...context.dirty] }),
+            onDone: [
+              { guard: "boardIsStale", target: "refreshing", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
+              { guard: "moreOrdersWereNamed", target: "updating", reenter: true, actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
+              { target: "ready", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } }
+            ],
+            onError: { target: "refreshing", description: "The orders could not be fetched: the whole day again." }
+          },
+          on: {
+            STREAM_EVENT: { actions: "noteEvent" },
+            STREAM_OPEN: { guard: "streamWasDown", actions: "markStale" }
+          }
         },
         refreshing: {
-          description: "Reloading after a live event; the board stays on screen (a pending change stays laid over it).",
+          description: "Loading the whole day again; the board stays on screen (a pending change stays laid over it).",
           invoke: {
             id: "loadBoard",
             src: "loadBoard",
             input: ({ context }) => ({ serviceDate: context.serviceDate }),
             onDone: [
               { guard: "boardIsStale", target: "refreshing", reenter: true, actions: { type: "storeBoard", params: ({ event }) => event.output } },
+              { guard: "ordersAreDirty", target: "updating", actions: { type: "storeBoard", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } }
             ],
             // The board as last loaded stays, with the failure said above it.
             onError: { target: "ready", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } }
           },
-          on: { STREAM_EVENT: { actions: "markStale" } }
+          on: {
+            STREAM_EVENT: { actions: "noteEvent" },
+            STREAM_OPEN: { guard: "streamWasDown", actions: "markStale" }
+          }
         },
         failed: {
           description: "The board could not load: the failure in words and 'Try again'.",
@@ -553,17 +649,18 @@ var DAY = {
 var toPickUp = DAY.orders.find((order) => order.id === ORDERS.toPickUp.id);
 var console_board_demo_default = defineDemo({
   machine: consoleBoardMachine,
-  summary: "Input: the service date 2026-11-26. The day loads (Dana Whitfield's orders); the stream opens, a change arrives, the board reloads; an order is checked, Dana chosen, 'Assign' (the server agrees), then 'Unassign'.",
+  summary: "Input: the service date 2026-11-26. The day loads (Dana Whitfield's orders); the stream opens, a change to one order arrives, the board fetches that order; an order is checked, Dana chosen, 'Assign' (the server agrees), then 'Unassign'.",
   input: { serviceDate: "2026-11-26", csrfToken: "csrf-demo" },
   standIns: {
     loadBoard: { resolves: DAY, says: "GET /api/ops/v1/orders?service_date=2026-11-26 and GET /api/ops/v1/couriers" },
+    loadOrders: { resolves: { orderIds: [toPickUp.id], orders: [{ ...toPickUp, updated_at: "2026-11-26T12:05:00Z" }] }, says: "GET /api/ops/v1/orders/{id} for each order the event named" },
     eventStream: { callback: "GET /api/ops/v1/events (EventSource): send STREAM_OPEN, STREAM_EVENT, STREAM_ERROR from the list" },
     assignOrders: { resolves: [toPickUp], says: "POST /api/ops/v1/assignments {courier_id, service_date, order_ids}: the orders as the server now has them" },
     unassignOrder: { resolves: { ...toPickUp, courier_id: null, courier: null, status: { id: 1, name: "new" } }, says: "DELETE /api/ops/v1/assignments/{order_id}: the order as the server now has it" }
   },
   events: [
     { type: "STREAM_OPEN" },
-    { type: "STREAM_EVENT" },
+    { type: "STREAM_EVENT", orders: [{ id: toPickUp.id, updated_at: "2026-11-26T12:05:00Z" }] },
     { type: "TOGGLE_ORDER", orderId: ORDERS.toPickUp.id },
     { type: "CHOOSE_COURIER", courierId: COURIER.id },
     { type: "ASSIGN" },

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents, orders, pharmacyVisits } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
@@ -276,9 +276,40 @@ describeOps("ops API: orders", (ctx) => {
     expect(seen).toEqual([...ids].reverse());
     expect((await ctx().ops("GET", `${V1}/orders?status=cancelled&pharmacy_id=${pharmacyId}`)).json().orders).toEqual([]);
     expect((await ctx().ops("GET", `${V1}/orders?service_date=${TEST_DAY}&pharmacy_id=${pharmacyId}&status=new`)).json().orders).toHaveLength(5);
-    for (const query of ["status=lost", "cursor=!!", "cursor=Zm9v", "limit=0", "limit=1000", "service_date=2026-13-01", "courier_id=abc"]) {
+    for (const query of ["status=lost", "cursor=!!", "cursor=Zm9v", "limit=0", "limit=1001", "service_date=2026-13-01", "courier_id=abc"]) {
       expect((await ctx().ops("GET", `${V1}/orders?${query}`)).statusCode, query).toBe(400);
     }
+    const tooMany = (await ctx().ops("GET", `${V1}/orders?limit=1001`)).json();
+    expect(tooMany.message).toBe("Query parameter limit must be a whole number from 1 to 1000, in decimal digits.");
+  });
+
+  it("answers up to 1,000 orders a page (the console reads a day in two requests), the cursor as before", async () => {
+    const pharmacyId = await newPharmacy(ctx(), { name: "Large pages" });
+    const rows = Array.from({ length: 1005 }, (_, i) => orderBody(pharmacyId, `BIG-${i}`));
+    for (let start = 0; start < rows.length; start += 500) {
+      const batch = await ctx().ops("POST", `${V1}/orders/batch`, { orders: rows.slice(start, start + 500) });
+      expect(batch.statusCode, batch.body).toBe(200);
+    }
+    const first = await ctx().ops("GET", `${V1}/orders?pharmacy_id=${pharmacyId}&limit=1000`);
+    expect(first.statusCode, first.body).toBe(200);
+    const page1: { orders: { id: number; external_id: string }[]; next_cursor: string | null } = first.json();
+    expect(page1.orders).toHaveLength(1000);
+    expect(page1.next_cursor).not.toBeNull();
+    const page2: { orders: { id: number; external_id: string }[]; next_cursor: string | null } = (
+      await ctx().ops("GET", `${V1}/orders?pharmacy_id=${pharmacyId}&limit=1000&cursor=${page1.next_cursor}`)
+    ).json();
+    expect(page2.orders).toHaveLength(5);
+    expect(page2.next_cursor).toBeNull();
+    const ids = [...page1.orders, ...page2.orders].map((order) => order.id);
+    // Newest first, each once, every order of the pharmacy.
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(new Set(ids).size).toBe(1005);
+    // Every order the page showed is a view of patient details in the audit trail, one row each.
+    const views = await ctx()
+      .database.db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "view_patient_details"), inArray(auditEvents.orderId, page1.orders.map((order) => order.id))));
+    expect(views.length).toBe(1000);
   });
 });
 

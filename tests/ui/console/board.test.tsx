@@ -122,19 +122,44 @@ describe("the day board (issue 27)", () => {
     expect(namesIn(region(/^Courier Dana Whitfield/))).toEqual(["Ben Second RX-12", "Dee Third RX-14", "Ann First RX-11", "Cal Unplanned RX-13"]);
   });
 
-  it("shows the connection ('Connecting…', 'Live', 'Reconnecting…') and reloads the board on a live event without a reload of the page", async () => {
+  it("shows the connection ('Connecting…', 'Live', 'Reconnecting…') and updates the order a live event names without a reload of the page or of the day", async () => {
     let day = DAY;
-    const { stream, load } = renderBoard(async () => day);
+    const fetched: number[][] = [];
+    const fetchOrders = async (input: { serviceDate: string; orderIds: number[] }) => {
+      fetched.push(input.orderIds);
+      return { orderIds: input.orderIds, orders: day.orders.filter((order) => input.orderIds.includes(order.id)) };
+    };
+    const { stream, load } = renderBoard(async () => day, { calls: { fetchOrders } });
     await screen.findByRole("region", { name: /^Unassigned/ });
     expect(screen.getByText("Connecting…")).toBeInTheDocument();
     act(() => stream.send!({ type: "STREAM_OPEN" }));
     expect(screen.getByText("Live")).toBeInTheDocument();
-    day = { ...DAY, orders: DAY.orders.map((order) => (order.id === 2 ? boardOrder(2, "Grace Hopper", "picked_up", DANA) : order)) };
-    act(() => stream.send!({ type: "STREAM_EVENT" }));
+    const pickedUpAt = "2026-11-26T14:00:00.000Z";
+    day = { ...DAY, orders: DAY.orders.map((order) => (order.id === 2 ? boardOrder(2, "Grace Hopper", "picked_up", DANA, { updated_at: pickedUpAt }) : order)) };
+    act(() => stream.send!({ type: "STREAM_EVENT", orders: [{ id: 2, updated_at: pickedUpAt }] }));
     expect(await within(region(/^Courier Dana Whitfield/)).findByText("Picked up")).toBeInTheDocument();
-    expect(load).toHaveBeenCalledTimes(2);
+    // Only order 2 was asked for; the day was loaded once.
+    expect(fetched).toEqual([[2]]);
+    expect(load).toHaveBeenCalledTimes(1);
+    // The same change announced again (the board has it as it is): nothing is asked for.
+    act(() => stream.send!({ type: "STREAM_EVENT", orders: [{ id: 2, updated_at: pickedUpAt }] }));
+    // An order of the day the board has not seen joins it; one moved to another day leaves it.
+    day = { ...day, orders: [boardOrder(21, "Mary Jackson", "new", null, { updated_at: pickedUpAt }), ...day.orders.filter((order) => order.id !== 6)] };
+    act(() => stream.send!({ type: "STREAM_EVENT", orders: [{ id: 21, updated_at: pickedUpAt }] }));
+    expect(await within(region(/^Unassigned/)).findByRole("checkbox", { name: /Mary Jackson/ })).toBeInTheDocument();
+    act(() => stream.send!({ type: "STREAM_EVENT", orders: [{ id: 6, updated_at: pickedUpAt }] }));
+    await waitFor(() => expect(within(region(/^Unassigned/)).queryByRole("checkbox", { name: /Katherine Johnson/ })).toBeNull());
+    expect(fetched).toEqual([[2], [21], [6]]);
+    expect(load).toHaveBeenCalledTimes(1);
+    // An event the board cannot apply loads the day again.
+    act(() => stream.send!({ type: "STREAM_EVENT", orders: null }));
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
     act(() => stream.send!({ type: "STREAM_ERROR" }));
     expect(screen.getByText("Reconnecting…")).toBeInTheDocument();
+    // Back after a drop: the day again, so nothing missed while it was down stays missed.
+    act(() => stream.send!({ type: "STREAM_OPEN" }));
+    expect(screen.getByText("Live")).toBeInTheDocument();
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(3));
   });
 
   it("loads another day from 'Service date'", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { OpsOrder } from "../../../domain/contract/ops.ts";
-import { boardOrders, consoleBoardMachine, type BoardData } from "../../../machines/console-board.machine.ts";
+import { applyChangedOrders, boardOrders, consoleBoardMachine, MOST_ORDERS_FETCHED, type BoardData } from "../../../machines/console-board.machine.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
 
@@ -20,6 +20,7 @@ function order(id: number, status: OpsOrder["status"]["name"], courier: typeof D
     patient_last_name: last,
     external_id: `RX-${id}`,
     service_date: "2026-11-26",
+    updated_at: "2026-11-26T12:00:00.000Z",
   } as unknown as OpsOrder;
 }
 const DAY: BoardData = { orders: [order(7, "submitted_to_courier", DANA)], couriers: [DANA] };
@@ -32,13 +33,20 @@ const EVENTS = [
   { type: "RETRY" },
   { type: "STREAM_OPEN" },
   { type: "STREAM_ERROR" },
-  { type: "STREAM_EVENT" },
+  // Order 7 picked up (fetch it); order 8 new to the day; an event it cannot apply; 60 orders at once (the day is cheaper).
+  { type: "STREAM_EVENT", orders: [{ id: 7, updated_at: "2026-11-26T14:00:00.000Z" }] },
+  { type: "STREAM_EVENT", orders: [{ id: 8, updated_at: "2026-11-26T14:00:00.000Z" }] },
+  { type: "STREAM_EVENT", orders: null },
+  { type: "STREAM_EVENT", orders: Array.from({ length: MOST_ORDERS_FETCHED + 10 }, (_, i) => ({ id: 100 + i, updated_at: "2026-11-26T14:00:00.000Z" })) },
   { type: "xstate.done.actor.loadBoard", output: DAY },
+  { type: "xstate.done.actor.loadOrders", output: { orderIds: [7], orders: [{ ...DAY.orders[0]!, updated_at: "2026-11-26T14:00:00.000Z" }] } },
+  { type: "xstate.done.actor.loadOrders", output: { orderIds: [7], orders: [] } },
+  { type: "xstate.error.actor.loadOrders", error: offline },
   { type: "xstate.error.actor.loadBoard", error: offline },
   { type: "xstate.error.actor.loadBoard", error: ended },
 ];
 
-const ACTORS = ["loadBoard", "eventStream", "assignOrders", "unassignOrder"] as const;
+const ACTORS = ["loadBoard", "loadOrders", "eventStream", "assignOrders", "unassignOrder"] as const;
 const INPUT = { serviceDate: "2026-11-26", csrfToken: "csrf-1" };
 
 describe("console board machine (issue 27)", () => {
@@ -46,7 +54,7 @@ describe("console board machine (issue 27)", () => {
     input: INPUT,
     events: possibleEvents(EVENTS),
     // The board's shape, not its every detail: which day, whether it shows orders, a failure, a pending reload.
-    serializeState: (s) => JSON.stringify([s.value, s.context.serviceDate, s.context.orders.length > 0, s.context.failure?.kind ?? null, s.context.stale]),
+    serializeState: (s) => JSON.stringify([s.value, s.context.serviceDate, s.context.orders.length > 0, s.context.failure?.kind ?? null, s.context.stale, s.context.dirty.length > 0]),
   });
 
   it.each(paths.map((path) => [pathName(path), path] as const))("replays %s", async (_name, path) => {
@@ -56,6 +64,12 @@ describe("console board machine (issue 27)", () => {
     // Every load asks for the day the board shows.
     const days = calls.filter((c) => c.actor === "loadBoard").map((c) => (c.input as { serviceDate: string }).serviceDate);
     for (const day of days) expect(["2026-11-26", "2026-11-27"]).toContain(day);
+    // A fetch after live events names orders, never more than the limit.
+    for (const call of calls.filter((c) => c.actor === "loadOrders")) {
+      const ids = (call.input as { orderIds: number[] }).orderIds;
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.length).toBeLessThanOrEqual(MOST_ORDERS_FETCHED);
+    }
   });
 
   it("covers every state and transition, with the assignment paths below", () => expectFullCoverage(consoleBoardMachine, [...paths, ...assignmentPaths], { input: INPUT }));
@@ -65,6 +79,26 @@ describe("console board machine (issue 27)", () => {
     expect(refreshed).toBeDefined();
     const staleDuringLoad = paths.find((p) => p.steps.some((s) => s.state.matches({ data: "loading" }) && s.state.context.stale));
     expect(staleDuringLoad).toBeDefined();
+  });
+
+  it("fetches only the orders an event names, and loads the whole day for what it cannot apply or after a drop", () => {
+    const updated = paths.find((p) => p.steps.some((s) => s.state.matches({ data: "updating" })) && p.state.matches({ data: "ready" }));
+    expect(updated).toBeDefined();
+    // Never more orders waiting to be fetched than the limit (more: the day instead).
+    for (const p of paths) for (const step of p.steps) expect(step.state.context.dirty.length).toBeLessThanOrEqual(MOST_ORDERS_FETCHED);
+    const afterDrop = paths.find((p) => p.steps.some((s) => s.state.matches({ connection: "reconnecting", data: "ready" })) && p.state.matches({ connection: "live", data: "refreshing" }));
+    expect(afterDrop).toBeDefined();
+  });
+
+  it("replaces, adds and drops the fetched orders in the list's order", () => {
+    const a = order(9, "new", null);
+    const b = order(7, "submitted_to_courier", DANA);
+    const c = order(3, "new", null);
+    const moved = { ...b, status: { id: 3, name: "picked_up" } } as OpsOrder;
+    const added = order(8, "new", null);
+    // 7 changed, 8 is new to the board, 3 left the day (named, not returned).
+    expect(applyChangedOrders([a, b, c], { orderIds: [7, 8, 3], orders: [moved, added] })).toEqual([a, added, moved]);
+    expect(applyChangedOrders([a, b], { orderIds: [], orders: [] })).toEqual([a, b]);
   });
 
   it("says a failure in words, keeps the board on a failed refresh, and ignores a day that is not a day", () => {
