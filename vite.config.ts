@@ -205,7 +205,9 @@ export default defineConfig({
         entryFileNames: (chunk) => (chunk.name === "dispatch" ? `assets/${CONSOLE_ENTRY_PREFIX}-[hash].js` : "assets/[name]-[hash].js"),
         // Its screens loaded on demand (src/console/*Route.tsx), what they share and their stylesheet: never in the courier's
         // precache. A chunk holding any module of src/console is the console's (the courier's app never imports it: eslint.config.js).
-        chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => id.includes("/src/console/")) ? `assets/${CONSOLE_ASSET_PREFIX}-[name]-[hash].js` : "assets/[name]-[hash].js"),
+        // A console module already named dispatch-… (dispatch-map.tsx) keeps its name rather than becoming dispatch-dispatch-….
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => id.includes("/src/console/")) && !chunk.name.startsWith(`${CONSOLE_ASSET_PREFIX}-`) ? `assets/${CONSOLE_ASSET_PREFIX}-[name]-[hash].js` : "assets/[name]-[hash].js",
         assetFileNames: (asset) => (asset.names.some((name) => CONSOLE_STYLESHEETS.includes(name)) ? `assets/${CONSOLE_ASSET_PREFIX}-[name]-[hash][extname]` : "assets/[name]-[hash][extname]"),
       },
     },
