@@ -126,7 +126,7 @@ it("a pharmacist's map shows their pharmacy's stops only, and no 'Couriers' or '
   const { page, elsewhere } = await consolePage();
   await logIn(page, "pharmacist@example.com");
   const nav = page.getByRole("navigation", { name: "Console" });
-  expect(await nav.getByRole("link").allTextContents()).toEqual(["Board"]);
+  expect(await nav.getByRole("link").allTextContents()).toEqual(["Board", "Import orders", "Returns"]);
   const map = page.getByRole("region", { name: "Map" });
   await expect.poll(() => map.locator("path.console-map__stop").count(), { timeout: 15_000 }).toBeGreaterThan(0);
   // Their orders with coordinates, by the API as they see it: exactly the stops drawn.
