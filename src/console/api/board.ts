@@ -1,6 +1,6 @@
 import { fromCallback, fromPromise } from "xstate";
 import { isApiFailure } from "../../../domain/api-failure.ts";
-import { ORDER_LIST_MAX_LIMIT, OPS_API_PREFIX, type OpsOrder, type OpsOrderDetail } from "../../../domain/contract/ops.ts";
+import { OPS_API_PREFIX, type OpsOrder, type OpsOrderDetail } from "../../../domain/contract/ops.ts";
 import { DISPATCH_EVENT_TYPES } from "../../../domain/dispatch-events.ts";
 import {
   consoleBoardMachine,
@@ -11,23 +11,8 @@ import {
   type ConsoleBoardEvent,
   type NamedOrder,
 } from "../../../machines/console-board.machine.ts";
+import { dayOrders } from "./day-orders.ts";
 import { opsRequest } from "./http.ts";
-
-/** The most the list endpoint gives per page (domain/contract/ops.ts OrderListQuery): a day of 2,000 orders is two requests. */
-const PAGE = ORDER_LIST_MAX_LIMIT;
-
-async function dayOrders(serviceDate: string): Promise<OpsOrder[]> {
-  const orders: OpsOrder[] = [];
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ service_date: serviceDate, limit: String(PAGE) });
-    if (cursor) query.set("cursor", cursor);
-    const page = (await (await opsRequest("GET", `orders?${query}`)).json()) as { orders: OpsOrder[]; next_cursor: string | null };
-    orders.push(...page.orders);
-    cursor = page.next_cursor;
-  } while (cursor);
-  return orders;
-}
 
 async function couriers(): Promise<BoardCourier[]> {
   try {

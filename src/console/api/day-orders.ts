@@ -1,8 +1,8 @@
-import type { OpsOrder } from "../../../domain/contract/ops.ts";
+import { ORDER_LIST_MAX_LIMIT, type OpsOrder } from "../../../domain/contract/ops.ts";
 import { opsRequest } from "./http.ts";
 
-/** The most the list endpoint gives per page (domain/contract/ops.ts OrderListQuery). */
-const PAGE = 200;
+/** The most the list endpoint gives per page (domain/contract/ops.ts OrderListQuery): a day of 2,000 orders is two requests. */
+const PAGE = ORDER_LIST_MAX_LIMIT;
 
 /** Every order of a service date the caller may see, page after page. */
 export async function dayOrders(serviceDate: string): Promise<OpsOrder[]> {
