@@ -449,6 +449,7 @@ describeOps("ops API: the OpenAPI document", (ctx) => {
       "GET /api/ops/v1/orders/{id}/proof.pdf",
       "GET /api/ops/v1/orders/{id}/proof/photo",
       "GET /api/ops/v1/orders/{id}/proof/signature.svg",
+      "GET /api/ops/v1/orders/{id}/webhook-deliveries",
       "GET /api/ops/v1/pharmacies",
       "GET /api/ops/v1/plans/{id}",
       "GET /api/ops/v1/returns",
