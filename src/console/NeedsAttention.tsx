@@ -1,4 +1,5 @@
 import { memo } from "react";
+import { Link } from "react-router";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import type { Attention } from "../../domain/needs-attention.ts";
 import { STATUS_WORDS } from "./status-words.ts";
@@ -22,9 +23,9 @@ export const NeedsAttention = memo(function NeedsAttention({ items }: { items: r
             {items.map(({ order, attention }) => (
               <li key={`${order.id}-${attention.kind}`} className="console-attention__item">
                 <p className="console-attention__what">
-                  <strong>
+                  <Link className="console-attention__patient" to={`/dispatch/orders/${order.id}`}>
                     {order.patient_first_name} {order.patient_last_name}
-                  </strong>{" "}
+                  </Link>{" "}
                   {order.external_id ?? `#${order.id}`} · {order.pharmacy.name}
                   {order.courier ? ` · ${order.courier.first_name} ${order.courier.last_name}` : ""} ·{" "}
                   <span className={`console-status console-status--${order.status.name}`}>{STATUS_WORDS[order.status.name]}</span>

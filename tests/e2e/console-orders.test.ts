@@ -146,7 +146,8 @@ it("a delivered demo order's page shows its proof, and 'Proof PDF' opens the PDF
   await pdfPage.close();
 
   await page.getByRole("link", { name: "← Day board" }).click();
-  await page.getByRole("link", { name: "Curtis Mayfield" }).click();
+  // Curtis's delivery was attempted: 'Needs attention' names him and opens his page (his courier's list is drawn only where scrolled to).
+  await page.getByRole("region", { name: /^Needs attention/ }).getByRole("link", { name: "Curtis Mayfield" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Curtis Mayfield", level: 1 }).isVisible()).toBe(true);
   const next = page.getByRole("region", { name: "What happens next" });
   await expect.poll(() => next.isVisible()).toBe(true);

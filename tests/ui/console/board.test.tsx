@@ -378,7 +378,7 @@ describe("'Needs attention' (issue 27)", () => {
     renderBoard(async () => day);
     const attention = await screen.findByRole("region", { name: /^Needs attention/ });
     const items = within(attention).getAllByRole("listitem");
-    expect(items.map((item) => item.querySelector("strong")?.textContent)).toEqual(["Ada Lovelace", "Grace Hopper"]);
+    expect(items.map((item) => within(item).getByRole("link").textContent)).toEqual(["Ada Lovelace", "Grace Hopper"]);
     expect(items[0]).toHaveTextContent("Not picked up, and Riverside Community Pharmacy closes at 18:00.");
     expect(items[0]).toHaveTextContent("Next: Assign a courier who can reach Riverside Community Pharmacy before 18:00.");
     expect(items[1]).toHaveTextContent("Next: Call the courier: they must pick it up before 18:00, or move it to a courier who can.");
