@@ -181,6 +181,13 @@ describe("the order page (issue 27)", () => {
     expect(screen.getByText("This order was picked up: it can no longer be edited, cancelled or moved to another courier.")).toBeInTheDocument();
   });
 
+  it("gives every time in the service's time zone, not the computer's", async () => {
+    renderOrder([page("new", null)], { session: { ...DISPATCHER, service_time_zone: "America/Los_Angeles" } });
+    const fields = await screen.findByRole("region", { name: "Order" });
+    // Created 2026-11-26T13:00:00Z: 5:00 AM in Los Angeles (8:00 AM in New York, 1:00 PM in UTC).
+    expect(within(fields).getByText(/^Nov 26, 2026, 5:00\sAM$/)).toBeInTheDocument();
+  });
+
   it("an attempted delivery says what happens next: back to the pharmacy, signed for by its staff", async () => {
     renderOrder([page("delivery_attempted", 7)]);
     const next = await screen.findByRole("region", { name: "What happens next" });
