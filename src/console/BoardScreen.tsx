@@ -8,7 +8,7 @@ import { BoardRegion, type RegionActions } from "./BoardRegion.tsx";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { MapRegion } from "./map/MapRegion.tsx";
 import { NeedsAttention, type AttentionItem } from "./NeedsAttention.tsx";
-import { ConsoleSession } from "./session-context.ts";
+import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
 import { STATUS_ORDER, STATUS_WORDS } from "./status-words.ts";
 import { serviceToday } from "./today.ts";
 
@@ -34,7 +34,6 @@ const EMPTY_SELECTION: ReadonlySet<number> = new Set();
  * The board machine holds the selection and the assignment on its way.
  */
 export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
-  const session = ConsoleSession.useActorRef();
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
   const dispatcher = ConsoleSession.useSelector((snapshot) => snapshot.context.staff?.role === "dispatcher");
@@ -53,10 +52,7 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
   const busy = useSelector(board, (snapshot) => snapshot.value.assignment !== "idle");
   const now = useNow();
 
-  // A call answered 401: the session ended (expired, deactivated, logged out elsewhere).
-  useEffect(() => {
-    if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
-  }, [sessionEnded, session]);
+  useEndSessionWhen(sessionEnded);
 
   const orders = useMemo(() => boardOrders(loaded, pending), [loaded, pending]);
   // Regions whose orders did not change keep their arrays (and are not drawn again): React's "state from the previous render" pattern.

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { RejectedRow } from "../../domain/order-import/order-csv.ts";
 import type { consoleImportMachine } from "../../machines/console-import.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
-import { ConsoleSession } from "./session-context.ts";
+import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
 import "./pages.css";
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
@@ -12,7 +12,6 @@ const where = (row: RejectedRow) => (row.endLine > row.line ? `Lines ${row.line}
 
 /** /dispatch/import: a pharmacy's CSV checked by the CLI's rules before anything is written, then imported (issue 27). */
 export function ImportScreen({ logic }: { logic: typeof consoleImportMachine }) {
-  const session = ConsoleSession.useActorRef();
   const staff = ConsoleSession.useSelector((snapshot) => snapshot.context.staff);
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
   const flow = useActorRef(logic, { input: { role: staff?.role ?? "pharmacist", pharmacyId: staff?.pharmacy_id ?? null, csrfToken } });
@@ -22,9 +21,7 @@ export function ImportScreen({ logic }: { logic: typeof consoleImportMachine }) 
   const fileInput = useRef<HTMLInputElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
-  }, [sessionEnded, session]);
+  useEndSessionWhen(sessionEnded);
   // The report replaces the form: focus its heading so a screen reader hears it.
   useEffect(() => {
     if (state === "report" || state === "failed") heading.current?.focus();

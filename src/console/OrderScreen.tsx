@@ -9,14 +9,13 @@ import type { consoleOrderMachine, OrderCourier } from "../../machines/console-o
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { CancelConfirmation, OrderActions, type OrderActor } from "./OrderActions.tsx";
 import { CustodyList, OrderFields, ProofView, StatusHistory, Webhooks } from "./OrderRecord.tsx";
-import { ConsoleSession } from "./session-context.ts";
+import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
 import { STATUS_WORDS } from "./status-words.ts";
 import "./pages.css";
 
 
 /** /dispatch/orders/{id}: one order, what happened to it, and what may still be done (issue 27). */
 export function OrderScreen({ logic, orderId }: { logic: typeof consoleOrderMachine; orderId: number }) {
-  const session = ConsoleSession.useActorRef();
   const role = ConsoleSession.useSelector((snapshot) => snapshot.context.staff?.role ?? "pharmacist");
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
   const page = useActorRef(logic, { input: { orderId, role, csrfToken } });
@@ -27,9 +26,7 @@ export function OrderScreen({ logic, orderId }: { logic: typeof consoleOrderMach
   const notice = useSelector(page, (snapshot) => snapshot.context.notice);
   const sessionEnded = useSelector(page, (snapshot) => snapshot.context.failure?.status === 401);
 
-  useEffect(() => {
-    if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
-  }, [sessionEnded, session]);
+  useEndSessionWhen(sessionEnded);
 
   // What changed while the window was elsewhere (the stream was away, another tab acted) shows on return.
   useEffect(() => {

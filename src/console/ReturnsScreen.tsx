@@ -1,9 +1,8 @@
 import { useActorRef, useSelector } from "@xstate/react";
-import { useEffect } from "react";
 import type { ReturnManifest } from "../../domain/contract/ops-proof.ts";
 import type { consoleReturnsMachine } from "../../machines/console-returns.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
-import { ConsoleSession } from "./session-context.ts";
+import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
 import { serviceToday } from "./today.ts";
 import "./pages.css";
 
@@ -22,7 +21,6 @@ const plural = (count: number, one: string, many = `${one}s`) => `${count} ${cou
 
 /** /dispatch/returns (issue 27): a pharmacy's return manifests of a service day, for a dispatcher (any pharmacy) and a pharmacist (theirs). */
 export function ReturnsScreen({ logic }: { logic: typeof consoleReturnsMachine }) {
-  const session = ConsoleSession.useActorRef();
   const staff = ConsoleSession.useSelector((snapshot) => snapshot.context.staff);
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
   const actor = useActorRef(logic, { input: { role: staff?.role ?? "pharmacist", pharmacyId: staff?.pharmacy_id ?? null, serviceDate: serviceToday(timeZone) } });
@@ -30,9 +28,7 @@ export function ReturnsScreen({ logic }: { logic: typeof consoleReturnsMachine }
   const { role, serviceDate, pharmacies, pharmacyId, returns, error, failure } = useSelector(actor, (snapshot) => snapshot.context);
   const sessionEnded = failure?.status === 401;
 
-  useEffect(() => {
-    if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
-  }, [sessionEnded, session]);
+  useEndSessionWhen(sessionEnded);
 
   const pharmacyName = pharmacies.find((pharmacy) => pharmacy.id === pharmacyId)?.name ?? "this pharmacy";
   const loading = state === "loading" || state === "loadingPharmacies";

@@ -1,10 +1,9 @@
 import { useActorRef, useSelector } from "@xstate/react";
-import { useEffect } from "react";
 import type { OpsCourier } from "../../../domain/contract/ops.ts";
 import { NO_PROGRESS } from "../../../domain/courier-progress.ts";
 import type { consoleCouriersMachine, InviteField } from "../../../machines/console-couriers.machine.ts";
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
-import { ConsoleSession } from "../session-context.ts";
+import { ConsoleSession, useEndSessionWhen } from "../session-context.ts";
 import { serviceToday } from "../today.ts";
 import "../panels.css";
 import "./couriers.css";
@@ -20,7 +19,6 @@ const standing = (courier: OpsCourier) => (!courier.active ? "Deactivated" : cou
 
 /** /dispatch/couriers (issue 27, dispatchers only): every courier with today's progress; invite, invite again, deactivate. */
 export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine }) {
-  const session = ConsoleSession.useActorRef();
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
   const actor = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
@@ -28,10 +26,7 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
   const context = useSelector(actor, (snapshot) => snapshot.context);
   const sessionEnded = context.failure?.status === 401;
 
-  // A call answered 401: the session ended (expired, deactivated, logged out elsewhere).
-  useEffect(() => {
-    if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
-  }, [sessionEnded, session]);
+  useEndSessionWhen(sessionEnded);
 
   const busy = state === "inviting" || state === "reinviting" || state === "deactivating";
   const pending = context.confirming;

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from "@xstate/react";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { Link } from "react-router";
 import type { OpsOrder } from "../../../domain/contract/ops.ts";
 import type { Plan, PlanRoute } from "../../../domain/contract/ops-plans.ts";
@@ -7,7 +7,7 @@ import type { consolePlanMachine, PlanCourier } from "../../../machines/console-
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
 import { dayMapModel, planMapModel } from "../map/map-model.ts";
 import { MapView } from "../map/MapRegion.tsx";
-import { ConsoleSession } from "../session-context.ts";
+import { ConsoleSession, useEndSessionWhen } from "../session-context.ts";
 import { serviceToday } from "../today.ts";
 import "../panels.css";
 import "./plan.css";
@@ -17,7 +17,6 @@ const clock = (instant: string) => instant.slice(11, 16);
 
 /** /dispatch/plan (issues 27 and 28, dispatchers only): choose couriers, 'Plan the day', look at the plan, 'Apply plan'. */
 export function PlanScreen({ logic }: { logic: typeof consolePlanMachine }) {
-  const session = ConsoleSession.useActorRef();
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
   const actor = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
@@ -25,9 +24,7 @@ export function PlanScreen({ logic }: { logic: typeof consolePlanMachine }) {
   const context = useSelector(actor, (snapshot) => snapshot.context);
   const sessionEnded = context.failure?.status === 401;
 
-  useEffect(() => {
-    if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
-  }, [sessionEnded, session]);
+  useEndSessionWhen(sessionEnded);
 
   const { plan, orders, couriers } = context;
   const model = useMemo(() => (plan ? planMapModel(plan, orders, couriers) : dayMapModel(orders, couriers, null)), [plan, orders, couriers]);
