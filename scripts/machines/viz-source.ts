@@ -113,6 +113,8 @@ export async function vizSource(entry: MachineEntry): Promise<string> {
   const result = await build({
     stdin: { contents: ENTRY(entry), resolveDir: ROOT, sourcefile: `${entry.name}.viz-entry.ts`, loader: "ts" },
     absWorkingDir: ROOT,
+    // A worktree that links node_modules must print the same comments as a checkout that holds it.
+    preserveSymlinks: true,
     bundle: true,
     format: "esm",
     platform: "neutral",
