@@ -19,3 +19,9 @@ export function telHref(raw: string | null | undefined): string | null {
   const digits = raw!.replace(/\D/g, "");
   return `tel:+${digits.length === 10 ? `1${digits}` : digits}`;
 }
+
+/** A phone number for reading wherever one is shown: a US number as formatPhone writes it, anything else as given; null or blank is null. */
+export function phoneForReading(raw: string | null | undefined): string | null {
+  if (raw == null || raw.trim() === "") return null;
+  return formatPhone(raw) ?? raw;
+}

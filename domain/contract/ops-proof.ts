@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PathId } from "./common.ts";
-import { CalendarDay } from "./ops.ts";
+import { CalendarDay, OpsActor } from "./ops.ts";
 import { FAILURE_REASON_NAMES, ORDER_STATUS_NAMES } from "../vocabulary.ts";
 
 /**
@@ -116,18 +116,11 @@ export const CUSTODY_EVENTS = [
   "reconciled",
 ] as const;
 
-export const CustodyActor = z.object({
-  /** "dispatcher" / "pharmacist": someone logged in to the dispatch console (issue 27); "staff" is the pharmacy employee who signs a return. */
-  type: z.enum(["courier", "key", "staff", "dispatcher", "pharmacist"]),
-  id: z.number().int().nullable(),
-  name: z.string(),
-});
-
 export const CustodyEntry = z.object({
   event: z.enum(CUSTODY_EVENTS),
   at: Iso.meta({ description: "When the server recorded it." }),
   client_occurred_at: Iso.nullable().meta({ description: "When the phone says it happened, when it said." }),
-  actor: CustodyActor,
+  actor: OpsActor,
   ...Position,
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 });

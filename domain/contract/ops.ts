@@ -390,12 +390,23 @@ export const OpsOrder = Order.extend({
 });
 export type OpsOrder = z.infer<typeof OpsOrder>;
 
+/** Who acted, by name: in the chain of custody, the audit trail and the status history alike. */
+export const OpsActor = z.object({
+  /** "dispatcher" / "pharmacist": someone logged in to the dispatch console (issue 27); "staff" is the pharmacy employee who signs a return. */
+  type: z.enum(["courier", "key", "staff", "dispatcher", "pharmacist"]),
+  id: z.number().int().nullable(),
+  name: z.string(),
+});
+export type OpsActor = z.infer<typeof OpsActor>;
+
 export const StatusChange = z.object({
   from_status: z.string().nullable(),
   to_status: z.string(),
   occurred_at: z.string(),
-  /** Who moved it: "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist in the console; custody names them) or null for the system. */
+  /** Who moved it: "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist in the console) or null for the system. */
   actor: z.string().nullable(),
+  /** The same actor by name, as the chain of custody gives it ({type, id, name}); null for the system. */
+  acted_by: OpsActor.nullable().meta({ description: "Who moved it, named as in the order's chain of custody; null for the system." }),
 });
 export const OpsOrderDetail = OpsOrder.extend({ status_history: z.array(StatusChange) });
 export type OpsOrderDetail = z.infer<typeof OpsOrderDetail>;

@@ -4,6 +4,8 @@ import { Link } from "react-router";
 import type { RejectedRow } from "../../domain/order-import/order-csv.ts";
 import type { consoleImportMachine } from "../../machines/console-import.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
+import { ConsoleTable, type Column } from "./ConsoleTable.tsx";
+import { PharmacySelect } from "./PharmacySelect.tsx";
 import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
 import "./pages.css";
 
@@ -63,21 +65,13 @@ export function ImportScreen({ logic }: { logic: typeof consoleImportMachine }) 
             }}
           >
             <div className="console-import__fields">
-              <label className="console-field">
-                <span>Pharmacy</span>
-                <select
-                  value={pharmacyId ?? ""}
-                  disabled={role === "pharmacist" || importing}
-                  onChange={(event) => flow.send({ type: "SELECT_PHARMACY", pharmacyId: Number(event.target.value) })}
-                >
-                  {pharmacyId === null && <option value="">Choose the pharmacy</option>}
-                  {pharmacies.map((pharmacy) => (
-                    <option key={pharmacy.id} value={pharmacy.id}>
-                      {pharmacy.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <PharmacySelect
+                pharmacies={pharmacies}
+                pharmacyId={pharmacyId}
+                disabled={role === "pharmacist" || importing}
+                placeholder={pharmacyId === null ? "Choose the pharmacy" : null}
+                onSelect={(id) => flow.send({ type: "SELECT_PHARMACY", pharmacyId: id })}
+              />
               <label className="console-field">
                 <span>CSV file</span>
                 <input ref={fileInput} type="file" accept=".csv,text/csv" disabled={importing} onChange={(event) => void chooseFile(event.target.files?.[0])} />
@@ -162,26 +156,12 @@ export function ImportScreen({ logic }: { logic: typeof consoleImportMachine }) 
   );
 }
 
+const REJECTED_COLUMNS: Column<RejectedRow>[] = [
+  { header: "Line", cell: where },
+  { header: "Order", cell: (row) => row.externalId ?? "—" },
+  { header: "Reasons", cell: (row) => row.reasons.join("; ") },
+];
+
 function RejectedRows({ title, rows }: { title: string; rows: RejectedRow[] }) {
-  return (
-    <table className="console-table">
-      <caption>{title}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Line</th>
-          <th scope="col">Order</th>
-          <th scope="col">Reasons</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={`${row.line}-${row.externalId ?? ""}`}>
-            <td>{where(row)}</td>
-            <td>{row.externalId ?? "—"}</td>
-            <td>{row.reasons.join("; ")}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <ConsoleTable columns={REJECTED_COLUMNS} rows={rows} rowKey={(row) => `${row.line}-${row.externalId ?? ""}`} caption={title} />;
 }

@@ -2,6 +2,10 @@ import type { ReactNode } from "react";
 import type { OpsOrderDetail } from "../../domain/contract/ops.ts";
 import type { CustodyEntry, Proof } from "../../domain/contract/ops-proof.ts";
 import type { OrderWebhookDelivery } from "../../domain/contract/ops-webhooks.ts";
+import { actorInWords } from "../../domain/actors.ts";
+import { phoneForReading } from "../../domain/phone.ts";
+import { ConsoleTable, type Column } from "./ConsoleTable.tsx";
+import { FieldList } from "./FieldList.tsx";
 import { useServiceTime } from "./service-time.ts";
 import { STATUS_WORDS } from "./status-words.ts";
 
@@ -28,7 +32,7 @@ export function OrderFields({ order, courier }: { order: OpsOrderDetail; courier
     ["Pharmacy", order.pharmacy.name],
     ["Service date", order.service_date],
     ["Courier", courier],
-    ["Phone", order.phone_number ?? "—"],
+    ["Phone", phoneForReading(order.phone_number) ?? "—"],
     ["Address", address],
     ["Date of birth", order.patient_date_of_birth ?? "—"],
     ["Rx numbers", order.rx_numbers.join(", ")],
@@ -41,16 +45,7 @@ export function OrderFields({ order, courier }: { order: OpsOrderDetail; courier
     ["Handling", flags.length ? flags.join(", ") : "—"],
     ["Created", when(order.created_at)],
   ];
-  return (
-    <dl className="console-fields">
-      {rows.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FieldList rows={rows} />;
 }
 
 export function ProofView({ proof, orderId }: { proof: Proof | null; orderId: number }) {
@@ -71,14 +66,7 @@ export function ProofView({ proof, orderId }: { proof: Proof | null; orderId: nu
   if (proof.returned) rows.push(["Returned to the pharmacy", `${when(proof.returned.at)}, signed by ${proof.returned.staff_first_name} ${proof.returned.staff_last_name}`]);
   return (
     <div className="console-proof">
-      <dl className="console-fields">
-        {rows.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FieldList rows={rows} />
       <div className="console-proof__images">
         {proof.signature_url && (
           <figure>
@@ -102,105 +90,59 @@ export function ProofView({ proof, orderId }: { proof: Proof | null; orderId: nu
   );
 }
 
+type StatusChange = OpsOrderDetail["status_history"][number];
+const statusWords = (status: string) => STATUS_WORDS[status as keyof typeof STATUS_WORDS] ?? words(status);
+
+type When = ReturnType<typeof useServiceTime>;
+
+const historyColumns = (when: When): Column<StatusChange>[] => [
+  { header: "When", cell: (change) => when(change.occurred_at) },
+  { header: "From", cell: (change) => (change.from_status ? statusWords(change.from_status) : "—") },
+  { header: "To", cell: (change) => statusWords(change.to_status) },
+  // Named as the chain of custody names them (domain/actors.ts).
+  { header: "By", cell: (change) => actorInWords(change.acted_by) },
+];
+
 export function StatusHistory({ order }: { order: OpsOrderDetail }) {
   const when = useServiceTime();
   if (order.status_history.length === 0) return <p className="console-muted">No changes yet.</p>;
-  return (
-    <table className="console-table">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">From</th>
-          <th scope="col">To</th>
-          <th scope="col">By</th>
-        </tr>
-      </thead>
-      <tbody>
-        {order.status_history.map((change, index) => (
-          <tr key={index}>
-            <td>{when(change.occurred_at)}</td>
-            <td>{change.from_status ? (STATUS_WORDS[change.from_status as keyof typeof STATUS_WORDS] ?? words(change.from_status)) : "—"}</td>
-            <td>{STATUS_WORDS[change.to_status as keyof typeof STATUS_WORDS] ?? words(change.to_status)}</td>
-            <td>{actorWords(change.actor)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <ConsoleTable columns={historyColumns(when)} rows={order.status_history} rowKey={(_, index) => index} />;
 }
 
-/** "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist) as words; the chain of custody names them. */
-function actorWords(actor: string | null): string {
-  if (!actor) return "System";
-  const [kind, id] = actor.split(":");
-  const label = kind === "courier" ? "Courier" : kind === "key" ? "API key" : kind === "staff" ? "Console user" : actor;
-  return id ? `${label} #${id}` : label;
-}
+const details = (entry: CustodyEntry) =>
+  Object.entries(entry.details)
+    .filter(([, value]) => value !== null && value !== "")
+    .map(([key, value]) => `${words(key)}: ${String(value)}`)
+    .join(" · ") || "—";
 
-const ACTOR_WORDS = { courier: "Courier", key: "API key", staff: "Pharmacy staff", dispatcher: "Dispatcher", pharmacist: "Pharmacist" } as const;
+const custodyColumns = (when: When): Column<CustodyEntry>[] => [
+  { header: "When", cell: (entry) => when(entry.at) },
+  { header: "What", cell: (entry) => words(entry.event) },
+  { header: "Who", cell: (entry) => actorInWords(entry.actor) },
+  { header: "Details", cell: details },
+];
 
 export function CustodyList({ custody }: { custody: CustodyEntry[] }) {
   const when = useServiceTime();
   if (custody.length === 0) return <p className="console-muted">Nothing recorded yet.</p>;
-  return (
-    <table className="console-table">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">What</th>
-          <th scope="col">Who</th>
-          <th scope="col">Details</th>
-        </tr>
-      </thead>
-      <tbody>
-        {custody.map((entry, index) => (
-          <tr key={index}>
-            <td>{when(entry.at)}</td>
-            <td>{words(entry.event)}</td>
-            <td>
-              {ACTOR_WORDS[entry.actor.type]}: {entry.actor.name}
-            </td>
-            <td>
-              {Object.entries(entry.details)
-                .filter(([, value]) => value !== null && value !== "")
-                .map(([key, value]) => `${words(key)}: ${String(value)}`)
-                .join(" · ") || "—"}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <ConsoleTable columns={custodyColumns(when)} rows={custody} rowKey={(_, index) => index} />;
 }
+
+function lastAnswer(delivery: OrderWebhookDelivery, when: When): string {
+  const last = delivery.attempts.at(-1);
+  return last ? `${last.status_code ?? last.error ?? "—"} at ${when(last.attempted_at)}` : "Not tried yet";
+}
+
+const webhookColumns = (when: When): Column<OrderWebhookDelivery>[] => [
+  { header: "Event", cell: (delivery) => delivery.event_type },
+  { header: "Sent to", cell: (delivery) => delivery.url, className: "console-table__url" },
+  { header: "Status", cell: (delivery) => words(delivery.status) },
+  { header: "Attempts", cell: (delivery) => delivery.attempts.length },
+  { header: "Last answer", cell: (delivery) => lastAnswer(delivery, when) },
+];
 
 export function Webhooks({ deliveries }: { deliveries: OrderWebhookDelivery[] }) {
   const when = useServiceTime();
   if (deliveries.length === 0) return <p className="console-muted">No webhooks sent about this order: no subscription hears its events.</p>;
-  return (
-    <table className="console-table">
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Sent to</th>
-          <th scope="col">Status</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Last answer</th>
-        </tr>
-      </thead>
-      <tbody>
-        {deliveries.map((delivery) => {
-          const last = delivery.attempts.at(-1);
-          return (
-            <tr key={delivery.id}>
-              <td>{delivery.event_type}</td>
-              <td className="console-table__url">{delivery.url}</td>
-              <td>{words(delivery.status)}</td>
-              <td>{delivery.attempts.length}</td>
-              <td>{last ? `${last.status_code ?? last.error ?? "—"} at ${when(last.attempted_at)}` : "Not tried yet"}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
+  return <ConsoleTable columns={webhookColumns(when)} rows={deliveries} rowKey={(delivery) => delivery.id} />;
 }

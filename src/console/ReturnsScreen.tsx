@@ -2,6 +2,9 @@ import { useActorRef, useSelector } from "@xstate/react";
 import type { ReturnManifest } from "../../domain/contract/ops-proof.ts";
 import type { consoleReturnsMachine } from "../../machines/console-returns.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
+import { ConsoleTable, type Column } from "./ConsoleTable.tsx";
+import { FieldList } from "./FieldList.tsx";
+import { PharmacySelect } from "./PharmacySelect.tsx";
 import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
 import { serviceToday } from "./today.ts";
 import "./pages.css";
@@ -43,21 +46,14 @@ export function ReturnsScreen({ logic }: { logic: typeof consoleReturnsMachine }
             <span>Service date</span>
             <input type="date" value={serviceDate} onChange={(event) => actor.send({ type: "SET_SERVICE_DATE", serviceDate: event.target.value })} />
           </label>
-          <label className="console-field console-field--inline">
-            <span>Pharmacy</span>
-            <select
-              value={pharmacyId ?? ""}
-              disabled={role === "pharmacist" || pharmacies.length === 0}
-              onChange={(event) => actor.send({ type: "SELECT_PHARMACY", pharmacyId: Number(event.target.value) })}
-            >
-              {pharmacies.length === 0 && <option value="">{state === "loadingPharmacies" ? "Loading…" : "No pharmacy"}</option>}
-              {pharmacies.map((pharmacy) => (
-                <option key={pharmacy.id} value={pharmacy.id}>
-                  {pharmacy.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PharmacySelect
+            inline
+            pharmacies={pharmacies}
+            pharmacyId={pharmacyId}
+            disabled={role === "pharmacist" || pharmacies.length === 0}
+            placeholder={pharmacies.length > 0 ? null : state === "loadingPharmacies" ? "Loading…" : "No pharmacy"}
+            onSelect={(id) => actor.send({ type: "SELECT_PHARMACY", pharmacyId: id })}
+          />
         </div>
         <p className="console-lead">
           What the couriers handed back to the pharmacy, signed for by its staff: the medication that could not be delivered and the cash and checks collected.
@@ -85,6 +81,17 @@ export function ReturnsScreen({ logic }: { logic: typeof consoleReturnsMachine }
   );
 }
 
+type ReturnedOrder = ReturnManifest["orders"][number];
+
+const RETURNED_COLUMNS: Column<ReturnedOrder>[] = [
+  { header: "Pharmacy reference", cell: (order) => order.external_id ?? `#${order.order_id}` },
+  { header: "Patient", cell: (order) => `${order.patient.first_name} ${order.patient.last_name}` },
+  { header: "Reason", cell: (order) => order.reason },
+  { header: "Item", cell: (order) => (order.returned_item ? (order.item_amount === null ? "Returned" : `Returned (${dollars(order.item_amount)})`) : "—") },
+  { header: "Cash", cell: (order) => dollars(order.cash) },
+  { header: "Check", cell: (order) => dollars(order.check) },
+];
+
 function Manifest({ manifest }: { manifest: ReturnManifest }) {
   const headingId = `return-${manifest.id}`;
   const courier = `${manifest.courier.first_name} ${manifest.courier.last_name}`;
@@ -103,41 +110,8 @@ function Manifest({ manifest }: { manifest: ReturnManifest }) {
         Return of {signedAt(manifest)} <span className="console-region__count">({plural(manifest.orders.length, "order")})</span>
       </h2>
       <div className="console-proof">
-        <dl className="console-fields">
-          {rows.map(([term, value]) => (
-            <div key={term}>
-              <dt>{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
-        <table className="console-table">
-          <caption className="console-muted">Orders on this return</caption>
-          <thead>
-            <tr>
-              <th scope="col">Pharmacy reference</th>
-              <th scope="col">Patient</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Item</th>
-              <th scope="col">Cash</th>
-              <th scope="col">Check</th>
-            </tr>
-          </thead>
-          <tbody>
-            {manifest.orders.map((order) => (
-              <tr key={order.order_id}>
-                <td>{order.external_id ?? `#${order.order_id}`}</td>
-                <td>
-                  {order.patient.first_name} {order.patient.last_name}
-                </td>
-                <td>{order.reason}</td>
-                <td>{order.returned_item ? (order.item_amount === null ? "Returned" : `Returned (${dollars(order.item_amount)})`) : "—"}</td>
-                <td>{dollars(order.cash)}</td>
-                <td>{dollars(order.check)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FieldList rows={rows} />
+        <ConsoleTable columns={RETURNED_COLUMNS} rows={manifest.orders} rowKey={(order) => order.order_id} caption="Orders on this return" captionClassName="console-muted" />
         <div className="console-proof__images">
           <figure>
             <img src={manifest.signature_url} alt={`Signature of ${staff}`} className="console-proof__signature" />

@@ -90,6 +90,17 @@ describeOps(
       for (const message of bodies) webhookPayload(message.type as WebhookEventType).strict().parse(JSON.parse(message.body));
     });
 
+    it("documents who moved an order, by name, in its status history (acted_by beside the actor string)", async () => {
+      const doc = await load();
+      const detail = doc.paths["/api/ops/v1/orders/{id}"]!.get as unknown as { responses: Record<string, { content: Record<string, { schema: unknown }> }> };
+      const change = (detail.responses["200"]!.content["application/json"]!.schema as { properties: { order: { properties: { status_history: { items: unknown } } } } }).properties.order.properties.status_history.items;
+      expect(change).toMatchObject({
+        required: expect.arrayContaining(["actor", "acted_by"]),
+        properties: { actor: {}, acted_by: { description: expect.stringContaining("chain of custody") } },
+      });
+      expect(JSON.stringify((change as { properties: { acted_by: unknown } }).properties.acted_by)).toContain('"name"');
+    });
+
     it("passes Redocly's recommended rules with no error and no warning (redocly.yaml)", async () => {
       const dir = await mkdtemp(path.join(tmpdir(), "rxc-openapi-"));
       try {

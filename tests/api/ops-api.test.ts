@@ -245,6 +245,10 @@ describeOps("ops API: orders", (ctx) => {
       [null, "new", `key:${ctx().dispatchKeyId}`],
       ["new", "cancelled", `key:${ctx().dispatchKeyId}`],
     ]);
+    // Who moved it, by name, as the chain of custody gives them.
+    const custody = (await ctx().ops("GET", `${V1}/orders/${other.id}/custody`)).json().custody as { actor: unknown }[];
+    expect(detail.status_history.map((h: { acted_by: unknown }) => h.acted_by)).toEqual([custody[0]!.actor, custody[0]!.actor]);
+    expect(custody[0]!.actor).toEqual({ type: "key", id: ctx().dispatchKeyId, name: expect.any(String) });
     expect((await ctx().ops("GET", `${V1}/orders/999999`)).statusCode).toBe(404);
   });
 

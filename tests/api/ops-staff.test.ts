@@ -119,6 +119,9 @@ describeOps("staff accounts and console sessions", (ctx) => {
     expect(actors).toContainEqual({ type: "dispatcher", id: dispatcher.staffId, name: expect.stringMatching(/^Dana Staff\d+$/) });
     const detail = await c.ops("GET", `/api/ops/v1/orders/${orderId}`);
     expect(detail.json().order.status_history.map((s: { actor: string }) => s.actor)).toEqual([`staff:${dispatcher.staffId}`, `staff:${dispatcher.staffId}`]);
+    // The status history names them as the chain of custody does (one rule: domain/actors.ts).
+    const named = actors.find((actor: { type: string }) => actor.type === "dispatcher");
+    expect(detail.json().order.status_history.map((s: { acted_by: unknown }) => s.acted_by)).toEqual([named, named]);
   });
 
   it("gives a pharmacist their pharmacy key's reach: their orders, never another pharmacy's, no dispatch calls", async () => {

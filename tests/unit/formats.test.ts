@@ -3,7 +3,7 @@ import { formatAddress } from "../../domain/address.ts";
 import { copayCorrectionRefusal, isCopayAbsent, isValidCopay, isValidCorrectedCopay } from "../../domain/copay.ts";
 import { calendarDate, isoToUsDate, localCalendarDate, usDateToIso } from "../../domain/dates.ts";
 import { centsToDecimal, formatUsd, parseDecimalToCents } from "../../domain/money.ts";
-import { formatPhone, telHref } from "../../domain/phone.ts";
+import { formatPhone, phoneForReading, telHref } from "../../domain/phone.ts";
 
 describe("phone display (spec §5 Formats)", () => {
   it.each([
@@ -23,6 +23,14 @@ describe("phone display (spec §5 Formats)", () => {
     expect(telHref("2155550101")).toBe("tel:+12155550101");
     expect(telHref("18005550199")).toBe("tel:+18005550199");
     expect(telHref("12")).toBeNull();
+  });
+  it("for reading: a US number formatted, anything else as given, none as null", () => {
+    expect(phoneForReading("2155550101")).toBe("(215) 555-0101");
+    expect(phoneForReading("12155550101")).toBe("+1 (215) 555-0101");
+    expect(phoneForReading("+44 20 7946 0958")).toBe("+44 20 7946 0958");
+    expect(phoneForReading("ext. 12")).toBe("ext. 12");
+    expect(phoneForReading("  ")).toBeNull();
+    expect(phoneForReading(null)).toBeNull();
   });
 });
 

@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { actingParty, actingPartyRef } from "../../../domain/actors.ts";
 import type { OpsOrder } from "../../../domain/contract/ops.ts";
 import { auditEvents, couriers, payments, pharmacies, plannedStops } from "../../db/schema.ts";
 import type { OrderRow } from "../../services/order-transitions.ts";
 import { orderView, pharmacyView } from "../../services/views.ts";
 import type { Tx } from "../../db/client.ts";
+import { actorNames } from "./actor-names.ts";
 
 /**
  * Order rows → the operations API's orders, each query once for the page:
@@ -58,17 +60,19 @@ export async function opsOrderView(tx: Tx, row: OrderRow): Promise<OpsOrder> {
   return view!;
 }
 
-/** Every status an order has had, from the audit trail (its creation included), oldest first. */
+/** Every status an order has had, from the audit trail (its creation included), oldest first, with who moved it by name. */
 export async function statusHistory(tx: Tx, orderId: number) {
   const rows = await tx
     .select()
     .from(auditEvents)
     .where(and(eq(auditEvents.orderId, orderId), isNotNull(auditEvents.toStatus)))
     .orderBy(asc(auditEvents.id));
+  const names = await actorNames(tx, rows);
   return rows.map((row) => ({
     from_status: row.fromStatus,
     to_status: row.toStatus!,
     occurred_at: row.occurredAt.toISOString(),
-    actor: row.courierId != null ? `courier:${row.courierId}` : row.staffId != null ? `staff:${row.staffId}` : row.apiKeyId != null ? `key:${row.apiKeyId}` : null,
+    actor: actingPartyRef(actingParty(row)),
+    acted_by: names.actorOf(row),
   }));
 }

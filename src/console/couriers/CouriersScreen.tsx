@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from "@xstate/react";
 import type { OpsCourier } from "../../../domain/contract/ops.ts";
 import { NO_PROGRESS } from "../../../domain/courier-progress.ts";
+import { phoneForReading } from "../../../domain/phone.ts";
 import type { consoleCouriersMachine, InviteField } from "../../../machines/console-couriers.machine.ts";
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
 import { ConsoleSession, useEndSessionWhen } from "../session-context.ts";
@@ -110,6 +111,7 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
                         <th scope="row">
                           <span className="console-table__name">{name}</span>
                           <span className="console-table__meta">{courier.email}</span>
+                          {courier.phone_number && <span className="console-table__meta">{phoneForReading(courier.phone_number)}</span>}
                         </th>
                         <td>{standing(courier)}</td>
                         <td>{progress.delivered}</td>

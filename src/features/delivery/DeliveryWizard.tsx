@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, Navigate, useParams } from "react-router";
 import type { ItineraryResponse } from "../../../domain/contract/itinerary.ts";
 import type { Order } from "../../../domain/contract/entities.ts";
-import { formatPhone } from "../../../domain/phone.ts";
+import { phoneForReading } from "../../../domain/phone.ts";
 import { CourierDayContext } from "../../shell/app-actor.ts";
 import { NotFoundScreen } from "../../ui/NotFoundScreen.tsx";
 import { DeliveryFlow } from "./DeliveryFlow.tsx";
@@ -45,7 +45,7 @@ function DeliveryWizard({ order, step, day }: { order: Order; step: string; day:
         input={{
           order,
           otherOrders: day.orders,
-          supportPhone: formatPhone(day.support_phone) ?? day.support_phone,
+          supportPhone: phoneForReading(day.support_phone) ?? day.support_phone,
           today: day.service_date,
           statuses: day.statuses,
           draft: start.stored?.draft ?? null,

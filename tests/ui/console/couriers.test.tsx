@@ -6,9 +6,9 @@ import type { CourierInviteRequest, CourierInviteResponse, OpsCourier } from "..
 import { consoleCouriersMachine, type CouriersData } from "../../../machines/console-couriers.machine.ts";
 import { courier, PHARMACIST, renderConsole } from "./console-fixtures.tsx";
 
-const DANA = courier(7, "Dana", "Whitfield");
+const DANA = courier(7, "Dana", "Whitfield", { phone_number: "215-555-0142" });
 const SAM = courier(8, "Sam", "Okafor", { password_set: false });
-const GONE = courier(9, "Lee", "Park", { active: false });
+const GONE = courier(9, "Lee", "Park", { active: false, phone_number: "+44 20 7946 0958" });
 const DAY: CouriersData = { couriers: [DANA, SAM, GONE], progress: { 7: { delivered: 3, attempted: 1, left: 5 } } };
 
 function couriersLogic(overrides: Partial<{ invite: (request: CourierInviteRequest) => Promise<CourierInviteResponse>; deactivate: (id: number) => Promise<OpsCourier>; reinvite: (id: number) => Promise<CourierInviteResponse> }> = {}) {
@@ -41,6 +41,10 @@ describe("the Couriers screen (issue 27)", () => {
       ["Deactivated", "0", "0", "0", ""],
     ]);
     expect(screen.getByRole("rowheader", { name: /Dana Whitfield/ })).toBeInTheDocument();
+    // Phones for reading: a US number formatted, any other as given, none when there is none.
+    expect(screen.getByRole("rowheader", { name: /Dana Whitfield/ })).toHaveTextContent("Dana Whitfielddana@example.com(215) 555-0142");
+    expect(screen.getByRole("rowheader", { name: /Lee Park/ })).toHaveTextContent("Lee Parklee@example.com+44 20 7946 0958");
+    expect(screen.getByRole("rowheader", { name: /Sam Okafor/ })).toHaveTextContent(/^Sam Okaforsam@example\.com$/);
     expect(screen.getByTestId("path")).toHaveTextContent("/dispatch/couriers");
   });
 

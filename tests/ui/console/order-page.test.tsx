@@ -29,7 +29,7 @@ function order(status: OrderStatusName, courierId: number | null): OpsOrderDetai
     patient_last_name: "Lovelace",
     patient_date_of_birth: "1950-12-10",
     address: { street_address: "5 Elfreth's Alley", street_address_2: null, city: "Philadelphia", state_abbreviation: "PA", zipcode: "19106", latitude: null, longitude: null },
-    phone_number: "(215) 555-0123",
+    phone_number: "215.555.0123",
     rx_numbers: ["RX-1", "RX-2"],
     external_id: "RIV-12",
     pickup_note: null,
@@ -45,7 +45,10 @@ function order(status: OrderStatusName, courierId: number | null): OpsOrderDetai
     service_date: "2026-11-26",
     created_at: "2026-11-26T13:00:00Z",
     updated_at: "2026-11-26T13:00:00Z",
-    status_history: [{ from_status: null, to_status: "new", occurred_at: "2026-11-26T13:00:00Z", actor: "key:1" }],
+    status_history: [
+      { from_status: null, to_status: "new", occurred_at: "2026-11-26T13:00:00Z", actor: "staff:3", acted_by: { type: "dispatcher", id: 3, name: "Jordan Reyes" } },
+      { from_status: "picked_up", to_status: "delivered", occurred_at: "2026-11-26T16:00:01Z", actor: "courier:7", acted_by: { type: "courier", id: 7, name: "Dana Whitfield" } },
+    ],
   } as unknown as OpsOrderDetail;
 }
 
@@ -167,7 +170,14 @@ describe("the order page (issue 27)", () => {
     expect(within(fields).getByText("RIV-12")).toBeInTheDocument();
     expect(within(fields).getByText("Dana Whitfield")).toBeInTheDocument();
     expect(within(fields).getByText("$12.50")).toBeInTheDocument();
-    expect(within(screen.getByRole("region", { name: "Status history" })).getByText("New")).toBeInTheDocument();
+    // The phone as read (stored as the pharmacy sent it).
+    expect(within(fields).getByText("(215) 555-0123")).toBeInTheDocument();
+    // The status history names who acted as the chain of custody does, never by number.
+    const history = screen.getByRole("region", { name: "Status history" });
+    expect(within(history).getByText("New")).toBeInTheDocument();
+    expect(within(history).getByText("Dispatcher: Jordan Reyes")).toBeInTheDocument();
+    expect(within(history).getByText("Courier: Dana Whitfield")).toBeInTheDocument();
+    expect(history).not.toHaveTextContent("#");
     expect(within(screen.getByRole("region", { name: "Chain of custody" })).getByText("Dispatcher: Jordan Reyes")).toBeInTheDocument();
     const proof = screen.getByRole("region", { name: "Proof of delivery" });
     expect(within(proof).getByText("Ada Lovelace (Patient)")).toBeInTheDocument();

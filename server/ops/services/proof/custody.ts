@@ -3,7 +3,8 @@ import type { Custody, CustodyEntry } from "../../../../domain/contract/ops-proo
 import { centsToDecimal } from "../../../../domain/money.ts";
 import { FAILURE_REASONS } from "../../../../domain/vocabulary.ts";
 import type { Db } from "../../../db/client.ts";
-import { apiKeys, auditEvents, couriers, deliveries, deliveryOrders, pharmacyVisits, staffAccounts } from "../../../db/schema.ts";
+import { auditEvents, deliveries, deliveryOrders, pharmacyVisits } from "../../../db/schema.ts";
+import { actorNames } from "../actor-names.ts";
 import { returnOf } from "./proof.ts";
 import { returnSignatureUrl, scopedOrder, type OpsScope } from "./scope.ts";
 
@@ -52,28 +53,8 @@ export async function orderCustody(db: Db, scope: OpsScope, orderId: number): Pr
     )
     .orderBy(asc(auditEvents.occurredAt), asc(auditEvents.id));
 
-  const courierIds = [
-    ...new Set([...rows.map((row) => row.courierId), ...rows.map(assignedCourier)].filter((id): id is number => id !== null)),
-  ];
-  const keyIds = [...new Set(rows.map((row) => row.apiKeyId).filter((id): id is number => id !== null))];
-  const keyNames = new Map(
-    (keyIds.length ? await db.select({ id: apiKeys.id, name: apiKeys.name }).from(apiKeys).where(inArray(apiKeys.id, keyIds)) : []).map((k) => [k.id, k.name]),
-  );
-  // A dispatcher or pharmacist who acted from the console (issue 27): {type: their role, id, name}.
-  const staffIds = [...new Set(rows.map((row) => row.staffId).filter((id): id is number => id !== null))];
-  const staffById = new Map(
-    (staffIds.length
-      ? await db.select({ id: staffAccounts.id, role: staffAccounts.role, first: staffAccounts.firstName, last: staffAccounts.lastName }).from(staffAccounts).where(inArray(staffAccounts.id, staffIds))
-      : []
-    ).map((s) => [s.id, s]),
-  );
-  const names = new Map(
-    (courierIds.length
-      ? await db.select({ id: couriers.id, first: couriers.firstName, last: couriers.lastName }).from(couriers).where(inArray(couriers.id, courierIds))
-      : []
-    ).map((c) => [c.id, `${c.first} ${c.last}`]),
-  );
-  const courierName = (id: number | null) => (id === null ? "unknown" : (names.get(id) ?? `Courier ${id}`));
+  const names = await actorNames(db, rows, rows.map(assignedCourier).filter((id): id is number => id !== null));
+  const courierName = (id: number | null) => (id === null ? "unknown" : names.courierName(id));
   const attempts = await db
     .select({ id: deliveries.id, reason: deliveries.failureReasonId, notes: deliveries.body, at: deliveries.createdAt })
     .from(deliveryOrders)
@@ -89,13 +70,8 @@ export async function orderCustody(db: Db, scope: OpsScope, orderId: number): Pr
     if (!event) continue;
     // An answer about the visit given before the order existed was not about this order.
     if (event === "visit_confirmed" && row.occurredAt < order.createdAt) continue;
-    const byKey = row.apiKeyId !== null;
-    const byStaff = row.staffId !== null ? staffById.get(row.staffId) : undefined;
-    let actor: CustodyEntry["actor"] = byStaff
-      ? { type: byStaff.role, id: row.staffId, name: `${byStaff.first} ${byStaff.last}` }
-      : byKey
-        ? { type: "key", id: row.apiKeyId, name: keyNames.get(row.apiKeyId!) ?? `API key ${row.apiKeyId}` }
-        : { type: "courier", id: row.courierId, name: courierName(row.courierId) };
+    // Named as the status history names them (actor-names.ts); a row with nobody on it keeps custody's old "unknown" courier.
+    let actor: CustodyEntry["actor"] = names.actorOf(row) ?? { type: "courier", id: null, name: "unknown" };
     const details: CustodyEntry["details"] = {};
     if (event === "assigned" || event === "unassigned") {
       const courierId = assignedCourier(row);
