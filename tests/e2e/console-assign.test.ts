@@ -1,32 +1,14 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, removeDataDir, screenshot, startServer, type RunningServer } from "./support.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { consoleLoggedIn, DESKTOP, DISPATCHER_EMAIL, TABLET } from "./console-support.ts";
+import { expectAccessible, runForFile, screenshot } from "./support.ts";
 
 /** Issue 27: a dispatcher assigns orders on the day board, with the keyboard or the mouse, and a move the API refuses says why. */
-const DESKTOP = { width: 1440, height: 900 };
-const TABLET = { width: 768, height: 1024 };
+const run = runForFile();
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
-
+/** Logged in as the demo dispatcher, the board's 'Unassigned' region drawn. */
 async function dispatcherBoard(viewport = DESKTOP): Promise<Page> {
-  // axe-core is injected as an inline script, which the console's CSP forbids: these pages bypass it.
-  const context = await browser.newContext({ baseURL: server.url, viewport, locale: "en-US", timezoneId: "America/New_York", bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto("/dispatch/login");
-  await page.getByLabel("Email").fill("dispatch@example.com");
-  await page.getByLabel("Password").fill("dispatch-safely");
-  await page.getByRole("button", { name: "Log in" }).click();
+  const page = await consoleLoggedIn(run, DISPATCHER_EMAIL, { viewport });
   await expect.poll(() => page.getByRole("region", { name: /^Unassigned/ }).isVisible()).toBe(true);
   return page;
 }

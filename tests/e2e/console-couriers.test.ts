@@ -1,49 +1,27 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, removeDataDir, screenshot, startServer, type RunningServer } from "./support.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { consolePage, DISPATCHER_EMAIL, logInToConsole, PHARMACIST_EMAIL, TABLET } from "./console-support.ts";
+import { expectAccessible, runForFile, screenshot } from "./support.ts";
 
 /** Issue 27: the console's Couriers screen, the board's map (drawn with no network beyond our server) and Plan the day. */
-const DESKTOP = { width: 1440, height: 900 };
-const TABLET = { width: 768, height: 1024 };
 const OTHER_PHARMACIES = ["Market Street Apothecary", "Northside Family Drugs", "Greenway Health Pharmacy", "Lakeside Specialty Pharmacy"];
 
-let server: RunningServer;
-let browser: Browser;
+const run = runForFile();
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
-
-/** A page whose every request is recorded: the map must need nothing beyond our server. */
-async function consolePage(viewport = DESKTOP): Promise<{ page: Page; elsewhere: string[] }> {
-  // axe-core is injected as an inline script, which the console's CSP (rightly) forbids: such pages bypass it.
-  const context = await browser.newContext({ baseURL: server.url, viewport, locale: "en-US", timezoneId: "America/New_York", bypassCSP: true });
-  const page = await context.newPage();
+/** Logged in as `email`, every request of the page recorded: the map must need nothing beyond our server. */
+async function recordedConsole(email: string): Promise<{ page: Page; elsewhere: string[] }> {
+  const page = await consolePage(run);
   const elsewhere: string[] = [];
   page.on("request", (request) => {
     const url = request.url();
-    if (!url.startsWith(server.url) && !url.startsWith("data:") && !url.startsWith("blob:")) elsewhere.push(url);
+    if (!url.startsWith(run.server.url) && !url.startsWith("data:") && !url.startsWith("blob:")) elsewhere.push(url);
   });
+  await logInToConsole(page, email);
   return { page, elsewhere };
 }
 
-async function logIn(page: Page, email: string): Promise<void> {
-  await page.goto("/dispatch/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("dispatch-safely");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
-}
-
 it("a dispatcher invites a courier and deactivates them, by keyboard, with the confirmation and the link; axe clean at 1440×900 and 768×1024", async () => {
-  const { page } = await consolePage();
-  await logIn(page, "dispatch@example.com");
+  const { page } = await recordedConsole(DISPATCHER_EMAIL);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Couriers" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Couriers", level: 1 }).isVisible()).toBe(true);
   expect(new URL(page.url()).pathname).toBe("/dispatch/couriers");
@@ -64,14 +42,14 @@ it("a dispatcher invites a courier and deactivates them, by keyboard, with the c
   await page.keyboard.press("Enter");
   await expect.poll(() => page.getByText(/^Ana Ruiz is invited\./).isVisible(), { timeout: 10_000 }).toBe(true);
   const link = await page.getByLabel("Set-password link").inputValue();
-  expect(link).toMatch(new RegExp(`^${server.url}/set-password\\?token=[\\w-]+`));
+  expect(link).toMatch(new RegExp(`^${run.server.url}/set-password\\?token=[\\w-]+`));
   const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /Ana Ruiz/ }) });
   await expect.poll(() => row.getByRole("cell").first().textContent()).toBe("Invited, no password yet");
   await expectAccessible(page);
   await screenshot(page, "console-couriers-invited");
 
   // The link opens the set-password screen couriers use.
-  const setPassword = await browser.newPage();
+  const setPassword = await run.browser.newPage();
   await setPassword.goto(link);
   await expect.poll(() => setPassword.getByRole("button").first().isVisible()).toBe(true);
   await setPassword.close();
@@ -100,8 +78,7 @@ it("a dispatcher invites a courier and deactivates them, by keyboard, with the c
 });
 
 it("the board's map draws the day's pharmacies, stops and routes with no request beyond our server", async () => {
-  const { page, elsewhere } = await consolePage();
-  await logIn(page, "dispatch@example.com");
+  const { page, elsewhere } = await recordedConsole(DISPATCHER_EMAIL);
   const map = page.getByRole("region", { name: "Map" });
   await expect.poll(() => map.locator(".leaflet-container").count(), { timeout: 15_000 }).toBe(1);
   await expect.poll(() => map.locator("path.console-map__stop").count()).toBeGreaterThan(0);
@@ -123,8 +100,7 @@ it("the board's map draws the day's pharmacies, stops and routes with no request
 });
 
 it("a pharmacist's map shows their pharmacy's stops only, and no 'Couriers' or 'Plan the day' for them", async () => {
-  const { page, elsewhere } = await consolePage();
-  await logIn(page, "pharmacist@example.com");
+  const { page, elsewhere } = await recordedConsole(PHARMACIST_EMAIL);
   const nav = page.getByRole("navigation", { name: "Console" });
   expect(await nav.getByRole("link").allTextContents()).toEqual(["Board", "Import orders", "Returns"]);
   const map = page.getByRole("region", { name: "Map" });
@@ -155,8 +131,7 @@ it("a pharmacist's map shows their pharmacy's stops only, and no 'Couriers' or '
 });
 
 it("Plan the day: choose couriers, propose, see it per courier and on the map, apply; a plan made stale by another dispatcher is refused in words", async () => {
-  const { page, elsewhere } = await consolePage();
-  await logIn(page, "dispatch@example.com");
+  const { page, elsewhere } = await recordedConsole(DISPATCHER_EMAIL);
   // Three new orders of Riverside's with no courier, as a pharmacy system sends them: the day's plan shares them out.
   const created = await page.evaluate(async () => {
     const accept = { Accept: "application/vnd.rxcourier.v1+json" };

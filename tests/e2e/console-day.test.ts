@@ -2,10 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TEXT } from "../../domain/texts.ts";
-import { expectAccessible, launchBrowser, logIn as courierLogIn, phonePage, removeDataDir, screenshot, startServer, type RunningServer } from "./support.ts";
+import { consoleLoggedIn, DISPATCHER_EMAIL, eventually, PHARMACIST_EMAIL } from "./console-support.ts";
+import { expectAccessible, logIn as courierLogIn, phonePage, runForFile, screenshot } from "./support.ts";
 
 /**
  * Issue 27, "Done when": a day run from the dispatch console, end to end in
@@ -17,7 +18,6 @@ import { expectAccessible, launchBrowser, logIn as courierLogIn, phonePage, remo
  * 5 s of each; the delivered order's page opens its proof PDF; Riverside's
  * pharmacist sees none of it (the orders are Greenway's).
  */
-const DESKTOP = { width: 1440, height: 900 };
 const GREENWAY = "Greenway Health Pharmacy";
 const PDFTOTEXT = "/usr/bin/pdftotext";
 
@@ -34,38 +34,24 @@ const FAILED = "Mary Jackson";
 const UNASSIGNED = "Dorothy Vaughan";
 const IMPORTED = [DELIVERED, FAILED, UNASSIGNED];
 
-let server: RunningServer;
-let browser: Browser;
+const run = runForFile();
 let pdfDir: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+beforeAll(() => {
   pdfDir = mkdtempSync(path.join(tmpdir(), "rxc-day-pdf-"));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
+afterAll(() => {
   if (pdfDir) rmSync(pdfDir, { recursive: true, force: true });
 });
 
-/** A login (argon2) on two busy cores outlasts expect.poll's 1 s default. */
-const eventually = <T,>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
 /** What the issue promises for a live change: on every open console within 5 seconds. */
 const within5s = <T,>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 5_000, interval: 100 });
 
-async function consoleLogIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  // axe-core is injected as an inline script, which the console's CSP forbids: these pages bypass it.
-  const context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP, locale: "en-US", timezoneId: "America/New_York", bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto("/dispatch/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("dispatch-safely");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await eventually(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
+/** On the day board with its live stream open. */
+async function liveBoard(email: string): Promise<Page> {
+  const page = await consoleLoggedIn(run, email);
   await eventually(() => page.getByRole("status").filter({ hasText: "Live" }).isVisible()).toBe(true);
-  return { context, page };
+  return page;
 }
 
 const patientsIn = (page: Page, region: RegExp) => page.getByRole("region", { name: region }).locator(".console-order__patient").allTextContents();
@@ -73,7 +59,7 @@ const patientsIn = (page: Page, region: RegExp) => page.getByRole("region", { na
 it("a dispatcher imports, assigns; the courier delivers one and fails one; the board follows live; the proof PDF opens; another pharmacy's pharmacist sees none of it", async () => {
   const started = Date.now();
   // —— The dispatcher: import through the screen.
-  const { page: board } = await consoleLogIn("dispatch@example.com");
+  const board = await liveBoard(DISPATCHER_EMAIL);
   await board.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Import orders" }).click();
   await eventually(() => board.getByRole("heading", { name: "Import orders", level: 1 }).isVisible()).toBe(true);
   await board.getByLabel("Pharmacy").selectOption({ label: GREENWAY });
@@ -110,7 +96,7 @@ it("a dispatcher imports, assigns; the courier delivers one and fails one; the b
   await expectAccessible(board);
 
   // —— Marcus, on his phone.
-  const phone = await phonePage(browser, server.url);
+  const phone = await phonePage(run.browser, run.server.url);
   await courierLogIn(phone, "courier2@example.com", "deliver-safely");
   // The assignment made him a Greenway visit to confirm (spec §2): every screen leads there first.
   await eventually(() => phone.url()).toMatch(/\/confirm_pharmacy_visits$/);
@@ -212,7 +198,7 @@ it("a dispatcher imports, assigns; the courier delivers one and fails one; the b
   await pdfPage.close();
 
   // —— A pharmacist of another pharmacy (Riverside's; these are Greenway's orders) sees none of it.
-  const { context: pharmacistContext, page: pharmacist } = await consoleLogIn("pharmacist@example.com");
+  const pharmacist = await liveBoard(PHARMACIST_EMAIL);
   // Their own day is there (Marcus's Riverside order): the board has loaded, and still no imported patient.
   await eventually(() => pharmacist.getByText("Paul Schaefer").first().isVisible()).toBe(true);
   const pageText = () => pharmacist.locator("body").innerText();
@@ -245,7 +231,7 @@ it("a dispatcher imports, assigns; the courier delivers one and fails one; the b
   expect(await pharmacist.getByRole("region", { name: "Proof of delivery" }).count()).toBe(0);
   await expectAccessible(pharmacist);
   await screenshot(pharmacist, "console-day-pharmacist-order");
-  await pharmacistContext.close();
+  await pharmacist.context().close();
 
   console.log(`console-day: delivered shown after ${deliveredShownMs} ms, failure after ${failedShownMs} ms; whole day ${Date.now() - started} ms`);
 });

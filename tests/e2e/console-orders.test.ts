@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { deliveryFormEntries } from "../../domain/contract/deliveries.ts";
 import { toFormData } from "../../domain/contract/form-fields.ts";
 import { completion } from "../support/courier-actions.ts";
 import { OCCURRED } from "../support/instants.ts";
 import { call, itinerary, logIn as courierLogIn } from "./http-courier.ts";
-import { expectAccessible, launchBrowser, removeDataDir, screenshot, startServer, type RunningServer } from "./support.ts";
+import { consoleLoggedIn, DISPATCHER_EMAIL, TABLET } from "./console-support.ts";
+import { expectAccessible, runForFile, screenshot } from "./support.ts";
 
 /**
  * Issue 27: the console's import and order page. A dispatcher imports a CSV
@@ -15,8 +15,6 @@ import { expectAccessible, launchBrowser, removeDataDir, screenshot, startServer
  * delivery (made here through the courier API) has its proof on its page,
  * and 'Proof PDF' opens the PDF; an attempted delivery says what happens next.
  */
-const DESKTOP = { width: 1440, height: 900 };
-const TABLET = { width: 768, height: 1024 };
 
 const CSV = [
   "external_id,patient_first_name,patient_last_name,phone_number,street_address,city,state_abbreviation,zipcode,rx_numbers,copay",
@@ -25,24 +23,21 @@ const CSV = [
   "E2E-3,Grace,Hopper,2155550125,2 Arch St,Philadelphia,PA,19106,RX-900003;RX-900004,5.00",
 ].join("\n");
 
-let server: RunningServer;
-let browser: Browser;
+const run = runForFile();
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   // The demo courier picks up and delivers Walter Brennan (Riverside: signed for) and fails Curtis Mayfield (picked up in the demo day).
-  const courier = await courierLogIn(server.url);
-  const orders = await itinerary(server.url, courier);
+  const courier = await courierLogIn(run.server.url);
+  const orders = await itinerary(run.server.url, courier);
   const walter = orders.find((order) => order.patient_first_name === "Walter")!;
   const curtis = orders.find((order) => order.patient_first_name === "Curtis")!;
-  const pickedUp = await call(server.url, courier, "POST", `/api/orders/${walter.id}/pickups`, { json: {} });
+  const pickedUp = await call(run.server.url, courier, "POST", `/api/orders/${walter.id}/pickups`, { json: {} });
   expect(pickedUp.status, pickedUp.body).toBe(200);
   const signed = completion([walter.id], { dob_verified: true, signed_by: "Walter Brennan" });
-  const delivered = await call(server.url, courier, "POST", "/api/courier/deliveries", { form: toFormData(deliveryFormEntries(signed)) }, { "idempotency-key": randomUUID() });
+  const delivered = await call(run.server.url, courier, "POST", "/api/courier/deliveries", { form: toFormData(deliveryFormEntries(signed)) }, { "idempotency-key": randomUUID() });
   expect(delivered.status, delivered.body).toBe(200);
   const failed = await call(
-    server.url,
+    run.server.url,
     courier,
     "POST",
     "/api/courier/deliveries",
@@ -51,26 +46,9 @@ beforeAll(async () => {
   );
   expect(failed.status, failed.body).toBe(200);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
-
-async function consolePage(viewport = DESKTOP): Promise<Page> {
-  // axe-core is injected as an inline script, which the console's CSP forbids: these pages bypass it.
-  const context = await browser.newContext({ baseURL: server.url, viewport, locale: "en-US", timezoneId: "America/New_York", bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto("/dispatch/login");
-  await page.getByLabel("Email").fill("dispatch@example.com");
-  await page.getByLabel("Password").fill("dispatch-safely");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
-  return page;
-}
 
 it("a dispatcher imports a CSV: the bad row is reported by its line before anything is written, then 'Import 2 orders' imports the rest", async () => {
-  const page = await consolePage();
+  const page = await consoleLoggedIn(run);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Import orders" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Import orders", level: 1 }).isVisible()).toBe(true);
   await page.getByLabel("Pharmacy").selectOption({ label: "Riverside Community Pharmacy" });
@@ -125,7 +103,7 @@ it("a dispatcher imports a CSV: the bad row is reported by its line before anyth
 });
 
 it("a delivered demo order's page shows its proof, and 'Proof PDF' opens the PDF; an attempted one says what happens next", async () => {
-  const page = await consolePage();
+  const page = await consoleLoggedIn(run);
   await page.getByRole("link", { name: "Walter Brennan" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Walter Brennan", level: 1 }).isVisible()).toBe(true);
   const proof = page.getByRole("region", { name: "Proof of delivery" });
@@ -157,7 +135,7 @@ it("a delivered demo order's page shows its proof, and 'Proof PDF' opens the PDF
 });
 
 it("the order page and the import are usable at 768×1024", async () => {
-  const page = await consolePage(TABLET);
+  const page = await consoleLoggedIn(run, DISPATCHER_EMAIL, { viewport: TABLET });
   await page.getByRole("link", { name: "Walter Brennan" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Walter Brennan", level: 1 }).isVisible()).toBe(true);
   await expectAccessible(page);

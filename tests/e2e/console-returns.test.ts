@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, expect, it } from "vitest";
 import type { Order } from "../../domain/contract/entities.ts";
 import { toFormData } from "../../domain/contract/form-fields.ts";
 import { returnFormEntries, toWireReturnLine } from "../../domain/contract/return-submissions.ts";
@@ -8,7 +8,8 @@ import { returnLineOf } from "../../domain/returns.ts";
 import { returnForm } from "../support/courier-actions.ts";
 import { OCCURRED } from "../support/instants.ts";
 import { call, itinerary, logIn as courierLogIn, type Courier } from "./http-courier.ts";
-import { expectAccessible, launchBrowser, removeDataDir, screenshot, startServer, type RunningServer } from "./support.ts";
+import { consoleLoggedIn, DISPATCHER_EMAIL, PHARMACIST_EMAIL, TABLET } from "./console-support.ts";
+import { expectAccessible, runForFile, screenshot } from "./support.ts";
 
 /**
  * Issue 27, the pharmacist's return manifests: the demo courier fails two
@@ -17,58 +18,35 @@ import { expectAccessible, launchBrowser, removeDataDir, screenshot, startServer
  * sees Riverside's manifest on 'Returns' with its orders and opens its PDF;
  * Northside's manifest is nowhere in their reach.
  */
-const DESKTOP = { width: 1440, height: 900 };
-const TABLET = { width: 768, height: 1024 };
-
-let server: RunningServer;
-let browser: Browser;
+const run = runForFile();
 let northsideReturnId = 0;
 let northsideId = 0;
 
 async function failAndReturn(courier: Courier, orders: Order[], staff: { first: string; last: string }): Promise<number> {
   for (const order of orders) {
-    const pickedUp = await call(server.url, courier, "POST", `/api/orders/${order.id}/pickups`, { json: {} });
+    const pickedUp = await call(run.server.url, courier, "POST", `/api/orders/${order.id}/pickups`, { json: {} });
     expect(pickedUp.status, pickedUp.body).toBe(200);
     const json = { delivery: { failure_reason: "Patient Not Home", client_occurred_at: OCCURRED, order_ids: [order.id] } };
-    const failed = await call(server.url, courier, "POST", "/api/courier/deliveries", { json }, { "idempotency-key": randomUUID() });
+    const failed = await call(run.server.url, courier, "POST", "/api/courier/deliveries", { json }, { "idempotency-key": randomUUID() });
     expect(failed.status, failed.body).toBe(200);
   }
-  const now = await itinerary(server.url, courier);
+  const now = await itinerary(run.server.url, courier);
   const lines = orders.map((order) => returnLineOf(now.find((o) => o.id === order.id)!)!).map(toWireReturnLine);
   const pharmacyId = orders[0]!.pharmacy.id;
   const submission = returnForm(courier.courierId, pharmacyId, { recipient_first_name: staff.first, recipient_last_name: staff.last, returns: lines });
-  const returned = await call(server.url, courier, "POST", `/api/courier/pharmacies/${pharmacyId}/returns`, { form: toFormData(returnFormEntries(submission)) }, { "idempotency-key": randomUUID() });
+  const returned = await call(run.server.url, courier, "POST", `/api/courier/pharmacies/${pharmacyId}/returns`, { form: toFormData(returnFormEntries(submission)) }, { "idempotency-key": randomUUID() });
   expect(returned.status, returned.body).toBe(200);
   return pharmacyId;
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const courier = await courierLogIn(server.url);
-  const orders = await itinerary(server.url, courier);
+  const courier = await courierLogIn(run.server.url);
+  const orders = await itinerary(run.server.url, courier);
   const named = (first: string) => orders.find((order) => order.patient_first_name === first)!;
   await failAndReturn(courier, [named("Walter"), named("Harold")], { first: "Lena", last: "Brooks" });
   northsideId = await failAndReturn(courier, [named("Franklin")], { first: "Omar", last: "Haddad" });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server);
-});
 
-async function consolePage(email: string, viewport = DESKTOP): Promise<Page> {
-  // axe-core is injected as an inline script, which the console's CSP forbids: these pages bypass it.
-  const context = await browser.newContext({ baseURL: server.url, viewport, locale: "en-US", timezoneId: "America/New_York", bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto("/dispatch/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("dispatch-safely");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
-  return page;
-}
-
+});
 const opsGet = (page: Page, path: string) =>
   page.evaluate(async (path) => {
     const response = await fetch(path, { headers: { Accept: "application/vnd.rxcourier.v1+json" } });
@@ -76,7 +54,7 @@ const opsGet = (page: Page, path: string) =>
   }, path);
 
 it("a dispatcher sees every pharmacy's manifests: Northside's by choosing it", async () => {
-  const page = await consolePage("dispatch@example.com");
+  const page = await consoleLoggedIn(run, DISPATCHER_EMAIL);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Returns" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Returns", level: 1 }).isVisible()).toBe(true);
   await page.getByLabel("Pharmacy").selectOption({ label: "Northside Family Drugs" });
@@ -91,7 +69,7 @@ it("a dispatcher sees every pharmacy's manifests: Northside's by choosing it", a
 });
 
 it("the demo pharmacist sees Riverside's manifest with its orders, the signature, and opens its PDF; never another pharmacy's", async () => {
-  const page = await consolePage("pharmacist@example.com");
+  const page = await consoleLoggedIn(run, PHARMACIST_EMAIL);
   const nav = page.getByRole("navigation", { name: "Console" });
   // Keyboard: the navigation's 'Returns' link is reached with Tab and followed with Enter.
   await nav.getByRole("link", { name: "Import orders" }).focus();
@@ -142,7 +120,7 @@ it("the demo pharmacist sees Riverside's manifest with its orders, the signature
 });
 
 it("is usable on a tablet at 768×1024", async () => {
-  const page = await consolePage("pharmacist@example.com", TABLET);
+  const page = await consoleLoggedIn(run, PHARMACIST_EMAIL, { viewport: TABLET });
   await page.goto("/dispatch/returns");
   const manifest = page.getByRole("region", { name: /^Return of/ });
   await expect.poll(() => manifest.count()).toBe(1);

@@ -1,27 +1,12 @@
-import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
+import { consoleLoggedIn, consolePage, DISPATCHER_EMAIL, PHARMACIST_EMAIL, submitLogIn, TABLET } from "./console-support.ts";
 import { expectAccessible, phonePage, screenshot, serviceWorkerInControl, runForFile } from "./support.ts";
 
 /** Issue 27: the dispatch console, a page of its own under /dispatch, for a desktop first. */
-const DESKTOP = { width: 1440, height: 900 };
-const TABLET = { width: 768, height: 1024 };
-
 const run = runForFile();
 
-async function desktopPage({ enforceCsp = false, viewport = DESKTOP } = {}): Promise<Page> {
-  // axe-core is injected as an inline script, which the console's CSP (rightly) forbids: such pages bypass it.
-  const context = await run.browser.newContext({ baseURL: run.server.url, viewport, locale: "en-US", timezoneId: "America/New_York", bypassCSP: !enforceCsp });
-  return context.newPage();
-}
-
-async function logIn(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-}
-
 it("a dispatcher logs in at /dispatch/login and sees the day board; wrong password in words; axe clean at 1440×900", async () => {
-  const page = await desktopPage();
+  const page = await consolePage(run);
   await page.goto("/dispatch");
   await expect.poll(() => page.url()).toMatch(/\/dispatch\/login$/);
   await expect.poll(() => page.getByRole("button", { name: "Log in" }).isVisible()).toBe(true);
@@ -29,12 +14,12 @@ it("a dispatcher logs in at /dispatch/login and sees the day board; wrong passwo
   await expectAccessible(page);
   await screenshot(page, "console-login");
 
-  await logIn(page, "dispatch@example.com", "wrong-password");
+  await submitLogIn(page, DISPATCHER_EMAIL, "wrong-password");
   await expect.poll(() => page.getByRole("alert").textContent()).toBe("The email or password is incorrect.");
   await expectAccessible(page);
   await screenshot(page, "console-login-error");
 
-  await logIn(page, "dispatch@example.com", "dispatch-safely");
+  await submitLogIn(page, DISPATCHER_EMAIL);
   await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
   expect(new URL(page.url()).pathname).toBe("/dispatch");
   // The demo day: today's orders, the demo courier's among them, and the live stream open.
@@ -79,10 +64,7 @@ it("a dispatcher logs in at /dispatch/login and sees the day board; wrong passwo
 });
 
 it("a pharmacist's board shows their pharmacy's orders only", async () => {
-  const page = await desktopPage();
-  await page.goto("/dispatch/login");
-  await logIn(page, "pharmacist@example.com", "dispatch-safely");
-  await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
+  const page = await consoleLoggedIn(run, PHARMACIST_EMAIL);
   await expect.poll(() => page.getByText("Riverside Community Pharmacy", { exact: false }).count()).toBeGreaterThan(0);
   await expect.poll(() => page.getByRole("status").filter({ hasText: "Live" }).isVisible()).toBe(true);
   for (const other of ["Market Street Apothecary", "Northside Family Drugs", "Greenway Health Pharmacy", "Lakeside Specialty Pharmacy"]) {
@@ -94,13 +76,13 @@ it("a pharmacist's board shows their pharmacy's orders only", async () => {
 });
 
 it("is usable on a tablet at 768×1024: the login and the board fit the width", async () => {
-  const page = await desktopPage({ viewport: TABLET });
+  const page = await consolePage(run, { viewport: TABLET });
   await page.goto("/dispatch/login");
   await expect.poll(() => page.getByRole("button", { name: "Log in" }).isVisible()).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(TABLET.width);
   await expectAccessible(page);
   await screenshot(page, "console-login-tablet");
-  await logIn(page, "dispatch@example.com", "dispatch-safely");
+  await submitLogIn(page, DISPATCHER_EMAIL);
   await expect.poll(() => page.getByRole("region", { name: /^Courier Dana Whitfield/ }).isVisible()).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(TABLET.width);
   await expectAccessible(page);
@@ -121,7 +103,7 @@ it("the courier's service worker, in control, leaves /dispatch to the server; th
   expect(response?.fromServiceWorker(), "served by the server, not the courier's worker").toBe(false);
   expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
   expect(await page.title()).toBe("Rx Courier dispatch");
-  await logIn(page, "dispatch@example.com", "dispatch-safely");
+  await submitLogIn(page, DISPATCHER_EMAIL);
   await expect.poll(() => page.getByRole("heading", { name: "Day board" }).isVisible()).toBe(true);
 
   // The worker's precache holds the courier's page and none of the console's.
