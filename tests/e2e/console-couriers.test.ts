@@ -39,12 +39,15 @@ it("a dispatcher invites a courier and deactivates them, by keyboard, with the c
   await page.keyboard.press("Enter");
   await expect.poll(() => page.getByText("Email must be an email address.").isVisible()).toBe(true);
   await page.getByLabel("Email").fill("ana.ruiz@example.com");
+  await page.getByLabel("Phone number (optional)").fill("215.555.0166");
   await page.keyboard.press("Enter");
   await expect.poll(() => page.getByText(/^Ana Ruiz is invited\./).isVisible(), { timeout: 10_000 }).toBe(true);
   const link = await page.getByLabel("Set-password link").inputValue();
   expect(link).toMatch(new RegExp(`^${run.server.url}/set-password\\?token=[\\w-]+`));
   const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /Ana Ruiz/ }) });
   await expect.poll(() => row.getByRole("cell").first().textContent()).toBe("Invited, no password yet");
+  // Her phone for reading in the list.
+  expect(await row.getByRole("rowheader").textContent()).toBe("Ana Ruizana.ruiz@example.com(215) 555-0166");
   await expectAccessible(page);
   await screenshot(page, "console-couriers-invited");
 

@@ -84,6 +84,9 @@ it("a dispatcher imports a CSV: the bad row is reported by its line before anyth
   }
   expect(await page.getByRole("region", { name: "Order", exact: true }).getByText("Riverside Community Pharmacy").isVisible()).toBe(true);
   expect(await page.getByRole("region", { name: "Chain of custody" }).getByText("Dispatcher: Jordan Reyes").count()).toBeGreaterThan(0);
+  // The status history names the dispatcher as custody does; the phone is shown for reading.
+  expect(await page.getByRole("region", { name: "Status history" }).getByText("Dispatcher: Jordan Reyes").count()).toBeGreaterThan(0);
+  expect(await page.getByRole("region", { name: "Order", exact: true }).getByText("(215) 555-0123").isVisible()).toBe(true);
 
   // Cancel asks first, by keyboard, and 'Keep order' keeps it.
   await page.getByRole("button", { name: "Cancel order" }).focus();
@@ -111,6 +114,10 @@ it("a delivered demo order's page shows its proof, and 'Proof PDF' opens the PDF
   // The signature image loaded (the staff session's cookie reaches the ops API's image).
   await expect.poll(() => proof.getByRole("img", { name: /^Signature of/ }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   expect(await proof.getByText("Delivered", { exact: true }).isVisible()).toBe(true);
+  // The courier who delivered, by name in the status history as in the chain of custody, never by number.
+  const history = page.getByRole("region", { name: "Status history" });
+  expect(await history.getByText("Courier: Dana Whitfield").count()).toBeGreaterThan(0);
+  expect(await history.getByText(/#\d/).count()).toBe(0);
   expect(await page.getByRole("button", { name: "Edit order" }).count()).toBe(0);
   await expectAccessible(page);
   await screenshot(page, "console-order-delivered");

@@ -78,7 +78,8 @@ it("the demo pharmacist sees Riverside's manifest with its orders, the signature
   await page.keyboard.press("Enter");
   await expect.poll(() => page.getByRole("heading", { name: "Returns", level: 1 }).isVisible()).toBe(true);
   expect(await page.getByLabel("Pharmacy").isDisabled()).toBe(true);
-  expect(await page.getByLabel("Pharmacy").locator("option").allInnerTexts()).toEqual(["Riverside Community Pharmacy"]);
+  // Their pharmacy once the pharmacies have loaded ('Loading…' until then).
+  await expect.poll(() => page.getByLabel("Pharmacy").locator("option").allInnerTexts()).toEqual(["Riverside Community Pharmacy"]);
 
   const manifest = page.getByRole("region", { name: /^Return of/ });
   await expect.poll(() => manifest.count()).toBe(1);
