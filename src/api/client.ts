@@ -97,6 +97,11 @@ function failureOf(error: unknown, kind: "network" | "other"): ApiFailure {
   return { kind, status: null, message: error instanceof Error ? error.message : String(error), code: null };
 }
 
+/** Starts loading the client now (a screen that calls the API is opening), without waiting for it. */
+export function preloadClient(): void {
+  void loadClient().catch(() => undefined);
+}
+
 /**
  * Loads the client at the courier's first touch or key press, so the call it
  * leads to (logging in, a pickup) does not wait for the client's code.
@@ -105,7 +110,7 @@ export function loadClientOnFirstInteraction(): void {
   const events = ["pointerdown", "keydown"] as const;
   const load = () => {
     for (const type of events) window.removeEventListener(type, load, true);
-    void loadClient().catch(() => undefined);
+    preloadClient();
   };
   for (const type of events) window.addEventListener(type, load, { capture: true, passive: true });
 }
