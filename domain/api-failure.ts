@@ -83,3 +83,14 @@ export function failureOfAnswer(status: number, body: unknown, fallback: string)
   if (status === 401) return { kind: "unauthenticated", status, message, code };
   return { kind: "refused", status, message, code };
 }
+
+/** failureOfAnswer for an HTTP answer: its JSON body when it has one (a proxy's HTML error page has none, and the status alone decides). */
+export async function failureOfResponse(response: Response, fallback: string): Promise<ApiFailure> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON: the status and `fallback` say it all.
+  }
+  return failureOfAnswer(response.status, body, fallback);
+}

@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
+import { loadClientOnFirstInteraction } from "./api/client.ts";
 import { prefetchItinerary } from "./api/sessions.ts";
 import { installErrorReporting } from "./app/error-reporting.ts";
 import { registerServiceWorkerWhenIdle } from "./offline/service-worker.ts";
@@ -20,3 +21,4 @@ startTransition(() => {
 });
 
 registerServiceWorkerWhenIdle();
+loadClientOnFirstInteraction();

@@ -1,5 +1,5 @@
 import type { ItineraryResponse, SessionResponse } from "../../domain/contract/index.ts";
-import { call, setCsrfToken } from "./client.ts";
+import { call, getJson, setCsrfToken } from "./client.ts";
 import { isApiFailure } from "../../domain/api-failure.ts";
 
 let courierId: number | null = null;
@@ -61,7 +61,7 @@ function forget(): void {
 
 export async function fetchCurrentSession(): Promise<SessionResponse | null> {
   try {
-    return remember(await call((http) => http.get("sessions/current").json<SessionResponse>()));
+    return remember(await getJson<SessionResponse>("sessions/current"));
   } catch (error) {
     if (isApiFailure(error) && error.kind === "unauthenticated") {
       forget();
@@ -86,7 +86,7 @@ export async function logOut(): Promise<void> {
   }
 }
 
-const requestItinerary = () => call((http) => http.get("courier/itinerary").json<ItineraryResponse>());
+const requestItinerary = () => getJson<ItineraryResponse>("courier/itinerary");
 
 let early: Promise<ItineraryResponse> | null = null;
 

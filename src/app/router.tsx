@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate } from "react-router";
+import { preloadClient } from "../api/client.ts";
 import { DashboardScreen } from "../features/dashboard/DashboardScreen.tsx";
 import { LoginScreen } from "../features/login/LoginScreen.tsx";
 import { NotFoundScreen } from "../ui/NotFoundScreen.tsx";
@@ -16,10 +17,15 @@ import { LoggedInLayout } from "./LoggedInLayout.tsx";
  * starts them by name.
  */
 
-/** The screen's module, once the flows it runs are loaded too. */
+/**
+ * The screen's module, once the flows it runs are loaded too. These screens
+ * call the API as they open: the HTTP client starts loading with them (not
+ * awaited: the screen renders without it, its first call waits if need be).
+ */
 const withFlowsOf =
   <T,>(load: () => Promise<T>, ...flows: Parameters<typeof loadFlows>) =>
   async (): Promise<T> => {
+    preloadClient();
     const [module] = await Promise.all([load(), loadFlows(...flows)]);
     return module;
   };
