@@ -1,14 +1,14 @@
 import { and, getTableColumns, inArray, sql } from "drizzle-orm";
-import { OrderCreateRequest, type FieldError, type OrderBatchResult } from "../../../domain/contract/ops.ts";
-import { issueWords } from "../../../domain/contract/issue-words.ts";
-import { orderDateProblems } from "../../../domain/date-rules.ts";
+import type { FieldError, OrderBatchResult, OrderCreateRequest } from "../../../domain/contract/ops.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { backgroundTurn } from "../../http/interactive-first.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
 import { audit } from "../../db/audit.ts";
 import type { OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvents } from "../../services/webhooks/order-events.ts";
-import { externalIdConflictMessage, orderValues, requestHashOf, type CreateOptions, type PharmacyRow } from "./orders.ts";
+import { CheckedBatch } from "./batch-check/pool.ts";
+import { checkBatchRow, type CheckedRow } from "./batch-check/rows.ts";
+import { externalIdConflictMessage, orderValues, type CreateOptions, type PharmacyRow } from "./orders.ts";
 import type { Actor } from "./pharmacies.ts";
 
 /** A row that passed the contract: what it would write, and what the date rule says of it. */
@@ -49,9 +49,14 @@ async function mapInSlices<T, R>(items: readonly T[], slice: () => Promise<void>
 
 const keyOf = (pharmacyId: number, externalId: string) => `${pharmacyId}\u0000${externalId}`;
 
-/** Zod issues of one batch row → paths inside the row ("address.zipcode"). */
-function rowErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
-  return issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(row)", message: issue.message }));
+/**
+ * A batch's rows checked on this thread, in slices (the way when the batch
+ * check's worker does not read it: a small batch, or the worker not running;
+ * batch-check/pool.ts).
+ */
+export async function checkBatchInSlices(rows: Record<string, unknown>[], today: string): Promise<CheckedBatch> {
+  // Checking 1000 rows is ~50-100 ms of this thread's CPU: in slices, so couriers' calls go in between.
+  return new CheckedBatch(await mapInSlices(rows, slicer(), (raw) => checkBatchRow(raw, today)), today);
 }
 
 const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchResult => ({ external_id: externalId, status: "rejected", errors });
@@ -71,14 +76,15 @@ const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchRe
  * - a date the rule refuses is accepted only as an exact replay of the stored order;
  * - all in one transaction: a failure of the database itself leaves nothing of the batch.
  * Background work (server/http/interactive-first.ts, decision 0027): one batch
- * at a time per process; its checks and building run in slices with a turn
- * for the couriers' calls between two, and a last turn after the commit paces
+ * at a time per process; its rows come checked (in the batch check's worker,
+ * batch-check/pool.ts, or in slices by checkBatchInSlices) and are built in
+ * slices with a turn for the couriers' calls between two, and a last turn after the commit paces
  * the writes' share.
  */
 export async function createOrderBatch(
   db: Db,
   actor: Actor,
-  rows: Record<string, unknown>[],
+  rows: readonly CheckedRow[],
   options: Omit<CreateOptions, "pharmacyCache"> & {
     /** Told how long the transaction took, ms (the route's Server-Timing header). */
     onTransaction?: (ms: number) => void;
@@ -86,24 +92,19 @@ export async function createOrderBatch(
 ): Promise<OrderBatchResult[]> {
   const results: (OrderBatchResult | undefined)[] = new Array(rows.length);
   const candidates: Candidate[] = [];
-  // Checking 1000 rows is ~50-100 ms of this thread's CPU: in slices, so couriers' calls go in between.
   const slice = slicer();
-  for (const [index, raw] of rows.entries()) {
-    await slice();
-    const externalId = typeof raw.external_id === "string" ? raw.external_id : raw.external_id == null ? null : String(raw.external_id);
-    const parsed = OrderCreateRequest.safeParse(raw, { error: issueWords });
-    if (!parsed.success) {
-      results[index] = rejected(externalId, rowErrors(parsed.error.issues));
+  for (const [index, row] of rows.entries()) {
+    if (!row.ok) {
+      results[index] = rejected(row.externalId, row.errors);
       continue;
     }
-    const body = parsed.data;
+    const { body } = row;
     // Another pharmacy's id is answered like a missing one: a pharmacy key learns nothing of the others.
     if (options.scope !== null && options.scope !== body.pharmacy_id) {
       results[index] = rejected(body.external_id, [{ path: "pharmacy_id", message: `Pharmacy ${body.pharmacy_id} was not found.` }]);
       continue;
     }
-    const key = keyOf(body.pharmacy_id, body.external_id);
-    candidates.push({ index, body, hash: requestHashOf(body), key, dateProblems: orderDateProblems(body, options.today) });
+    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems });
   }
   if (candidates.length === 0) return results as OrderBatchResult[];
 

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import {
   type OrderCreateRequest,
@@ -20,7 +19,10 @@ import { addressColumns } from "./address-columns.ts";
 import { DELIVERY_WINDOW } from "../../../domain/contract/ops.ts";
 import { refuseBadWindow } from "./clock-windows.ts";
 import { opsOrdersView, opsOrderView, statusHistory } from "./order-views.ts";
+import { requestHashOf } from "./order-hash.ts";
 import type { Actor } from "./pharmacies.ts";
+
+export { requestHashOf };
 
 type DeliveryNote = OrderRow["deliveryNotes"][number];
 
@@ -29,18 +31,6 @@ const EDITABLE: ReadonlySet<OrderStatusName> = new Set(["new", "submitted_to_cou
 
 const cents = (value: string | null | undefined) => (value == null ? null : parseDecimalToCents(value));
 
-/** The same JSON whatever order the keys came in: the same body twice is the same order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-export const requestHashOf = (body: OrderCreateRequest) => createHash("sha256").update(canonical(body)).digest("hex");
 
 function notesOf(instruction: string | null | undefined, superuser: string | null | undefined): DeliveryNote[] {
   const notes: DeliveryNote[] = [];
