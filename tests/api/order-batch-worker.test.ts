@@ -1,10 +1,12 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OrderBatchResponse } from "../../domain/contract/ops.ts";
 import { BatchCheckPool } from "../../server/ops/services/batch-check/pool.ts";
 import { checkBatchInSlices } from "../../server/ops/services/order-batch.ts";
+import { orders } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { databaseTargets } from "../support/databases.ts";
-import { orderBody, startOps, type OpsContext } from "../support/ops-harness.ts";
+import { orderBody, pharmacyBody, startOps, type OpsContext } from "../support/ops-harness.ts";
 
 /**
  * Issue 25: an orders batch's body is parsed and its rows checked in a worker
@@ -54,7 +56,9 @@ describe("the batch check pool", { timeout: BOOT_BOUND }, () => {
     const onThread = await checkBatchInSlices(JSON.parse(text).orders, TEST_DAY);
     expect(inWorker).not.toBeNull();
     expect(inWorker!.rows).toHaveLength(250);
-    expect(inWorker!.rows).toEqual(onThread.rows);
+    // The worker also builds each row's JSON for the insert (the thread builds it later, in createOrderBatch).
+    expect(inWorker!.rows.map((row) => (row.ok ? { ...row, json: undefined } : row))).toEqual(onThread.rows);
+    expect(inWorker!.rows.filter((row) => row.ok && row.dateProblems.length === 0).every((row) => row.ok && typeof row.json === "string")).toBe(true);
     expect(inWorker!.today).toBe(TEST_DAY);
     expect(inWorker!.rows.filter((row) => !row.ok).length).toBeGreaterThan(0);
     expect(failures).toEqual([]);
@@ -127,6 +131,26 @@ for (const target of databaseTargets()) {
         expect(results.filter((r) => r.status === "rejected").length).toBeGreaterThan(100);
         expect(results.at(-1)!.errors).toEqual([{ path: "pharmacy_id", message: "Pharmacy 999999 was not found." }]);
       }
+      expect(failures).toEqual([]);
+    });
+
+    it("writes the same rows as the server's thread, the pharmacy's pickup note standing in for a row without its own", async () => {
+      const stored = async (ctx: OpsContext) => {
+        const made = await ctx.ops("POST", `${V1}/pharmacies`, pharmacyBody({ name: "Notes Pharmacy", pickup_note: "Ring at the side door" }));
+        expect(made.statusCode, made.body).toBe(201);
+        const pharmacyId = made.json().pharmacy.id as number;
+        const rows = [...mixedRows(pharmacyId, "N", 50), orderBody(pharmacyId, "N-own", { pickup_note: "Ask for Sam" }), orderBody(pharmacyId, "N-empty", { pickup_note: "" })];
+        expect((await ctx.ops("POST", `${V1}/orders/batch`, { orders: rows })).statusCode).toBe(200);
+        const written = await ctx.database.db.select().from(orders).where(eq(orders.pharmacyId, pharmacyId));
+        return written
+          .map(({ id: _id, pharmacyId: _pharmacy, createdAt: _created, updatedAt: _updated, ...row }) => row)
+          .sort((a, b) => (a.externalId! < b.externalId! ? -1 : 1));
+      };
+      const [worker, thread] = [await stored(inWorker!), await stored(onThread!)];
+      expect(worker).toEqual(thread);
+      expect(worker.find((row) => row.externalId === "N-own")!.pickupNote).toBe("Ask for Sam");
+      expect(worker.find((row) => row.externalId === "N-empty")!.pickupNote).toBe("Ring at the side door");
+      expect(worker.filter((row) => row.pickupNote === "Ring at the side door").length).toBeGreaterThan(10);
       expect(failures).toEqual([]);
     });
 

@@ -1,4 +1,4 @@
-import { and, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, inArray, sql } from "drizzle-orm";
 import type { FieldError, OrderBatchResult, OrderCreateRequest } from "../../../domain/contract/ops.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { backgroundTurn } from "../../http/interactive-first.ts";
@@ -8,7 +8,8 @@ import type { OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvents } from "../../services/webhooks/order-events.ts";
 import { CheckedBatch } from "./batch-check/pool.ts";
 import { checkBatchRow, type CheckedRow } from "./batch-check/rows.ts";
-import { externalIdConflictMessage, orderValues, type CreateOptions, type PharmacyRow } from "./orders.ts";
+import { externalIdConflictMessage, type CreateOptions, type PharmacyRow } from "./orders.ts";
+import { ORDER_COLUMNS, orderRowJson, orderValues, type OrderValues } from "./order-values.ts";
 import type { Actor } from "./pharmacies.ts";
 
 /** A row that passed the contract: what it would write, and what the date rule says of it. */
@@ -18,6 +19,8 @@ interface Candidate {
   hash: string;
   key: string;
   dateProblems: FieldError[];
+  /** The row's JSON for the insert from the batch check's worker, if it built one (batch-check/rows.ts). */
+  json: string | undefined;
 }
 
 /** The longest this thread works on a batch without a turn of the event loop (checking a row is ~0.1 ms, building one ~0.01 ms). */
@@ -38,11 +41,11 @@ function slicer(): () => Promise<void> {
 }
 
 /** items.map(map), in slices. */
-async function mapInSlices<T, R>(items: readonly T[], slice: () => Promise<void>, map: (item: T) => R): Promise<R[]> {
+async function mapInSlices<T, R>(items: readonly T[], slice: () => Promise<void>, map: (item: T, index: number) => R): Promise<R[]> {
   const out: R[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     await slice();
-    out[i] = map(items[i]!);
+    out[i] = map(items[i]!, i);
   }
   return out;
 }
@@ -104,7 +107,7 @@ export async function createOrderBatch(
       results[index] = rejected(body.external_id, [{ path: "pharmacy_id", message: `Pharmacy ${body.pharmacy_id} was not found.` }]);
       continue;
     }
-    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems });
+    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems, json: row.json });
   }
   if (candidates.length === 0) return results as OrderBatchResult[];
 
@@ -123,7 +126,10 @@ export async function createOrderBatch(
   const toInsert = [...inserting.values()].sort((a, b) => a.body.pharmacy_id - b.body.pharmacy_id || compareText(a.body.external_id, b.body.external_id));
   const values = await mapInSlices(toInsert, slice, (c) => orderValues(c.body, pharmacyById.get(c.body.pharmacy_id)!, c.hash, options.today));
   const keys = values.length ? (Object.keys(values[0]!) as (keyof OrderValues)[]) : [];
-  const json = await mapInSlices(values, slice, (row) => rowJson(keys, row));
+  // The worker's JSON of a row holds unless the pharmacy's pickup note stands in for a row without its own.
+  const json = await mapInSlices(toInsert, slice, (c, i) =>
+    c.json !== undefined && (c.body.pickup_note || !pharmacyById.get(c.body.pharmacy_id)!.pickupNote) ? c.json : orderRowJson(keys, values[i]!),
+  );
 
   const began = performance.now();
   const written = await db.transaction(async (tx) => {
@@ -187,16 +193,8 @@ async function storedOrders(tx: Tx, candidates: Candidate[]): Promise<OrderRow[]
   return rows.filter((row) => row.externalId !== null && keys.has(keyOf(row.pharmacyId, row.externalId)));
 }
 
-const ORDER_COLUMNS = getTableColumns(orders);
-type OrderValues = typeof orders.$inferInsert;
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
-/** One row as jsonb_populate_recordset reads it: these columns (every row orderValues builds sets the same ones), by their names. */
-function rowJson(keys: readonly (keyof OrderValues)[], row: OrderValues): string {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) out[ORDER_COLUMNS[key].name] = row[key] ?? null;
-  return JSON.stringify(out);
-}
 
 /**
  * The rows in one INSERT … SELECT over a JSON parameter, ON CONFLICT DO
@@ -205,7 +203,7 @@ function rowJson(keys: readonly (keyof OrderValues)[], row: OrderValues): string
  * 1000-row VALUES list built by Drizzle (30,000 parameters) cost about as much
  * CPU as everything else in the batch. Only the columns the rows set are
  * named, so the others take their defaults. The JSON of each row is built
- * before the transaction (rowJson, in slices). Returns the
+ * before the transaction (in the batch check's worker, or here in slices). Returns the
  * rows inserted (a row another process made first is not among them), as the
  * rest of the server reads them for the ids, the results and the events.
  */

@@ -102,7 +102,13 @@ export class BatchCheckPool {
   start(): Promise<boolean> {
     if (this.closed || performance.now() < this.noStartUntil) return Promise.resolve(false);
     if (this.ready) return this.ready;
-    const worker = new Worker(BOOT, { workerData: { entry: this.entry.href }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = new Worker(BOOT, {
+      workerData: { entry: this.entry.href },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      // None of the server's node flags: a preload given with --import (the bench's memory probe, a .ts) would load
+      // before the boot registers tsx in this thread and fail it.
+      execArgv: [],
+    });
     // An idle worker does not keep the process alive.
     worker.unref();
     this.worker = worker;

@@ -2,6 +2,7 @@ import { OrderBatchRequest, OrderCreateRequest, type FieldError } from "../../..
 import { issueWords } from "../../../../domain/contract/issue-words.ts";
 import { orderDateProblems } from "../../../../domain/date-rules.ts";
 import { requestHashOf } from "../order-hash.ts";
+import { orderRowJson, orderValues } from "../order-values.ts";
 
 /**
  * One row of an orders batch, checked (issue 25): either refused by the
@@ -10,22 +11,31 @@ import { requestHashOf } from "../order-hash.ts";
  * says of it. Plain data, so it crosses from the worker thread by structured
  * clone. The pharmacy (scope and existence) is checked later, on the server's
  * thread, against the caller and the database.
+ *
+ * In the worker a row the date rule accepts also comes with its JSON for the
+ * insert (order-values.ts), built as if its pharmacy had no pickup note of
+ * its own: the server's thread uses it when that holds or the row has its
+ * own note, and builds the row itself otherwise.
  */
 export type CheckedRow =
   | { ok: false; externalId: string | null; errors: FieldError[] }
-  | { ok: true; body: OrderCreateRequest; hash: string; dateProblems: FieldError[] };
+  | { ok: true; body: OrderCreateRequest; hash: string; dateProblems: FieldError[]; json?: string };
 
 /** Zod issues of one batch row → paths inside the row ("address.zipcode"). */
 function rowErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
   return issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(row)", message: issue.message }));
 }
 
-export function checkBatchRow(raw: Record<string, unknown>, today: string): CheckedRow {
+export function checkBatchRow(raw: Record<string, unknown>, today: string, options: { withJson?: boolean } = {}): CheckedRow {
   const externalId = typeof raw.external_id === "string" ? raw.external_id : raw.external_id == null ? null : String(raw.external_id);
   const parsed = OrderCreateRequest.safeParse(raw, { error: issueWords });
   if (!parsed.success) return { ok: false, externalId, errors: rowErrors(parsed.error.issues) };
   const body = parsed.data;
-  return { ok: true, body, hash: requestHashOf(body), dateProblems: orderDateProblems(body, today) };
+  const hash = requestHashOf(body);
+  const dateProblems = orderDateProblems(body, today);
+  if (!options.withJson || dateProblems.length) return { ok: true, body, hash, dateProblems };
+  const values = orderValues(body, { id: body.pharmacy_id, pickupNote: null }, hash, today);
+  return { ok: true, body, hash, dateProblems, json: orderRowJson(Object.keys(values) as (keyof typeof values)[], values) };
 }
 
 // The keys Fastify's JSON parser (secure-json-parse) looks for, escapes included: such a body is left to it.
@@ -50,5 +60,5 @@ export function checkBatchText(text: string, today: string): CheckedRow[] | null
   }
   const envelope = OrderBatchRequest.safeParse(value);
   if (!envelope.success) return null;
-  return envelope.data.orders.map((row) => checkBatchRow(row, today));
+  return envelope.data.orders.map((row) => checkBatchRow(row, today, { withJson: true }));
 }
