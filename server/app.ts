@@ -45,6 +45,7 @@ import { installPromptClose } from "./http/prompt-close.ts";
 import { EventHub, purgeDispatchEvents } from "./services/events/hub.ts";
 import { registerOpsRoutes } from "./ops/routes/index.ts";
 import { RenderPool, type RenderPoolOptions } from "./ops/services/proof/render-pool.ts";
+import { BatchCheckPool, type BatchCheckPoolOptions } from "./ops/services/batch-check/pool.ts";
 
 export interface AppOptions {
   config: Config;
@@ -62,6 +63,8 @@ export interface AppOptions {
   eventKeepaliveMs?: number;
   /** The PDF render pool's size, queue and time bound (tests give a worker that waits on a latch). */
   renderPool?: RenderPoolOptions;
+  /** The orders batch's check worker (tests read every batch there with inThreadBelowBytes 0). */
+  batchCheck?: BatchCheckPoolOptions;
 }
 
 const HealthBody = z.object({ ok: z.literal(true), engine: z.enum(["pglite", "postgres"]) });
@@ -181,6 +184,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // PDFs are drawn in worker threads, never on the event loop (docs/security.md "Images and PDFs").
   const renderPool = new RenderPool({ ...options.renderPool, onFailure: (reason) => app.log.error({ reason }, "PDF render failed") });
   app.addHook("onClose", async () => renderPool.close());
+  // An orders batch's body is parsed and checked in a worker thread, not on the couriers' event loop (issue 25).
+  const batchCheck = new BatchCheckPool({
+    ...options.batchCheck,
+    onFailure: (reason) => {
+      app.log.error({ reason }, "orders batch check: read on the server's thread instead");
+      options.batchCheck?.onFailure?.(reason);
+    },
+  });
+  app.addHook("onClose", async () => batchCheck.close());
   // The console's live stream (issue 27): one hub per process, listening for every process's commits.
   const eventHub = new EventHub(database.db, database.listen, (error) => app.log.error({ err: error }, "live events: a read failed"));
   await eventHub.start();
@@ -193,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await registerOpsRoutes(app, {
     renderPool,
+    batchCheck,
     db: database.db,
     today,
     gateway: paymentGateway,

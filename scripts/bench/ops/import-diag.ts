@@ -4,7 +4,8 @@
  * baseline and an import under the mix: the mix's p50/p99 as the load
  * generator sees them and as the server logged them, the load generator's and
  * the server's event-loop delay, CPU by process (server, PostgreSQL backends
- * of the bench database, load generator, importer), then an import alone with
+ * of the bench database, load generator, importer; the server's main thread,
+ * which answers the couriers, as server-main too), then an import alone with
  * its CPU per 1000 orders.
  *
  *   node --import tsx scripts/bench/ops/import-diag.ts
@@ -45,6 +46,12 @@ const cpu = () => {
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const who = Number(pid) === server.pid ? "server" : Number(pid) === process.pid ? "bench" : comm.startsWith("postgres") ? (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("rxc_bench") ? "pg-bench" : readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres: postgres") ? "pg-other-db" : "pg-shared") : "other:" + comm;
       out.set(who, (out.get(who) ?? 0) + ticks);
+      if (who === "server") {
+        // The thread that answers the couriers, apart from the process's other threads (GC helpers, the probe, the batch check worker).
+        const main = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+        const mainFields = main.slice(main.lastIndexOf(")") + 2).split(" ");
+        out.set("server-main", (out.get("server-main") ?? 0) + Number(mainFields[11]) + Number(mainFields[12]));
+      }
     } catch {
       // the process ended meanwhile
     }

@@ -5,6 +5,8 @@ import { opsAssignmentRoutes } from "./assignments.ts";
 import { opsCourierRoutes } from "./couriers.ts";
 import { opsKeyRoutes } from "./keys.ts";
 import { opsOrderRoutes } from "./orders.ts";
+import { opsOrderBatchRoutes } from "./order-batch.ts";
+import type { BatchCheckPool } from "../services/batch-check/pool.ts";
 import { opsPharmacyRoutes } from "./pharmacies.ts";
 import { opsPlanRoutes } from "./plans.ts";
 import type { RoutingConfig } from "../../config.ts";
@@ -28,6 +30,8 @@ export interface OpsRouteDeps {
   webhookResolve?: Resolver;
   /** The PDF render pool (server/ops/services/proof/render-pool.ts). */
   renderPool: RenderPool;
+  /** The orders batch's parse and check, off the event loop (server/ops/services/batch-check/pool.ts). */
+  batchCheck: BatchCheckPool;
   /** The day planner's travel and stop times (issue 28). */
   routing: RoutingConfig;
 }
@@ -38,6 +42,7 @@ export async function registerOpsRoutes(app: FastifyInstance, deps: OpsRouteDeps
   await app.register(opsPharmacyRoutes({ db: deps.db }));
   await app.register(opsCourierRoutes({ db: deps.db }));
   await app.register(opsOrderRoutes({ db: deps.db, today: deps.today }));
+  await app.register(opsOrderBatchRoutes({ db: deps.db, today: deps.today, batchCheck: deps.batchCheck }));
   await app.register(opsAssignmentRoutes({ db: deps.db, today: deps.today }));
   await app.register(opsProofRoutes({ db: deps.db, gateway: deps.gateway, timeZone: deps.timeZone, renderPool: deps.renderPool }));
   await app.register(opsPlanRoutes({ db: deps.db, routing: deps.routing, travel: travelProviderFrom(deps.routing), timeZone: deps.timeZone }));

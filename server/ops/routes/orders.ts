@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   OPS_API_PREFIX,
   OpsIdParams,
-  OrderBatchRequest,
-  OrderBatchResponse,
   OrderCancellationRequest,
   OrderCreateRequest,
   OrderDetailResponse,
@@ -15,14 +13,10 @@ import {
 import type { Db } from "../../db/client.ts";
 import { auditActor, opsCaller, pharmacyScope } from "../auth.ts";
 import { opsOrderView } from "../services/order-views.ts";
-import { createOrderBatch } from "../services/order-batch.ts";
 import { cancelOpsOrder, createOrder, getOpsOrder, listOpsOrders, updateOrder } from "../services/orders.ts";
 import { OPS_TAG, opsRefusals, opsSecurity } from "./shared.ts";
 
-/** A batch of 1000 orders is about 1 MB of JSON; the rest of the API keeps its 256 KB limit. */
-const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
-
-/** Orders: dispatch and pharmacy keys; a pharmacy key sees its own pharmacy's only (issue 15). */
+/** Orders: dispatch and pharmacy keys; a pharmacy key sees its own pharmacy's only (issue 15). The batch is in order-batch.ts. */
 export const opsOrderRoutes =
   (deps: { db: Db; today: () => string }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -41,32 +35,6 @@ export const opsOrderRoutes =
         const caller = opsCaller(request);
         const { order, created } = await createOrder(deps.db, auditActor(caller), request.body, { today: deps.today(), scope: pharmacyScope(caller) });
         return reply.status(created ? 201 : 200).send({ order: await opsOrderView(deps.db, order) });
-      },
-    );
-
-    app.post(
-      `${OPS_API_PREFIX}/orders/batch`,
-      {
-        bodyLimit: BATCH_BODY_LIMIT,
-        // Checking and building its rows gives way to other calls (server/http/interactive-first.ts).
-        config: { background: true },
-        schema: {
-          summary: "Create up to 1000 orders, each row on its own: created, unchanged or rejected with its errors",
-          tags: [OPS_TAG],
-          security: opsSecurity,
-          body: OrderBatchRequest,
-          response: { 200: OrderBatchResponse, ...opsRefusals },
-        },
-      },
-      async (request, reply) => {
-        const caller = opsCaller(request);
-        const results = await createOrderBatch(deps.db, auditActor(caller), request.body.orders, {
-          today: deps.today(),
-          scope: pharmacyScope(caller),
-          // How long the batch held its transaction, for the integrator and the bench (issue 25: ≤ 500 ms).
-          onTransaction: (ms) => void reply.header("server-timing", `transaction;dur=${ms.toFixed(1)}`),
-        });
-        return { results };
       },
     );
 

@@ -1,14 +1,15 @@
-import { and, getTableColumns, inArray, sql } from "drizzle-orm";
-import { OrderCreateRequest, type FieldError, type OrderBatchResult } from "../../../domain/contract/ops.ts";
-import { issueWords } from "../../../domain/contract/issue-words.ts";
-import { orderDateProblems } from "../../../domain/date-rules.ts";
+import { and, inArray, sql } from "drizzle-orm";
+import type { FieldError, OrderBatchResult, OrderCreateRequest } from "../../../domain/contract/ops.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { backgroundTurn } from "../../http/interactive-first.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
 import { audit } from "../../db/audit.ts";
 import type { OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrderEvents } from "../../services/webhooks/order-events.ts";
-import { externalIdConflictMessage, orderValues, requestHashOf, type CreateOptions, type PharmacyRow } from "./orders.ts";
+import { CheckedBatch } from "./batch-check/pool.ts";
+import { checkBatchRow, type CheckedRow } from "./batch-check/rows.ts";
+import { externalIdConflictMessage, type CreateOptions, type PharmacyRow } from "./orders.ts";
+import { ORDER_COLUMNS, orderRowJson, orderValues, type OrderValues } from "./order-values.ts";
 import type { Actor } from "./pharmacies.ts";
 
 /** A row that passed the contract: what it would write, and what the date rule says of it. */
@@ -18,6 +19,8 @@ interface Candidate {
   hash: string;
   key: string;
   dateProblems: FieldError[];
+  /** The row's JSON for the insert from the batch check's worker, if it built one (batch-check/rows.ts). */
+  json: string | undefined;
 }
 
 /** The longest this thread works on a batch without a turn of the event loop (checking a row is ~0.1 ms, building one ~0.01 ms). */
@@ -38,20 +41,25 @@ function slicer(): () => Promise<void> {
 }
 
 /** items.map(map), in slices. */
-async function mapInSlices<T, R>(items: readonly T[], slice: () => Promise<void>, map: (item: T) => R): Promise<R[]> {
+async function mapInSlices<T, R>(items: readonly T[], slice: () => Promise<void>, map: (item: T, index: number) => R): Promise<R[]> {
   const out: R[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     await slice();
-    out[i] = map(items[i]!);
+    out[i] = map(items[i]!, i);
   }
   return out;
 }
 
 const keyOf = (pharmacyId: number, externalId: string) => `${pharmacyId}\u0000${externalId}`;
 
-/** Zod issues of one batch row → paths inside the row ("address.zipcode"). */
-function rowErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
-  return issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(row)", message: issue.message }));
+/**
+ * A batch's rows checked on this thread, in slices (the way when the batch
+ * check's worker does not read it: a small batch, or the worker not running;
+ * batch-check/pool.ts).
+ */
+export async function checkBatchInSlices(rows: Record<string, unknown>[], today: string): Promise<CheckedBatch> {
+  // Checking 1000 rows is ~50-100 ms of this thread's CPU: in slices, so couriers' calls go in between.
+  return new CheckedBatch(await mapInSlices(rows, slicer(), (raw) => checkBatchRow(raw, today)), today);
 }
 
 const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchResult => ({ external_id: externalId, status: "rejected", errors });
@@ -71,14 +79,15 @@ const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchRe
  * - a date the rule refuses is accepted only as an exact replay of the stored order;
  * - all in one transaction: a failure of the database itself leaves nothing of the batch.
  * Background work (server/http/interactive-first.ts, decision 0027): one batch
- * at a time per process; its checks and building run in slices with a turn
- * for the couriers' calls between two, and a last turn after the commit paces
+ * at a time per process; its rows come checked (in the batch check's worker,
+ * batch-check/pool.ts, or in slices by checkBatchInSlices) and are built in
+ * slices with a turn for the couriers' calls between two, and a last turn after the commit paces
  * the writes' share.
  */
 export async function createOrderBatch(
   db: Db,
   actor: Actor,
-  rows: Record<string, unknown>[],
+  rows: readonly CheckedRow[],
   options: Omit<CreateOptions, "pharmacyCache"> & {
     /** Told how long the transaction took, ms (the route's Server-Timing header). */
     onTransaction?: (ms: number) => void;
@@ -86,24 +95,19 @@ export async function createOrderBatch(
 ): Promise<OrderBatchResult[]> {
   const results: (OrderBatchResult | undefined)[] = new Array(rows.length);
   const candidates: Candidate[] = [];
-  // Checking 1000 rows is ~50-100 ms of this thread's CPU: in slices, so couriers' calls go in between.
   const slice = slicer();
-  for (const [index, raw] of rows.entries()) {
-    await slice();
-    const externalId = typeof raw.external_id === "string" ? raw.external_id : raw.external_id == null ? null : String(raw.external_id);
-    const parsed = OrderCreateRequest.safeParse(raw, { error: issueWords });
-    if (!parsed.success) {
-      results[index] = rejected(externalId, rowErrors(parsed.error.issues));
+  for (const [index, row] of rows.entries()) {
+    if (!row.ok) {
+      results[index] = rejected(row.externalId, row.errors);
       continue;
     }
-    const body = parsed.data;
+    const { body } = row;
     // Another pharmacy's id is answered like a missing one: a pharmacy key learns nothing of the others.
     if (options.scope !== null && options.scope !== body.pharmacy_id) {
       results[index] = rejected(body.external_id, [{ path: "pharmacy_id", message: `Pharmacy ${body.pharmacy_id} was not found.` }]);
       continue;
     }
-    const key = keyOf(body.pharmacy_id, body.external_id);
-    candidates.push({ index, body, hash: requestHashOf(body), key, dateProblems: orderDateProblems(body, options.today) });
+    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems, json: row.json });
   }
   if (candidates.length === 0) return results as OrderBatchResult[];
 
@@ -122,7 +126,10 @@ export async function createOrderBatch(
   const toInsert = [...inserting.values()].sort((a, b) => a.body.pharmacy_id - b.body.pharmacy_id || compareText(a.body.external_id, b.body.external_id));
   const values = await mapInSlices(toInsert, slice, (c) => orderValues(c.body, pharmacyById.get(c.body.pharmacy_id)!, c.hash, options.today));
   const keys = values.length ? (Object.keys(values[0]!) as (keyof OrderValues)[]) : [];
-  const json = await mapInSlices(values, slice, (row) => rowJson(keys, row));
+  // The worker's JSON of a row holds unless the pharmacy's pickup note stands in for a row without its own.
+  const json = await mapInSlices(toInsert, slice, (c, i) =>
+    c.json !== undefined && (c.body.pickup_note || !pharmacyById.get(c.body.pharmacy_id)!.pickupNote) ? c.json : orderRowJson(keys, values[i]!),
+  );
 
   const began = performance.now();
   const written = await db.transaction(async (tx) => {
@@ -186,16 +193,8 @@ async function storedOrders(tx: Tx, candidates: Candidate[]): Promise<OrderRow[]
   return rows.filter((row) => row.externalId !== null && keys.has(keyOf(row.pharmacyId, row.externalId)));
 }
 
-const ORDER_COLUMNS = getTableColumns(orders);
-type OrderValues = typeof orders.$inferInsert;
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
-/** One row as jsonb_populate_recordset reads it: these columns (every row orderValues builds sets the same ones), by their names. */
-function rowJson(keys: readonly (keyof OrderValues)[], row: OrderValues): string {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) out[ORDER_COLUMNS[key].name] = row[key] ?? null;
-  return JSON.stringify(out);
-}
 
 /**
  * The rows in one INSERT … SELECT over a JSON parameter, ON CONFLICT DO
@@ -204,7 +203,7 @@ function rowJson(keys: readonly (keyof OrderValues)[], row: OrderValues): string
  * 1000-row VALUES list built by Drizzle (30,000 parameters) cost about as much
  * CPU as everything else in the batch. Only the columns the rows set are
  * named, so the others take their defaults. The JSON of each row is built
- * before the transaction (rowJson, in slices). Returns the
+ * before the transaction (in the batch check's worker, or here in slices). Returns the
  * rows inserted (a row another process made first is not among them), as the
  * rest of the server reads them for the ids, the results and the events.
  */

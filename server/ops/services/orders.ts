@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import {
   type OrderCreateRequest,
@@ -7,7 +6,7 @@ import {
   type OrderUpdateOpsRequest,
 } from "../../../domain/contract/ops.ts";
 import { orderDateProblems } from "../../../domain/date-rules.ts";
-import { parseDecimalToCents, totalDueProblem } from "../../../domain/money.ts";
+import { totalDueProblem } from "../../../domain/money.ts";
 import { statusByName, type OrderStatusName } from "../../../domain/vocabulary.ts";
 import { type Db, type Tx, inTransaction } from "../../db/client.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
@@ -20,34 +19,14 @@ import { addressColumns } from "./address-columns.ts";
 import { DELIVERY_WINDOW } from "../../../domain/contract/ops.ts";
 import { refuseBadWindow } from "./clock-windows.ts";
 import { opsOrdersView, opsOrderView, statusHistory } from "./order-views.ts";
+import { requestHashOf } from "./order-hash.ts";
+import { cents, notesOf, orderValues } from "./order-values.ts";
 import type { Actor } from "./pharmacies.ts";
 
-type DeliveryNote = OrderRow["deliveryNotes"][number];
+export { orderValues, requestHashOf };
 
 /** The statuses in which the pharmacy may still change an order: it has not left the pharmacy. */
 const EDITABLE: ReadonlySet<OrderStatusName> = new Set(["new", "submitted_to_courier", "verified"]);
-
-const cents = (value: string | null | undefined) => (value == null ? null : parseDecimalToCents(value));
-
-/** The same JSON whatever order the keys came in: the same body twice is the same order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-export const requestHashOf = (body: OrderCreateRequest) => createHash("sha256").update(canonical(body)).digest("hex");
-
-function notesOf(instruction: string | null | undefined, superuser: string | null | undefined): DeliveryNote[] {
-  const notes: DeliveryNote[] = [];
-  if (instruction) notes.push({ courier_note: false, delivery_instruction: instruction, superuser_note: false });
-  if (superuser) notes.push({ courier_note: false, delivery_instruction: superuser, superuser_note: true });
-  return notes;
-}
 
 export type PharmacyRow = typeof pharmacies.$inferSelect;
 
@@ -73,34 +52,6 @@ async function pharmacyFor(tx: Tx, id: number, options: CreateOptions): Promise<
 }
 
 /** The row an order body makes: one place for the single create and the batch. */
-export function orderValues(body: OrderCreateRequest, pharmacy: PharmacyRow, requestHash: string, today: string): typeof orders.$inferInsert {
-  return {
-    pharmacyId: pharmacy.id,
-    externalId: body.external_id,
-    requestHash,
-    courierId: null,
-    serviceDate: body.service_date ?? today,
-    statusId: statusByName("new").id,
-    patientFirstName: body.patient_first_name,
-    patientLastName: body.patient_last_name,
-    patientDateOfBirth: body.patient_date_of_birth ?? null,
-    recipientDescription: `${body.patient_first_name} ${body.patient_last_name}`,
-    ...addressColumns(body.address),
-    phoneNumber: body.phone_number,
-    rxNumbers: body.rx_numbers,
-    pickupNote: body.pickup_note || pharmacy.pickupNote || null,
-    copayCents: cents(body.copay),
-    deliveryFeeCents: cents(body.delivery_fee),
-    otherItemsAmountDueCents: cents(body.other_items_amount_due) ?? 0,
-    pidOrder: body.pid_order ?? false,
-    collectIdentification: body.collect_identification ?? false,
-    controlledSubstance: body.controlled_substance ?? false,
-    signatureRequired: body.signature_required ?? false,
-    deliveryNotes: notesOf(body.delivery_instruction, body.superuser_note),
-    deliveryWindowStart: body.delivery_window_start ?? null,
-    deliveryWindowEnd: body.delivery_window_end ?? null,
-  };
-}
 
 /** The refusal of another body for an external_id already used: change it with PATCH instead. */
 export const externalIdConflictMessage = (existing: OrderRow, externalId: string) =>

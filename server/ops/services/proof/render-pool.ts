@@ -29,7 +29,7 @@ export interface RenderPoolOptions {
   onFailure?: (reason: string) => void;
 }
 
-const BOOT = new URL("./render-worker-boot.mjs", import.meta.url);
+const BOOT = new URL("../../../workers/ts-boot.mjs", import.meta.url);
 const DEFAULT_ENTRY = new URL("./render-worker.ts", import.meta.url);
 /** A worker's JavaScript heap: a proof needs a few MB; a runaway one stops here rather than taking the machine. */
 const WORKER_HEAP_MB = 256;
