@@ -131,6 +131,8 @@ export class RenderPool {
     const worker = new Worker(BOOT, {
       workerData: { ...this.extraData, entry: this.entry.href },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      // None of the server's node flags: a preload given with --import would load before the boot registers tsx.
+      execArgv: [],
     });
     // An idle pool does not keep the process alive.
     worker.unref();

@@ -23,7 +23,7 @@ function workerSource(): { script: string | URL; eval: boolean } {
 export function solvePlanInWorker(problem: PlanProblem, options: PlanOptions): Promise<PlanSolution> {
   const source = workerSource();
   return new Promise((resolve, reject) => {
-    const worker = new Worker(source.script, { workerData: { problem, options }, eval: source.eval });
+    const worker = new Worker(source.script, { workerData: { problem, options }, eval: source.eval, execArgv: [] });
     let settled = false;
     worker.once("message", (message: { solution?: PlanSolution; error?: string }) => {
       settled = true;
