@@ -1,21 +1,20 @@
 import { memo } from "react";
 import { Link } from "react-router";
 import type { Order } from "../../../domain/contract/entities.ts";
-import { checkInRowAction, rowIndicator } from "../../../domain/pharmacy-progress.ts";
-import { useOfflineOrderIds } from "../../shell/offline-status.ts";
+import { checkInRowAction, type RowIndicator } from "../../../domain/pharmacy-progress.ts";
 import { CheckIcon } from "../../ui/icons.tsx";
 import { RowIndicatorBadge } from "../../ui/RowIndicatorBadge.tsx";
 import { AddressLink, patientName, RxNumbers } from "./order-details.tsx";
 
 /**
  * One check-in row (spec §2): name, address linking to maps, RX numbers, and
- * the action of spec §4. It renders again only when its order (or the device's
- * stored orders) change, not with every render of the list around it.
+ * the action of spec §4. It renders again only when its order or its indicator
+ * change, not with every render of the list around it; the list reads the
+ * device's stored orders once for every row (CheckInScreen).
  */
-export const CheckInRow = memo(function CheckInRow({ order }: { order: Order }) {
+export const CheckInRow = memo(function CheckInRow({ order, indicator }: { order: Order; indicator: RowIndicator }) {
   const name = patientName(order);
   const action = checkInRowAction(order);
-  const indicator = rowIndicator(order, useOfflineOrderIds());
   return (
     <article className="order-row" aria-label={name}>
       <div className="order-row__head">

@@ -1,11 +1,12 @@
 import { useSelector } from "@xstate/react";
 import { useId, useMemo } from "react";
 import { Link } from "react-router";
-import { checkInList, pickupInstructions } from "../../../domain/pharmacy-progress.ts";
+import { checkInList, pickupInstructions, rowIndicator } from "../../../domain/pharmacy-progress.ts";
 import { formatPhone, telHref } from "../../../domain/phone.ts";
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { CourierDayContext } from "../../shell/app-actor.ts";
+import { useOfflineOrderIds } from "../../shell/offline-status.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ScanButton } from "../../ui/scanner/ScanButton.tsx";
 import { ScannerPanel } from "../../ui/scanner/ScannerPanel.tsx";
@@ -29,6 +30,8 @@ export function CheckInScreen() {
     (a, b) => a.orders === b.orders && a.search === b.search && a.canContinue === b.canContinue,
   );
   const scanner = useLabelScanner(actor);
+  // Read once for the list, not subscribed to by every row: a row renders again only if its own indicator changes.
+  const offlineIds = useOfflineOrderIds();
 
   // Worked out when the orders or the search change, not on every render of the screen.
   const { everyOrder, listed, instructions } = useMemo(
@@ -84,7 +87,7 @@ export function CheckInScreen() {
           <ul className="list">
             {listed.map((order) => (
               <li key={order.id}>
-                <CheckInRow order={order} />
+                <CheckInRow order={order} indicator={rowIndicator(order, offlineIds)} />
               </li>
             ))}
           </ul>
