@@ -2,6 +2,7 @@ import L from "leaflet";
 import "leaflet/dist/leaflet.css";
 import { useEffect, useRef } from "react";
 import { pointsOf, type DayMapModel, type MapPharmacy, type MapPoint, type MapStop, type StopTone } from "./map-model.ts";
+import { reconcile, type Drawn } from "./redraw.ts";
 import { configuredTiles } from "./tiles.ts";
 
 /** A stop's fill by where it stands; its outline is its courier's colour (black: no courier). */
@@ -16,36 +17,6 @@ export const TONE_FILLS: Record<StopTone, string> = {
 /** Routes under the pharmacies, stops on top, whatever order they are drawn again in (each pane is an SVG of its own). */
 const PANES = { routes: ["rxc-routes", 395], pharmacies: ["rxc-pharmacies", 400], stops: ["rxc-stops", 405] } as const;
 
-/** A drawn layer and what it was drawn from: the same key next time, the layer stays as it is. */
-interface Drawn {
-  layer: L.Layer;
-  key: string;
-}
-
-/**
- * Layers by id, drawn again only where their key changed: an assignment of
- * 100 orders redraws those 100 stops and two routes, not the day's 2,000
- * (each an SVG path with its tooltip).
- */
-function reconcile<T>(drawn: Map<string, Drawn>, group: L.LayerGroup, items: Iterable<[string, T]>, keyOf: (item: T) => string, draw: (item: T) => L.Layer): void {
-  const seen = new Set<string>();
-  for (const [id, item] of items) {
-    seen.add(id);
-    const key = keyOf(item);
-    const before = drawn.get(id);
-    if (before?.key === key) continue;
-    if (before) group.removeLayer(before.layer);
-    const layer = draw(item);
-    group.addLayer(layer);
-    drawn.set(id, { layer, key });
-  }
-  for (const [id, { layer }] of drawn) {
-    if (seen.has(id)) continue;
-    group.removeLayer(layer);
-    drawn.delete(id);
-  }
-}
-
 const at = (point: MapPoint) => `${point.lat},${point.lng}`;
 
 /**
@@ -57,7 +28,7 @@ export default function DayMap({ model }: { model: DayMapModel }) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const layers = useRef<L.LayerGroup | null>(null);
-  const drawn = useRef({ routes: new Map<string, Drawn>(), pharmacies: new Map<string, Drawn>(), stops: new Map<string, Drawn>() });
+  const drawn = useRef({ routes: new Map<string, Drawn<L.Layer>>(), pharmacies: new Map<string, Drawn<L.Layer>>(), stops: new Map<string, Drawn<L.Layer>>() });
 
   useEffect(() => {
     if (!container.current) return;
