@@ -91,7 +91,7 @@ export async function seedDay(url: string, serviceDate: string, log: (line: stri
 }
 
 /** Resolves, in the page, at the first frame painted after `ready()` holds (a requestAnimationFrame, then a task: after that frame's paint). */
-async function armPaint(page: Page, name: string, ready: string): Promise<void> {
+export async function armPaint(page: Page, name: string, ready: string): Promise<void> {
   await page.evaluate(
     ({ name, ready }) => {
       const w = window as unknown as Record<string, unknown>;
@@ -105,16 +105,16 @@ async function armPaint(page: Page, name: string, ready: string): Promise<void> 
   );
 }
 
-const painted = (page: Page, name: string) => page.evaluate((name) => (window as unknown as Record<string, Promise<number>>)[name]!, name);
+export const painted = (page: Page, name: string) => page.evaluate((name) => (window as unknown as Record<string, Promise<number>>)[name]!, name);
 
-async function armTap(page: Page): Promise<void> {
+export async function armTap(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as { __tap?: number };
     w.__tap = undefined;
     addEventListener("click", (event) => (w.__tap = event.timeStamp), { capture: true, once: true });
   });
 }
-const tapAt = (page: Page) => page.evaluate(() => (window as unknown as { __tap?: number }).__tap!);
+export const tapAt = (page: Page) => page.evaluate(() => (window as unknown as { __tap?: number }).__tap!);
 
 /** The count in a region's heading, "(n)". */
 const regionCount = (title: string) => `Number((document.getElementById(${JSON.stringify(`region-${title.replace(/\W+/g, "-").toLowerCase()}`)})?.textContent ?? "").match(/\\((\\d+)\\)/)?.[1] ?? -1)`;

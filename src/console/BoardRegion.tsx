@@ -1,5 +1,5 @@
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useCallback, useMemo, useRef, type KeyboardEvent, type MouseEvent } from "react";
+import { elementScroll, useVirtualizer, type VirtualizerOptions, type Virtualizer } from "@tanstack/react-virtual";
+import { createContext, memo, useCallback, useContext, useMemo, useRef, type KeyboardEvent, type MouseEvent } from "react";
 import { canMoveOrder } from "../../domain/assignment-rules.ts";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import { Link } from "react-router";
@@ -10,6 +10,37 @@ export const ROW_HEIGHT = 60;
 /** A list longer than its region's height (24rem: six rows and a half) renders only the rows in view, and a few around them. */
 export const VIRTUAL_FROM = 12;
 const OVERSCAN = 4;
+/** The list's height as console.css sets it (.console-region__scroll: 24rem): the rows to draw are known before anything is laid out. */
+const LIST_HEIGHT = 384;
+
+/**
+ * The list's size as the browser reports it after a layout (a ResizeObserver),
+ * never read at once: the virtual list's own reading (clientHeight, as each of
+ * the board's 50 lists mounts) made the browser lay the whole board out in the
+ * middle of React's commit. A size of nothing is a list not laid out yet (a
+ * region off screen, content-visibility: auto): the size it had stands.
+ */
+function observeListRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void): (() => void) | undefined {
+  const element = instance.scrollElement;
+  const View = element?.ownerDocument.defaultView;
+  if (!element || !View?.ResizeObserver) return undefined;
+  const observer = new View.ResizeObserver(([entry]) => {
+    const { width, height } = entry!.contentRect;
+    if (height > 0) cb({ width: Math.round(width), height: Math.round(height) });
+  });
+  observer.observe(element);
+  return () => observer.disconnect();
+}
+
+/**
+ * Scrolls the list, except to the top of a list that is at the top: the
+ * virtual list writes its offset as it mounts, and each such write made the
+ * browser lay the board out there and then (50 lists, 50 writes).
+ */
+const scrollList: VirtualizerOptions<HTMLDivElement, Element>["scrollToFn"] = (offset, options, instance) => {
+  if (offset === 0 && instance.scrollOffset === 0) return;
+  elementScroll(offset, options, instance);
+};
 
 export interface RegionActions {
   /** A checkbox clicked; shift says a range from the last one, within this region's orders. */
@@ -23,14 +54,20 @@ interface RowActions {
   onUnassign(orderId: number): void;
 }
 
+/**
+ * An assignment or unassignment is on its way ('Unassign' waits). A context,
+ * read by the buttons alone: a change of it redraws no region and no row.
+ */
+export const BoardBusy = createContext(false);
+
 interface RegionProps {
   title: string;
   orders: readonly OpsOrder[];
   empty: string;
   /** Checkboxes and 'Unassign' (a dispatcher's board; a pharmacist's shows the day only). */
   selectable: boolean;
+  /** The selected orders of this region (the same set while they stay the same: the region is not drawn again). */
   selected: ReadonlySet<number>;
-  busy: boolean;
   actions: RegionActions;
 }
 
@@ -44,19 +81,23 @@ const idOf = (title: string) => `region-${title.replace(/\W+/g, "-").toLowerCase
  * (the arrow keys, Home and End move between the rows' checkboxes, scrolling
  * the list to the row first).
  */
-export const BoardRegion = memo(function BoardRegion({ title, orders, empty, selectable, selected, busy, actions }: RegionProps) {
+export const BoardRegion = memo(function BoardRegion({ title, orders, empty, selectable, selected, actions }: RegionProps) {
   const id = idOf(title);
   const scroller = useRef<HTMLDivElement>(null);
   // New only when this region's orders change (and then its rows are drawn again anyway).
   const rowActions = useMemo<RowActions>(() => ({ onToggle: (orderId, shift) => actions.onToggle(orderId, shift, orders), onUnassign: actions.onUnassign }), [actions, orders]);
   const virtual = orders.length >= VIRTUAL_FROM;
+  // The component is memoized by hand (memo, its rows too); the compiler leaves it as it is.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: virtual ? orders.length : 0,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
-    // Before the list is laid out (and where nothing is, as in jsdom), a list's worth of rows.
-    initialRect: { width: 320, height: ROW_HEIGHT * 8 },
+    observeElementRect: observeListRect,
+    scrollToFn: scrollList,
+    // Before the list is laid out (and where nothing is, as in jsdom), the list's height in rows.
+    initialRect: { width: 320, height: LIST_HEIGHT },
   });
 
   const focusRow = useCallback(
@@ -125,7 +166,6 @@ export const BoardRegion = memo(function BoardRegion({ title, orders, empty, sel
                   top={top}
                   selectable={selectable}
                   selected={selected.has(order.id)}
-                  busy={busy}
                   actions={rowActions}
                 />
               );
@@ -144,11 +184,10 @@ interface RowProps {
   top: number | null;
   selectable: boolean;
   selected: boolean;
-  busy: boolean;
   actions: RowActions;
 }
 
-const OrderRow = memo(function OrderRow({ order, index, setSize, top, selectable, selected, busy, actions }: RowProps) {
+const OrderRow = memo(function OrderRow({ order, index, setSize, top, selectable, selected, actions }: RowProps) {
   const patient = `${order.patient_first_name} ${order.patient_last_name}`;
   const reference = order.external_id ?? `#${order.id}`;
   const labelId = `order-${order.id}-name`;
@@ -156,7 +195,7 @@ const OrderRow = memo(function OrderRow({ order, index, setSize, top, selectable
   const canUnassign = selectable && order.courier_id !== null && canMoveOrder(order.status.name);
   return (
     <li
-      className={`console-order${selected ? " console-order--selected" : ""}`}
+      className={`console-order${selectable ? "" : " console-order--plain"}${selected ? " console-order--selected" : ""}`}
       data-index={index}
       aria-posinset={index + 1}
       aria-setsize={setSize}
@@ -175,20 +214,25 @@ const OrderRow = memo(function OrderRow({ order, index, setSize, top, selectable
         <span className={`console-status console-status--${order.status.name}`}>{STATUS_WORDS[order.status.name]}</span>{" "}
         <span className="console-order__meta">{order.pharmacy.name}</span>
       </span>
-      {canUnassign && (
-        <button
-          type="button"
-          className="console-button console-button--small console-button--quiet"
-          aria-describedby={labelId}
-          aria-disabled={busy || undefined}
-          onClick={() => !busy && actions.onUnassign(order.id)}
-        >
-          Unassign
-        </button>
-      )}
+      {canUnassign && <UnassignButton orderId={order.id} labelId={labelId} actions={actions} />}
     </li>
   );
 });
+
+function UnassignButton({ orderId, labelId, actions }: { orderId: number; labelId: string; actions: RowActions }) {
+  const busy = useContext(BoardBusy);
+  return (
+    <button
+      type="button"
+      className="console-button console-button--small console-button--quiet"
+      aria-describedby={labelId}
+      aria-disabled={busy || undefined}
+      onClick={() => !busy && actions.onUnassign(orderId)}
+    >
+      Unassign
+    </button>
+  );
+}
 
 /** The checkbox is controlled by the board machine: the click is the event, the machine's selection its state. */
 function noop() {}

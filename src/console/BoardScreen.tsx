@@ -1,10 +1,10 @@
 import { useActorRef, useSelector } from "@xstate/react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import { attentionFor, serviceClock } from "../../domain/needs-attention.ts";
 import { boardOrders, type consoleBoardMachine } from "../../machines/console-board.machine.ts";
 import { groupBoard, keepUnchanged, rangeBetween, type BoardGroups } from "./board-groups.ts";
-import { BoardRegion, type RegionActions } from "./BoardRegion.tsx";
+import { BoardBusy, BoardRegion, type RegionActions } from "./BoardRegion.tsx";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { MapRegion } from "./map/MapRegion.tsx";
 import { NeedsAttention, type AttentionItem } from "./NeedsAttention.tsx";
@@ -60,7 +60,7 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
   if (grouped.from !== orders) setGrouped({ from: orders, groups: keepUnchanged(grouped.groups, groupBoard(orders)) });
   // (A render that set it is run again at once with the new groups; its output is never shown.)
   const { unassigned, couriers: courierGroups, counts } = grouped.groups;
-  const selected = useMemo(() => (selectedIds.length ? new Set(selectedIds) : EMPTY_SELECTION), [selectedIds]);
+  const selectedIn = useRegionSelection(selectedIds);
   const attention = useMemo(() => attentionItems(orders, timeZone, now), [orders, timeZone, now]);
 
   // Stable, so a region whose orders did not change is not drawn again.
@@ -169,13 +169,13 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
             </section>
             <NeedsAttention items={attention} />
             <div className="console-columns">
+              <BoardBusy.Provider value={busy}>
               <BoardRegion
                 title="Unassigned"
                 orders={unassigned}
                 empty="Every order of the day has a courier."
                 selectable={dispatcher}
-                selected={selected}
-                busy={busy}
+                selected={selectedIn("unassigned", unassigned)}
                 actions={actions}
               />
               {courierGroups.map((group) => (
@@ -185,11 +185,11 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
                   orders={group.orders}
                   empty="No orders."
                   selectable={dispatcher}
-                  selected={selected}
-                  busy={busy}
+                  selected={selectedIn(`courier-${group.courierId}`, group.orders)}
                   actions={actions}
                 />
               ))}
+              </BoardBusy.Provider>
             </div>
             <MapRegion orders={orders} couriers={couriers} />
           </>
@@ -197,6 +197,24 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
       </main>
     </div>
   );
+}
+
+/**
+ * Each region's selected orders, as the same set while they stay the same:
+ * checking an order redraws its region only, and an assignment the regions
+ * it changes (not the 50 others).
+ */
+function useRegionSelection(selectedIds: readonly number[]): (region: string, orders: readonly OpsOrder[]) => ReadonlySet<number> {
+  const previous = useRef(new Map<string, ReadonlySet<number>>());
+  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+  return (region, orders) => {
+    const ids = selected.size ? orders.filter((order) => selected.has(order.id)).map((order) => order.id) : [];
+    const before = previous.current.get(region) ?? EMPTY_SELECTION;
+    if (ids.length === before.size && ids.every((id) => before.has(id))) return before;
+    const next = ids.length ? new Set(ids) : EMPTY_SELECTION;
+    previous.current.set(region, next);
+    return next;
+  };
 }
 
 /** Every order's reasons for attention now (domain/needs-attention.ts), in the order the orders were loaded. */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, memo, Suspense, useDeferredValue, useMemo } from "react";
 import type { OpsOrder } from "../../../domain/contract/ops.ts";
 import { ConsoleSession } from "../session-context.ts";
 import { dayMapModel, type DayMapModel, type MapCourier } from "./map-model.ts";
@@ -14,12 +14,14 @@ const DayMap = lazy(() => import("./dispatch-map.tsx"));
 export function MapRegion({ orders, couriers }: { orders: readonly OpsOrder[]; couriers: readonly MapCourier[] }) {
   const staff = ConsoleSession.useSelector((snapshot) => snapshot.context.staff);
   const pharmacyId = staff?.role === "pharmacist" ? (staff.pharmacy_id ?? -1) : null;
-  const model = useMemo(() => dayMapModel(orders, couriers, pharmacyId), [orders, couriers, pharmacyId]);
-  return <MapView model={model} title="Map" />;
+  // The map follows the board a moment later: a change (an assignment of 100) is shown on the board first, then drawn here.
+  const shownOrders = useDeferredValue(orders);
+  const model = useMemo(() => dayMapModel(shownOrders, couriers, pharmacyId), [shownOrders, couriers, pharmacyId]);
+  return <MapView model={model} title="Map" listOnDemand />;
 }
 
 /** A region with a heading: the drawn map, its legend, and the same in words (the text alternative). */
-export function MapView({ model, title }: { model: DayMapModel; title: string }) {
+export const MapView = memo(function MapView({ model, title, listOnDemand = false }: { model: DayMapModel; title: string; listOnDemand?: boolean }) {
   const drawable = model.pharmacies.length + model.unassigned.length + model.routes.length > 0;
   return (
     <section className="console-region console-map" aria-labelledby="region-map">
@@ -39,10 +41,10 @@ export function MapView({ model, title }: { model: DayMapModel; title: string })
           {model.withoutCoordinates === 1 ? "1 order is" : `${model.withoutCoordinates} orders are`} not on the map: no coordinates for the address.
         </p>
       )}
-      <MapStopList model={model} />
+      <MapStopList model={model} onDemand={listOnDemand} />
     </section>
   );
-}
+});
 
 function MapLegend() {
   return (

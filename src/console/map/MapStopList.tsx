@@ -1,10 +1,33 @@
+import { useState } from "react";
 import type { DayMapModel } from "./map-model.ts";
 
-/** The map in words, for screen readers and anyone who prefers a list: each route's stops in driving order, then the stops on no route. */
-export function MapStopList({ model }: { model: DayMapModel }) {
+/**
+ * The map in words, for screen readers and anyone who prefers a list: each
+ * route's stops in driving order, then the stops on no route. On the board
+ * (onDemand) its items are in the page only while it is open: a day of
+ * 2,000 stops is 2,000 list items nobody sees while it is closed.
+ */
+export function MapStopList({ model, onDemand = false }: { model: DayMapModel; onDemand?: boolean }) {
+  const [open, setOpen] = useState(false);
   return (
-    <details className="console-map__list">
-      <summary>The map as a list</summary>
+    // Opened by its summary (a click, Enter or Space) at once; onToggle follows the browser opening it by itself (find in page).
+    <details className="console-map__list" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(!open);
+        }}
+      >
+        The map as a list
+      </summary>
+      {(open || !onDemand) && <StopListItems model={model} />}
+    </details>
+  );
+}
+
+function StopListItems({ model }: { model: DayMapModel }) {
+  return (
+    <>
       {model.routes.map((route) => (
         <div key={route.courierId} className="console-map__route-list">
           <h3>
@@ -46,6 +69,6 @@ export function MapStopList({ model }: { model: DayMapModel }) {
           </ul>
         </div>
       )}
-    </details>
+    </>
   );
 }

@@ -141,7 +141,9 @@ export function dayMapModel(orders: readonly OpsOrder[], couriers: readonly MapC
     if (order.courier_id === null) {
       if (stop) unassigned.push(stop);
     } else {
-      byCourier.set(order.courier_id, [...(byCourier.get(order.courier_id) ?? []), order]);
+      const carried = byCourier.get(order.courier_id);
+      if (carried) carried.push(order);
+      else byCourier.set(order.courier_id, [order]);
     }
   }
   const colourOf = colours(couriers, byCourier.keys());

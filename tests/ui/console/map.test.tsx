@@ -30,6 +30,7 @@ describe("the board's region 'Map' (issue 27)", () => {
   it("a pharmacist's map shows their pharmacy's stops only, even if handed more", async () => {
     renderConsole("/dispatch", { session: PHARMACIST, board: { orders: ORDERS, couriers: [] } });
     const map = await screen.findByRole("region", { name: "Map" });
+    await userEvent.setup().click(within(map).getByText("The map as a list"));
     expect(within(map).getByText(/Ada Lovelace/)).toBeInTheDocument();
     expect(within(map).queryByText(/Grace Hopper|Alan Turing|Market Street Apothecary/)).not.toBeInTheDocument();
   });
