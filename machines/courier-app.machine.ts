@@ -9,7 +9,8 @@ import { SYSTEM_IDS } from "./system-ids.ts";
  * The application: one actor system for the courier's day. It starts the
  * session and the offline queue with the app, and the courier's day once
  * someone is logged in (the session tells it: SESSION_OPENED, SESSION_CLOSED),
- * each under a system id, and spawns a flow (check-in,
+ * each under a system id; the queue reads the device's storage only once it
+ * is told a session opened (not on the login screen). It spawns a flow (check-in,
  * verify, add-ons, delivery, returns) as its child when the courier opens the
  * flow's screen, so the flow reports its outcome to the day and hands a call
  * that failed on the network to the queue by id: sendTo(({ system }) => system.get(…)).
@@ -69,6 +70,8 @@ export const courierAppMachine = setup({
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
     resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today: string) => ({ type: "ONLINE" as const, today })),
+    /** The queue reads the device's storage from now on (it ignores this once it has). */
+    openOfflineStorage: sendTo(SYSTEM_IDS.offlineQueue, { type: "SESSION_OPENED" as const }),
   },
 }).createMachine({
   id: "courierApp",
@@ -119,7 +122,9 @@ export const courierAppMachine = setup({
           on: { SESSION_OPENED: { target: "signedIn", description: "Logged in, or found logged in after a reload." } },
         },
         signedIn: {
-          description: "The courier's day runs (while logging out too: the day stays on screen until the server has answered).",
+          description:
+            "The courier's day runs (while logging out too: the day stays on screen until the server has answered); the offline queue reads the device.",
+          entry: "openOfflineStorage",
           invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
           on: { SESSION_CLOSED: { target: "signedOut", description: "Logged out, or the session expired." } },
         },

@@ -24,6 +24,11 @@ import { followersAfter, tell, type FollowEvent } from "./following.ts";
  * The flows that follow the queue (FOLLOW: returns) are told whether orders
  * wait each time that changes (QUEUE_CHANGED).
  *
+ * The device's storage is read only once a courier's session is open
+ * (SESSION_OPENED, from the application): the login screen neither loads the
+ * store nor opens it. The flows that enqueue run under a session; an order
+ * enqueued before storage is read is kept in memory and saved once it is.
+ *
  * Storage and HTTP are actors the app provides: loadQueue, saveQueue, resubmit.
  */
 
@@ -49,6 +54,8 @@ export interface OfflineQueueContext extends StoredQueue {
 }
 
 export type OfflineQueueEvent =
+  /** A courier's session is open (logged in, or known from the device after a reload): read the device's storage. */
+  | { type: "SESSION_OPENED" }
   | { type: "LOAD"; today: string }
   | { type: "ENQUEUE"; entry: StoredOfflineOrder }
   | { type: "TRY_AGAIN"; today: string }
@@ -169,8 +176,15 @@ export const offlineQueueMachine = setup({
   states: {
     storage: {
       description: "The queue on the device.",
-      initial: "loading",
+      initial: "closed",
       states: {
+        closed: {
+          description: "No courier's session yet (the login screen): the device's storage is neither loaded nor read.",
+          on: {
+            SESSION_OPENED: { target: "loading", description: "A courier's session is open: read the stored offline orders." },
+            LOAD: { actions: { type: "setToday", params: ({ event }) => event.today } },
+          },
+        },
         loading: {
           description: "Reading the stored offline orders.",
           invoke: {

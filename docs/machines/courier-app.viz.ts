@@ -363,8 +363,15 @@ var offlineQueueMachine = setup2({
   states: {
     storage: {
       description: "The queue on the device.",
-      initial: "loading",
+      initial: "closed",
       states: {
+        closed: {
+          description: "No courier's session yet (the login screen): the device's storage is neither loaded nor read.",
+          on: {
+            SESSION_OPENED: { target: "loading", description: "A courier's session is open: read the stored offline orders." },
+            LOAD: { actions: { type: "setToday", params: ({ event }) => event.today } }
+          }
+        },
         loading: {
           description: "Reading the stored offline orders.",
           invoke: {
@@ -634,7 +641,9 @@ var courierAppMachine = setup4({
     },
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
-    resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today }))
+    resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today })),
+    /** The queue reads the device's storage from now on (it ignores this once it has). */
+    openOfflineStorage: sendTo(SYSTEM_IDS.offlineQueue, { type: "SESSION_OPENED" })
   }
 }).createMachine({
   id: "courierApp",
@@ -685,7 +694,8 @@ var courierAppMachine = setup4({
           on: { SESSION_OPENED: { target: "signedIn", description: "Logged in, or found logged in after a reload." } }
         },
         signedIn: {
-          description: "The courier's day runs (while logging out too: the day stays on screen until the server has answered).",
+          description: "The courier's day runs (while logging out too: the day stays on screen until the server has answered); the offline queue reads the device.",
+          entry: "openOfflineStorage",
           invoke: { id: "courierDay", systemId: SYSTEM_IDS.courierDay, src: "courierDay" },
           on: { SESSION_CLOSED: { target: "signedOut", description: "Logged out, or the session expired." } }
         }

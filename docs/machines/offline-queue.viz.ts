@@ -175,8 +175,15 @@ var offlineQueueMachine = setup({
   states: {
     storage: {
       description: "The queue on the device.",
-      initial: "loading",
+      initial: "closed",
       states: {
+        closed: {
+          description: "No courier's session yet (the login screen): the device's storage is neither loaded nor read.",
+          on: {
+            SESSION_OPENED: { target: "loading", description: "A courier's session is open: read the stored offline orders." },
+            LOAD: { actions: { type: "setToday", params: ({ event }) => event.today } }
+          }
+        },
         loading: {
           description: "Reading the stored offline orders.",
           invoke: {

@@ -9,8 +9,9 @@ import { deviceStore } from "../offline/device-store.ts";
 export const deviceToday = () => localCalendarDate(new Date());
 
 /**
- * Reading the device's storage is not what the courier is waiting for: it
- * waits until the first screen is up (the phone idle, or a second at most).
+ * Reading the device's storage is not what the courier is waiting for: the
+ * queue asks for it only once a session is open (never on the login screen),
+ * and it waits until the first screen is up (the phone idle, or a second at most).
  * An order stored meanwhile is kept in memory and saved once the load is in.
  */
 export const firstScreenUp = () => new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));

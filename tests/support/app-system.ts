@@ -81,7 +81,8 @@ export async function startAppSystem({ day, stored = [] }: { day: ItineraryRespo
     { input: { today: APP_TODAY } },
   ).start();
   const queue = app.system.get(SYSTEM_IDS.offlineQueue) as OfflineQueueRef;
-  await waitFor(queue, (snapshot) => !snapshot.matches({ storage: "loading" }));
+  // The queue reads the device once the session has opened.
+  await waitFor(queue, (snapshot) => !snapshot.matches({ storage: "closed" }) && !snapshot.matches({ storage: "loading" }));
   await waitFor(app, () => app.system.get(SYSTEM_IDS.courierDay) !== undefined);
   const dayRef = app.system.get(SYSTEM_IDS.courierDay) as CourierDayRef;
   await waitFor(dayRef, (snapshot) => snapshot.context.day !== null);

@@ -218,7 +218,7 @@ describe("two tabs draining one device's queue", () => {
 
     const tab = () => {
       const store = createOfflineStore({ name });
-      return createActor(
+      const actor = createActor(
         offlineQueueMachine.provide({
           actors: {
             loadQueue: fromPromise(() => store.loadQueue()),
@@ -228,6 +228,8 @@ describe("two tabs draining one device's queue", () => {
         }),
         { input: { today: TODAY } },
       ).start();
+      actor.send({ type: "SESSION_OPENED" }); // a courier logged in on each tab
+      return actor;
     };
     const tabA = tab();
     const tabB = tab();

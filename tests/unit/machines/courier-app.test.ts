@@ -149,6 +149,9 @@ describe("courier-app machine", () => {
     if (flow) expect(Object.values(app.getSnapshot().children)).toContain(flow);
     const online = path.steps.filter((step) => step.event.type === "xstate.done.actor.browserOnline").length;
     expect(received(app.system.get(SYSTEM_IDS.offlineQueue)).filter((event) => event.type === "ONLINE")).toHaveLength(online);
+    // The queue is told each time a session opens (it reads the device's storage the first time), never before.
+    const sessionsOpened = path.steps.filter((step, i) => i > 0 && step.state.matches({ session: "signedIn" }) && path.steps[i - 1]!.state.matches({ session: "signedOut" })).length;
+    expect(received(app.system.get(SYSTEM_IDS.offlineQueue)).filter((event) => event.type === "SESSION_OPENED")).toHaveLength(sessionsOpened);
     app.stop();
   });
 
@@ -190,7 +193,7 @@ describe("courier-app machine", () => {
     flow.send({ type: "CONFIRM" });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(flow.getSnapshot().output).toEqual({ outcome: "attempted", queued: true });
-    expect(received(app.system.get(SYSTEM_IDS.offlineQueue))).toEqual([{ type: "ENQUEUE", entry: QUEUED_ENTRY }]);
+    expect(received(app.system.get(SYSTEM_IDS.offlineQueue))).toEqual([{ type: "SESSION_OPENED" }, { type: "ENQUEUE", entry: QUEUED_ENTRY }]);
     const dayNow = app.system.get(SYSTEM_IDS.courierDay)!.getSnapshot().context.day as ItineraryResponse;
     expect(dayNow.orders.find((candidate) => candidate.id === 70)!.status.name).toBe("delivery_attempted");
     // Done: the flow has left the application.
@@ -236,9 +239,12 @@ describe("courier-app machine", () => {
   it("starts the day when the session is found open after a reload, and stops it when the session expires", async () => {
     const app = startApp({ session: testSession(SESSION) });
     expect(app.getSnapshot().matches({ session: "signedOut" })).toBe(true);
+    expect(received(app.system.get(SYSTEM_IDS.offlineQueue))).toEqual([]);
     await tick();
     expect(app.getSnapshot().matches({ session: "signedIn" })).toBe(true);
     expect(app.system.get(SYSTEM_IDS.courierDay)).toBeDefined();
+    // The session known from the device (online or not) opens the queue's storage, as a login does.
+    expect(received(app.system.get(SYSTEM_IDS.offlineQueue))).toEqual([{ type: "SESSION_OPENED" }]);
     app.system.get(SYSTEM_IDS.session).send({ type: "SESSION_EXPIRED" });
     await tick();
     expect(app.getSnapshot().matches({ session: "signedOut" })).toBe(true);
@@ -262,6 +268,8 @@ describe("courier-app machine", () => {
     expect(app.system.get(SYSTEM_IDS.session).getSnapshot().value).toBe("loggedOut");
     expect(app.getSnapshot().matches({ session: "signedOut" })).toBe(true);
     expect(app.system.get(SYSTEM_IDS.courierDay)).toBeUndefined();
+    // The login screen after a failed login: the queue has not been told to read the device.
+    expect(received(app.system.get(SYSTEM_IDS.offlineQueue))).toEqual([]);
     app.stop();
   });
 });

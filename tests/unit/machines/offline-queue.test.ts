@@ -40,6 +40,7 @@ type ModelEvent = OfflineQueueEvent | { type: `xstate.${"done" | "error"}.actor.
 
 /** PERSIST is raised by the machine after each change; sending it too lets the model take it after a failed save. */
 const COURIER_EVENTS: ModelEvent[] = [
+  { type: "SESSION_OPENED" },
   { type: "ENQUEUE", entry: A },
   { type: "PERSIST" },
   { type: "TRY_AGAIN", today: TODAY },
@@ -56,7 +57,7 @@ const FOLLOWER = createActor(fromCallback(() => undefined)).start();
 function modelEvents(snapshot: Snapshot): ModelEvent[] {
   const events = [...COURIER_EVENTS];
   // Following changes no state the queue acts on (serializeState leaves it out): taken once, from the start.
-  if (snapshot.matches({ storage: "loading", drain: { waiting: "idle" } }) && snapshot.context.entries.length === 0) {
+  if (snapshot.matches({ storage: "closed", drain: { waiting: "idle" } }) && snapshot.context.entries.length === 0) {
     events.push({ type: "FOLLOW", follower: FOLLOWER }, { type: "UNFOLLOW", follower: FOLLOWER });
   }
   if (snapshot.matches({ storage: "loading" })) {
@@ -196,6 +197,8 @@ describe("offline queue machine: model paths", () => {
 /* ---------- Scenarios in the spec's words ---------- */
 
 interface Harness {
+  /** How many times the device's storage was read. */
+  loads: number;
   sent: string[];
   saves: QueueChange[];
   maxInFlight: number;
@@ -207,13 +210,16 @@ function startQueue(options: {
   /** Per idempotency key, the outcomes of successive attempts (default: success). */
   outcomes?: Record<string, (ApiFailure | "ok")[]>;
   today?: string;
+  /** Whether a courier's session opens as the queue starts (the application tells it); default yes. */
+  sessionOpen?: boolean;
 }) {
-  const harness: Harness = { sent: [], saves: [], maxInFlight: 0 };
+  const harness: Harness = { sent: [], saves: [], maxInFlight: 0, loads: 0 };
   let inFlight = 0;
   const actor = createActor(
     offlineQueueMachine.provide({
       actors: {
         loadQueue: fromPromise(async () => {
+          harness.loads += 1;
           if (options.loadFails) throw new Error("storage unavailable");
           return options.stored ?? [];
         }),
@@ -234,6 +240,7 @@ function startQueue(options: {
     }),
     { input: { today: options.today ?? TODAY } },
   ).start();
+  if (options.sessionOpen ?? true) actor.send({ type: "SESSION_OPENED" });
   const settle = async () => {
     for (let i = 0; i < 30; i++) await flush();
   };
@@ -243,6 +250,43 @@ function startQueue(options: {
 const keys = (snapshot: Snapshot) => snapshot.context.entries.map((e) => e.idempotencyKey);
 
 describe("offline queue machine: behaviour", () => {
+  it("reads the device's storage only once a courier's session is open, and once", async () => {
+    const { actor, harness, settle } = startQueue({ stored: [entry("on-disk", { createdAt: `${TODAY}T07:00:00.000Z` })], sessionOpen: false });
+    await settle();
+    // The login screen: nothing loaded, nothing read, nothing saved.
+    expect(harness.loads).toBe(0);
+    expect(actor.getSnapshot().matches({ storage: "closed" })).toBe(true);
+    actor.send({ type: "LOAD", today: TODAY });
+    actor.send({ type: "ONLINE", today: TODAY });
+    await settle();
+    expect(harness.loads).toBe(0);
+    expect(harness.sent).toEqual([]);
+
+    actor.send({ type: "SESSION_OPENED" });
+    await settle();
+    expect(harness.loads).toBe(1);
+    expect(keys(actor.getSnapshot())).toEqual(["on-disk"]);
+    // Logged out and in again: the queue already holds what the device has.
+    actor.send({ type: "SESSION_OPENED" });
+    await settle();
+    expect(harness.loads).toBe(1);
+  });
+
+  it("keeps an order enqueued before storage is read, and saves it once the session opens", async () => {
+    const { actor, harness, settle } = startQueue({ stored: [entry("on-disk", { createdAt: `${TODAY}T07:00:00.000Z` })], sessionOpen: false });
+    actor.send({ type: "ENQUEUE", entry: entry("early", { id: 9 }) });
+    await settle();
+    expect(harness.saves).toEqual([]);
+    expect(hasIncompleteOrders(actor.getSnapshot().context)).toBe(true);
+    actor.send({ type: "SESSION_OPENED" });
+    await settle();
+    expect(keys(actor.getSnapshot())).toEqual(["on-disk", "early"]);
+    expect(harness.saves).toEqual([{ put: [entry("early", { id: 9 })], remove: [] }]);
+    actor.send({ type: "TRY_AGAIN", today: TODAY });
+    await settle();
+    expect(harness.sent).toEqual(["on-disk", "early"]);
+  });
+
   it("drains in the order the courier acted, one at a time, and saves each removal", async () => {
     const stored = [entry("third", { id: 3, createdAt: `${TODAY}T12:00:00.000Z` }), entry("first", { id: 1, createdAt: `${TODAY}T08:00:00.000Z` })];
     const { actor, harness, settle } = startQueue({ stored });
