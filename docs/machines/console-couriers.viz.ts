@@ -7,8 +7,8 @@
 //
 // Demo:
 // Input: the service date 2026-11-26. The list loads (Dana Whitfield, 2 delivered, 5 left); type the email and
-// 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm. Live: send STREAM_OPEN, STREAM_EVENT (a
-// change of the day: the list loads again), STREAM_ERROR (a drop; STREAM_OPEN then loads it again).
+// 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm. Live: STREAM_EVENT (a change of the day)
+// loads the list again; in the visualizer, STREAM_ERROR (a drop) then STREAM_OPEN loads it again too.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   loadCouriers: succeeds with {"couriers":[{"id":3,"first_name":"Dana","last_name":"Whitfield","email":"courier@examp... (GET /api/ops/v1/couriers and the day's orders)
@@ -20662,7 +20662,7 @@ var DANA = {
 var ANA = { ...DANA, id: 9, first_name: "Ana", last_name: "Ruiz", email: "ana@example.com", password_set: false };
 var console_couriers_demo_default = defineDemo({
   machine: consoleCouriersMachine,
-  summary: "Input: the service date 2026-11-26. The list loads (Dana Whitfield, 2 delivered, 5 left); type the email and 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm. Live: send STREAM_OPEN, STREAM_EVENT (a change of the day: the list loads again), STREAM_ERROR (a drop; STREAM_OPEN then loads it again).",
+  summary: "Input: the service date 2026-11-26. The list loads (Dana Whitfield, 2 delivered, 5 left); type the email and 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm. Live: STREAM_EVENT (a change of the day) loads the list again; in the visualizer, STREAM_ERROR (a drop) then STREAM_OPEN loads it again too.",
   // The form begun (first and last name): one event completes it, so the chart's paths stay few.
   input: { serviceDate: "2026-11-26", csrfToken: "demo", draft: { first_name: "Ana", last_name: "Ruiz", email: "", phone_number: "" } },
   standIns: {
@@ -20680,9 +20680,8 @@ var console_couriers_demo_default = defineDemo({
     { type: "CONFIRM" },
     { type: "CANCEL" },
     { type: "RETRY" },
-    { type: "STREAM_OPEN" },
-    { type: "STREAM_EVENT" },
-    { type: "STREAM_ERROR" }
+    // The connection's own events (STREAM_OPEN, STREAM_ERROR) are left to the visualizer: with the form's, the chart's paths would be their product.
+    { type: "STREAM_EVENT" }
   ]
 });
 
