@@ -46,6 +46,9 @@ function startConsole(screen: AnyActorLogic = standInScreen) {
   return createActor(consoleMachine.provide({ actors: { session: testSession }, actions: { startScreen: startScreenFrom(() => screen) } })).start();
 }
 
+/** The screen's machine, if the console runs it (the console's children are typed by its own actors: the session). */
+const screenOf = (app: AnyActorRef): AnyActorRef | undefined => (app.getSnapshot().children as Record<string, AnyActorRef | undefined>)[SCREEN_ID];
+
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function replay(path: ModelPath) {
@@ -58,10 +61,10 @@ async function replay(path: ModelPath) {
       session.send({ type: "LOG_IN", email: "dispatch@example.com", password: "dispatch-safely" });
     } else if (event.type === "SESSION_CLOSED") {
       // The dispatcher logs out: the screen stays while the server answers, then the session tells the console.
-      const screen = app.getSnapshot().children[SCREEN_ID];
+      const screen = screenOf(app);
       session.send({ type: "LOG_OUT" });
       expect(session.getSnapshot().value).toBe("loggingOut");
-      expect(app.getSnapshot().children[SCREEN_ID]).toBe(screen);
+      expect(screenOf(app)).toBe(screen);
     } else {
       app.send(event as ConsoleEvent);
     }
@@ -80,7 +83,7 @@ describe("console machine (issue 27)", () => {
     // The session is there from the start, under its system id; a screen's machine only while its screen is open and the session too.
     expect(app.system.get(CONSOLE_SYSTEM_IDS.session)).toBe(app.getSnapshot().children.session);
     const running = path.state.context.screens.includes(SCREEN_ID);
-    expect(app.getSnapshot().children[SCREEN_ID] !== undefined).toBe(running);
+    expect(screenOf(app) !== undefined).toBe(running);
     if (running) expect(path.state.matches("signedIn")).toBe(true);
     app.stop();
   });
@@ -91,13 +94,13 @@ describe("console machine (issue 27)", () => {
     const app = startConsole();
     await tick();
     app.send({ type: "SCREEN.OPEN", ...OPEN });
-    expect(app.getSnapshot().children[SCREEN_ID]).toBeUndefined();
+    expect(screenOf(app)).toBeUndefined();
     app.system.get(CONSOLE_SYSTEM_IDS.session).send({ type: "LOG_IN", email: "dispatch@example.com", password: "dispatch-safely" });
     await tick();
     app.send({ type: "SCREEN.OPEN", ...OPEN });
-    const screen = app.getSnapshot().children[SCREEN_ID];
+    const screen = screenOf(app);
     app.send({ type: "SCREEN.OPEN", ...OPEN });
-    expect(app.getSnapshot().children[SCREEN_ID]).toBe(screen);
+    expect(screenOf(app)).toBe(screen);
     expect(app.getSnapshot().context.screens).toEqual([SCREEN_ID]);
     app.stop();
   });
@@ -125,7 +128,7 @@ describe("console machine (issue 27)", () => {
     expect(session.getSnapshot().value).toBe("signedOut");
     expect(session.getSnapshot().context.error).toBe(SESSION_ENDED_MESSAGE);
     expect(app.getSnapshot().value).toBe("signedOut");
-    expect(app.getSnapshot().children[SCREEN_ID]).toBeUndefined();
+    expect(screenOf(app)).toBeUndefined();
     expect(app.getSnapshot().context.screens).toEqual([]);
     app.stop();
   });
@@ -145,7 +148,7 @@ describe("console machine (issue 27)", () => {
     app.send({ type: "SCREEN.OPEN", ...OPEN });
     await tick();
     expect(app.getSnapshot().value).toBe("signedIn");
-    expect(app.getSnapshot().children[SCREEN_ID]?.getSnapshot().value).toMatchObject({ data: "failed" });
+    expect(screenOf(app)?.getSnapshot().value).toMatchObject({ data: "failed" });
     app.stop();
   });
 });
