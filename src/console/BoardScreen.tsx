@@ -8,7 +8,7 @@ import { BoardRegion, type RegionActions } from "./BoardRegion.tsx";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { MapRegion } from "./map/MapRegion.tsx";
 import { NeedsAttention, type AttentionItem } from "./NeedsAttention.tsx";
-import { ConsoleScreen, useServiceDayInput, type ScreenActor } from "./ConsoleScreen.tsx";
+import { serviceDayScreen, type ScreenActor } from "./ConsoleScreen.tsx";
 import { ConsoleSession } from "./session-context.ts";
 import { STATUS_ORDER, STATUS_WORDS } from "./status-words.ts";
 
@@ -33,15 +33,9 @@ const EMPTY_SELECTION: ReadonlySet<number> = new Set();
  * for a range), chooses a 'Courier' and presses 'Assign', or 'Unassign' one.
  * The board machine, run by the console, holds the selection and the assignment on its way.
  */
-export function BoardScreen() {
-  return (
-    <ConsoleScreen screen="board" input={useServiceDayInput()}>
-      {(board) => <DayBoard board={board} />}
-    </ConsoleScreen>
-  );
-}
+export const BoardScreen = serviceDayScreen("board", DayBoard);
 
-function DayBoard({ board }: { board: ScreenActor<"board"> }) {
+function DayBoard({ actor: board }: { actor: ScreenActor<"board"> }) {
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
   const dispatcher = ConsoleSession.useSelector((snapshot) => snapshot.context.staff?.role === "dispatcher");
   const serviceDate = useSelector(board, (snapshot) => snapshot.context.serviceDate);

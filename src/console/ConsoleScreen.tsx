@@ -1,5 +1,5 @@
 import { useSelector } from "@xstate/react";
-import { useLayoutEffect, useState, type ReactNode } from "react";
+import { useLayoutEffect, useState, type ComponentType, type ReactNode } from "react";
 import type { ActorRefFrom, InputFrom } from "xstate";
 import type { ConsoleScreenMachines, ConsoleScreenName, ScreenOpen } from "../../machines/console-screens.ts";
 import { ConsoleActor, ConsoleSession } from "./session-context.ts";
@@ -45,4 +45,18 @@ export function useServiceDayInput(): { serviceDate: string; csrfToken: string |
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
   return { serviceDate: serviceToday(timeZone), csrfToken };
+}
+
+/** The screens of one service day: the board, the couriers, the plan. */
+type DayScreen = "board" | "couriers" | "plan";
+
+/** A screen of one service day: its machine opened with today and the CSRF token, its view given the running machine. */
+export function serviceDayScreen<S extends DayScreen>(screen: S, View: ComponentType<{ actor: ScreenActor<S> }>): () => ReactNode {
+  return function ServiceDayScreen() {
+    return (
+      <ConsoleScreen screen={screen} input={useServiceDayInput() as InputFrom<ConsoleScreenMachines[S]>}>
+        {(actor) => <View actor={actor} />}
+      </ConsoleScreen>
+    );
+  };
 }

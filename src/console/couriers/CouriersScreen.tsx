@@ -4,7 +4,7 @@ import { NO_PROGRESS } from "../../../domain/courier-progress.ts";
 import type { InviteField } from "../../../machines/console-couriers.machine.ts";
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
 import { LiveStatus } from "../LiveStatus.tsx";
-import { ConsoleScreen, useServiceDayInput, type ScreenActor } from "../ConsoleScreen.tsx";
+import { serviceDayScreen, type ScreenActor } from "../ConsoleScreen.tsx";
 import { NoticeSlot, ScreenAlert } from "../ScreenMessages.tsx";
 import "../panels.css";
 import "./couriers.css";
@@ -19,13 +19,7 @@ const FIELDS: { field: InviteField; label: string; type: string; autoComplete: s
 const standing = (courier: OpsCourier) => (!courier.active ? "Deactivated" : courier.password_set ? "Active" : "Invited, no password yet");
 
 /** /dispatch/couriers (issue 27, dispatchers only): every courier with today's progress, live; invite, invite again, deactivate. */
-export function CouriersScreen() {
-  return (
-    <ConsoleScreen screen="couriers" input={useServiceDayInput()}>
-      {(actor) => <Couriers actor={actor} />}
-    </ConsoleScreen>
-  );
-}
+export const CouriersScreen = serviceDayScreen("couriers", Couriers);
 
 function Couriers({ actor }: { actor: ScreenActor<"couriers"> }) {
   const state = useSelector(actor, (snapshot) => snapshot.value.data);

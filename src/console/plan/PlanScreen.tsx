@@ -7,7 +7,7 @@ import type { PlanCourier } from "../../../machines/console-plan.machine.ts";
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
 import { dayMapModel, planMapModel } from "../map/map-model.ts";
 import { MapView } from "../map/MapRegion.tsx";
-import { ConsoleScreen, useServiceDayInput, type ScreenActor } from "../ConsoleScreen.tsx";
+import { serviceDayScreen, type ScreenActor } from "../ConsoleScreen.tsx";
 import { NoticeSlot, ScreenAlert } from "../ScreenMessages.tsx";
 import "../panels.css";
 import "./plan.css";
@@ -16,13 +16,7 @@ import "./plan.css";
 const clock = (instant: string) => instant.slice(11, 16);
 
 /** /dispatch/plan (issues 27 and 28, dispatchers only): choose couriers, 'Plan the day', look at the plan, 'Apply plan'. */
-export function PlanScreen() {
-  return (
-    <ConsoleScreen screen="plan" input={useServiceDayInput()}>
-      {(actor) => <PlanTheDay actor={actor} />}
-    </ConsoleScreen>
-  );
-}
+export const PlanScreen = serviceDayScreen("plan", PlanTheDay);
 
 function PlanTheDay({ actor }: { actor: ScreenActor<"plan"> }) {
   const state = useSelector(actor, (snapshot) => snapshot.value);
