@@ -3,6 +3,7 @@ import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import { moveRefusal } from "../domain/assignment-rules.ts";
 import type { OpsOrder } from "../domain/contract/ops.ts";
 import { statusByName } from "../domain/vocabulary.ts";
+import { tellSessionEnded } from "./console-session-ended.ts";
 
 /**
  * The dispatch console's day board (issue 27): the day's orders and couriers
@@ -283,6 +284,8 @@ export const consoleBoardMachine = setup({
     },
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     setServiceDate: assign(({ event }) =>
       event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false, dirty: [], selected: [], anchor: null, notice: null } : {},
     ),
@@ -415,7 +418,7 @@ export const consoleBoardMachine = setup({
               { guard: "ordersAreDirty", target: "updating", actions: { type: "storeBoard", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } },
             ],
-            onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } },
+            onError: { target: "failed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
           },
           on: {
             STREAM_EVENT: { actions: "noteEvent", description: "Noted: fetched once the day is loaded." },
@@ -444,7 +447,7 @@ export const consoleBoardMachine = setup({
               { guard: "moreOrdersWereNamed", target: "updating", reenter: true, actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
             ],
-            onError: { target: "refreshing", description: "The orders could not be fetched: the whole day again." },
+            onError: { target: "refreshing", actions: { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }, description: "The orders could not be fetched: the whole day again." },
           },
           on: {
             STREAM_EVENT: { actions: "noteEvent" },
@@ -463,7 +466,7 @@ export const consoleBoardMachine = setup({
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } },
             ],
             // The board as last loaded stays, with the failure said above it.
-            onError: { target: "ready", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } },
+            onError: { target: "ready", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
           },
           on: {
             STREAM_EVENT: { actions: "noteEvent" },
@@ -531,7 +534,7 @@ export const consoleBoardMachine = setup({
               orderIds: context.pending?.orderIds ?? [],
             }),
             onDone: { target: "idle", actions: { type: "keepAssignment", params: ({ event }) => event.output } },
-            onError: { target: "idle", actions: { type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, description: "Refused: the board rolls back, the reason in words." },
+            onError: { target: "idle", actions: [{ type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }], description: "Refused: the board rolls back, the reason in words." },
           },
         },
         unassigning: {
@@ -541,7 +544,7 @@ export const consoleBoardMachine = setup({
             src: "unassignOrder",
             input: ({ context }) => ({ csrfToken: context.csrfToken, orderId: context.pending?.orderIds[0] ?? 0 }),
             onDone: { target: "idle", actions: { type: "keepAssignment", params: ({ event }) => [event.output] } },
-            onError: { target: "idle", actions: { type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, description: "Refused: the board rolls back, the reason in words." },
+            onError: { target: "idle", actions: [{ type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }], description: "Refused: the board rolls back, the reason in words." },
           },
         },
       },

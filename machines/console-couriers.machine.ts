@@ -1,7 +1,8 @@
-import { assign, fromPromise, setup } from "xstate";
+import { and, assign, fromCallback, fromPromise, not, setup, stateIn } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { CourierProgress } from "../domain/courier-progress.ts";
 import { CourierInviteRequest, type CourierInviteResponse, type OpsCourier } from "../domain/contract/ops.ts";
+import { tellSessionEnded } from "./console-session-ended.ts";
 
 /**
  * The console's Couriers screen (issue 27, dispatchers only): every courier
@@ -9,6 +10,12 @@ import { CourierInviteRequest, type CourierInviteResponse, type OpsCourier } fro
  * (POST couriers/{id}/invitation) and deactivate (POST couriers/{id}/deactivation),
  * the last two after a confirmation. Every refusal is said in words; the
  * console provides the calls (src/console/api/couriers.ts).
+ *
+ * Live, as the board: the day's event stream (GET /api/ops/v1/events) tells
+ * of every pickup, delivery, failure, return and assignment, and the list
+ * with today's progress is loaded again (refreshing, while it stays on
+ * screen); events that come meanwhile, or a stream back after a drop (events
+ * may have been missed), load it once more when that is done.
  */
 export interface CouriersData {
   couriers: OpsCourier[];
@@ -47,6 +54,8 @@ export interface ConsoleCouriersContext extends CouriersData {
   error: string | null;
   /** The failure itself, so the console can tell a session that ended (401) from the rest. */
   failure: ApiFailure | null;
+  /** The day changed (a live event, or the stream resumed after a drop) since the list was loaded: load it again. */
+  stale: boolean;
 }
 
 export type ConsoleCouriersEvent =
@@ -56,7 +65,11 @@ export type ConsoleCouriersEvent =
   | { type: "ASK_REINVITE"; courierId: number }
   | { type: "ASK_DEACTIVATE"; courierId: number }
   | { type: "CONFIRM" }
-  | { type: "CANCEL" };
+  | { type: "CANCEL" }
+  /** The event stream: opened, dropped, or a change of the day announced (what it names does not matter here: progress is counted anew). */
+  | { type: "STREAM_OPEN" }
+  | { type: "STREAM_ERROR" }
+  | { type: "STREAM_EVENT" };
 
 const EMPTY_DRAFT: InviteDraft = { first_name: "", last_name: "", email: "", phone_number: "" };
 
@@ -132,13 +145,25 @@ export const consoleCouriersMachine = setup({
     deactivateCourier: fromPromise<OpsCourier, { courierId: number; csrfToken: string | null }>(async () => {
       throw new Error("provide deactivateCourier");
     }),
+    /** Opens the event stream and sends STREAM_OPEN, STREAM_ERROR and STREAM_EVENT back; closes it when stopped. */
+    eventStream: fromCallback<ConsoleCouriersEvent>(() => {
+      throw new Error("provide eventStream");
+    }),
   },
   guards: {
     inviteIsValid: ({ context }) => inviteRequestOf(context.draft).success,
     confirmingReinvite: ({ context }) => context.confirming?.action === "reinvite",
+    /** The day changed since the list on screen was loaded (none is on screen while it loads or could not). */
+    listIsOutdated: and([({ context }) => context.stale, not(stateIn({ data: "loading" })), not(stateIn({ data: "failed" }))]),
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storeCouriers: assign((_, data: CouriersData) => ({ couriers: data.couriers, progress: data.progress, error: null, failure: null })),
+    /** The list loaded again while on screen: what the dispatcher was told stays. */
+    storeRefreshed: assign((_, data: CouriersData) => ({ couriers: data.couriers, progress: data.progress })),
+    markStale: assign({ stale: true }),
+    clearStale: assign({ stale: false }),
     showLoadError: assign((_, failure: ApiFailure) => ({ error: couriersFailureText(failure, "loading the couriers"), failure })),
     editDraft: assign(({ context, event }) =>
       event.type === "EDIT_INVITE" ? { draft: { ...context.draft, [event.field]: event.value }, fieldErrors: { ...context.fieldErrors, [event.field]: undefined } } : {},
@@ -192,71 +217,119 @@ export const consoleCouriersMachine = setup({
     notice: null,
     error: null,
     failure: null,
+    stale: false,
   }),
-  initial: "loading",
+  type: "parallel",
+  // Any change of the day is noted; the list is loaded again once it is on screen (live.current).
+  on: { STREAM_EVENT: { actions: "markStale", description: "A change of the day: the progress is counted anew." } },
   states: {
-    loading: {
-      description: "GET /api/ops/v1/couriers and the day's orders (their progress).",
-      invoke: {
-        id: "loadCouriers",
-        src: "loadCouriers",
-        input: ({ context }) => ({ serviceDate: context.serviceDate }),
-        onDone: { target: "ready", actions: { type: "storeCouriers", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } },
+    data: {
+      initial: "loading",
+      states: {
+        loading: {
+          description: "GET /api/ops/v1/couriers and the day's orders (their progress).",
+          entry: "clearStale",
+          invoke: {
+            id: "loadCouriers",
+            src: "loadCouriers",
+            input: ({ context }) => ({ serviceDate: context.serviceDate }),
+            onDone: { target: "ready", actions: { type: "storeCouriers", params: ({ event }) => event.output } },
+            onError: { target: "failed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
+          },
+        },
+        failed: {
+          description: "The list could not load: the failure in words and 'Try again'.",
+          on: { RETRY: { target: "loading", actions: "clearMessages" } },
+        },
+        ready: {
+          description: "The list, the invite form, each courier's 'Invite again' and 'Deactivate'.",
+          on: {
+            EDIT_INVITE: { actions: "editDraft" },
+            INVITE: [
+              { guard: "inviteIsValid", target: "inviting", actions: "clearMessages" },
+              { actions: "showInviteErrors", description: "The form's mistakes by field; nothing is sent." },
+            ],
+            ASK_REINVITE: { target: "confirming", actions: "askConfirmation" },
+            ASK_DEACTIVATE: { target: "confirming", actions: "askConfirmation" },
+          },
+        },
+        inviting: {
+          description: "POST /api/ops/v1/couriers",
+          invoke: {
+            id: "inviteCourier",
+            src: "inviteCourier",
+            input: ({ context }) => ({ request: inviteRequestOf(context.draft).data!, csrfToken: context.csrfToken }),
+            onDone: { target: "ready", actions: [{ type: "showInvited", params: ({ event }) => event.output }, "clearDraft"] },
+            // The draft stays, so a taken email can be corrected.
+            onError: { target: "ready", actions: [{ type: "showInviteFailure", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
+          },
+        },
+        confirming: {
+          description: "'Invite … again?' or 'Deactivate …?': confirm or cancel.",
+          on: {
+            CONFIRM: [{ guard: "confirmingReinvite", target: "reinviting" }, { target: "deactivating" }],
+            CANCEL: { target: "ready", actions: "forgetConfirmation" },
+          },
+        },
+        reinviting: {
+          description: "POST /api/ops/v1/couriers/{id}/invitation: a new link, the earlier one stops working.",
+          invoke: {
+            id: "reinviteCourier",
+            src: "reinviteCourier",
+            input: ({ context }) => ({ courierId: context.confirming!.courierId, csrfToken: context.csrfToken }),
+            onDone: { target: "ready", actions: { type: "showInvited", params: ({ event }) => event.output } },
+            onError: { target: "ready", actions: [{ type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
+          },
+        },
+        deactivating: {
+          description: "POST /api/ops/v1/couriers/{id}/deactivation: no more logins; every session ends at once.",
+          invoke: {
+            id: "deactivateCourier",
+            src: "deactivateCourier",
+            input: ({ context }) => ({ courierId: context.confirming!.courierId, csrfToken: context.csrfToken }),
+            onDone: { target: "ready", actions: { type: "showDeactivated", params: ({ event }) => event.output } },
+            onError: { target: "ready", actions: [{ type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
+          },
+        },
       },
     },
-    failed: {
-      description: "The list could not load: the failure in words and 'Try again'.",
-      on: { RETRY: { target: "loading", actions: "clearMessages" } },
-    },
-    ready: {
-      description: "The list, the invite form, each courier's 'Invite again' and 'Deactivate'.",
-      on: {
-        EDIT_INVITE: { actions: "editDraft" },
-        INVITE: [
-          { guard: "inviteIsValid", target: "inviting", actions: "clearMessages" },
-          { actions: "showInviteErrors", description: "The form's mistakes by field; nothing is sent." },
-        ],
-        ASK_REINVITE: { target: "confirming", actions: "askConfirmation" },
-        ASK_DEACTIVATE: { target: "confirming", actions: "askConfirmation" },
+    live: {
+      initial: "current",
+      states: {
+        current: {
+          description: "The list on screen is the day as the last load found it.",
+          always: { guard: "listIsOutdated", target: "refreshing", description: "The day changed: load the list again." },
+        },
+        refreshing: {
+          description: "GET couriers and the day's orders again; the list stays on screen, and so do the form and any confirmation.",
+          entry: "clearStale",
+          invoke: {
+            id: "refreshCouriers",
+            src: "loadCouriers",
+            input: ({ context }) => ({ serviceDate: context.serviceDate }),
+            onDone: { target: "current", actions: { type: "storeRefreshed", params: ({ event }) => event.output } },
+            // The list as last loaded stays, with the failure said above it.
+            onError: { target: "current", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
+          },
+        },
       },
     },
-    inviting: {
-      description: "POST /api/ops/v1/couriers",
-      invoke: {
-        id: "inviteCourier",
-        src: "inviteCourier",
-        input: ({ context }) => ({ request: inviteRequestOf(context.draft).data!, csrfToken: context.csrfToken }),
-        onDone: { target: "ready", actions: [{ type: "showInvited", params: ({ event }) => event.output }, "clearDraft"] },
-        // The draft stays, so a taken email can be corrected.
-        onError: { target: "ready", actions: { type: "showInviteFailure", params: ({ event }) => toApiFailure(event.error) } },
-      },
-    },
-    confirming: {
-      description: "'Invite … again?' or 'Deactivate …?': confirm or cancel.",
-      on: {
-        CONFIRM: [{ guard: "confirmingReinvite", target: "reinviting" }, { target: "deactivating" }],
-        CANCEL: { target: "ready", actions: "forgetConfirmation" },
-      },
-    },
-    reinviting: {
-      description: "POST /api/ops/v1/couriers/{id}/invitation: a new link, the earlier one stops working.",
-      invoke: {
-        id: "reinviteCourier",
-        src: "reinviteCourier",
-        input: ({ context }) => ({ courierId: context.confirming!.courierId, csrfToken: context.csrfToken }),
-        onDone: { target: "ready", actions: { type: "showInvited", params: ({ event }) => event.output } },
-        onError: { target: "ready", actions: { type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) } },
-      },
-    },
-    deactivating: {
-      description: "POST /api/ops/v1/couriers/{id}/deactivation: no more logins; every session ends at once.",
-      invoke: {
-        id: "deactivateCourier",
-        src: "deactivateCourier",
-        input: ({ context }) => ({ courierId: context.confirming!.courierId, csrfToken: context.csrfToken }),
-        onDone: { target: "ready", actions: { type: "showDeactivated", params: ({ event }) => event.output } },
-        onError: { target: "ready", actions: { type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) } },
+    connection: {
+      initial: "connecting",
+      invoke: { id: "eventStream", src: "eventStream" },
+      states: {
+        connecting: {
+          description: "Opening GET /api/ops/v1/events.",
+          on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } },
+        },
+        live: {
+          description: "'Live': progress shows as the couriers make it.",
+          on: { STREAM_ERROR: { target: "reconnecting" } },
+        },
+        reconnecting: {
+          description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
+          on: { STREAM_OPEN: { target: "live", actions: "markStale", description: "Back after a drop: the list again, nothing missed." } },
+        },
       },
     },
   },

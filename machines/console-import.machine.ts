@@ -3,6 +3,7 @@ import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { StaffRole } from "../domain/order-actions.ts";
 import type { ImportReport } from "../domain/order-import/import-orders.ts";
 import type { OrderCsvCheck } from "../domain/order-import/order-csv.ts";
+import { tellSessionEnded } from "./console-session-ended.ts";
 
 /**
  * The dispatch console's import (issue 27, /dispatch/import): a CSV file and a
@@ -106,6 +107,8 @@ export const consoleImportMachine = setup({
     readyToImport: ({ context }) => context.pharmacyId !== null && context.text !== null && (context.check?.ready ?? 0) > 0,
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storePharmacies: assign(({ context }, pharmacies: ImportPharmacy[]) => ({
       pharmacies,
       // A pharmacist's pharmacy is fixed; a dispatcher with one pharmacy has nothing to choose.
@@ -160,7 +163,7 @@ export const consoleImportMachine = setup({
         src: "loadPharmacies",
         input: ({ context }) => ({ role: context.role, pharmacyId: context.pharmacyId }),
         onDone: { target: "file", actions: { type: "storePharmacies", params: ({ event }) => event.output } },
-        onError: { target: "pharmaciesFailed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } },
+        onError: { target: "pharmaciesFailed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
       },
     },
     pharmaciesFailed: {
@@ -199,7 +202,10 @@ export const consoleImportMachine = setup({
         src: "importOrders",
         input: ({ context }) => ({ text: context.text!, pharmacyId: context.pharmacyId!, csrfToken: context.csrfToken }),
         onDone: { target: "report", actions: { type: "storeReport", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showImportStopped", params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: "failed",
+          actions: [{ type: "showImportStopped", params: ({ event }) => ({ error: event.error }) }, { type: "tellSessionEnded", params: ({ event }) => causeOf(event.error) }],
+        },
       },
     },
     report: {

@@ -4,6 +4,7 @@ import type { OpsOrderDetail, OrderUpdateOpsRequest } from "../domain/contract/o
 import type { CustodyEntry, Proof } from "../domain/contract/ops-proof.ts";
 import type { OrderWebhookDelivery } from "../domain/contract/ops-webhooks.ts";
 import { orderActions, type StaffRole } from "../domain/order-actions.ts";
+import { tellSessionEnded } from "./console-session-ended.ts";
 
 /**
  * The dispatch console's order page (issue 27, /dispatch/orders/{id}): the
@@ -125,6 +126,8 @@ export const consoleOrderMachine = setup({
     pageIsStale: ({ context }) => context.stale,
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storePage: assign((_, data: OrderPageData) => ({ data, error: null, failure: null, stale: false })),
     showLoadError: assign((_, failure: ApiFailure) => ({ error: orderFailureText(failure, "loading the order"), failure, stale: false })),
     showRefreshError: assign((_, failure: ApiFailure) => ({ actionError: orderFailureText(failure, "reloading the order"), failure, stale: false })),
@@ -147,7 +150,7 @@ export const consoleOrderMachine = setup({
         src: "loadOrder",
         input: ({ context }) => ({ orderId: context.orderId, role: context.role }),
         onDone: { target: "ready", actions: { type: "storePage", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } },
+        onError: { target: "failed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
       },
     },
     failed: {
@@ -191,7 +194,7 @@ export const consoleOrderMachine = setup({
             src: "updateOrder",
             input: ({ context, event }) => ({ orderId: context.orderId, changes: event.type === "SAVE" ? event.changes : {}, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Changes saved." } },
-            onError: { target: "editing", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "saving the changes" }) } },
+            onError: { target: "editing", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "saving the changes" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
           },
         },
         confirmingCancel: {
@@ -205,7 +208,7 @@ export const consoleOrderMachine = setup({
             src: "cancelOrder",
             input: ({ context }) => ({ orderId: context.orderId, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order cancelled." } },
-            onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "cancelling the order" }) } },
+            onError: { target: "idle", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "cancelling the order" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
           },
         },
         assigning: {
@@ -220,7 +223,7 @@ export const consoleOrderMachine = setup({
               csrfToken: context.csrfToken,
             }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order assigned." } },
-            onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "assigning the order" }) } },
+            onError: { target: "idle", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "assigning the order" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
           },
         },
         unassigning: {
@@ -230,7 +233,7 @@ export const consoleOrderMachine = setup({
             src: "unassignOrder",
             input: ({ context }) => ({ orderId: context.orderId, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order unassigned." } },
-            onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "unassigning the order" }) } },
+            onError: { target: "idle", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "unassigning the order" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
           },
         },
         refreshing: {
@@ -243,7 +246,7 @@ export const consoleOrderMachine = setup({
               { guard: "pageIsStale", target: "refreshing", reenter: true, actions: { type: "storePage", params: ({ event }) => event.output } },
               { target: "idle", actions: { type: "storePage", params: ({ event }) => event.output } },
             ],
-            onError: { target: "idle", actions: { type: "showRefreshError", params: ({ event }) => toApiFailure(event.error) } },
+            onError: { target: "idle", actions: [{ type: "showRefreshError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
           },
           on: { ORDER_CHANGED: { actions: "markStale" }, REFRESH: { actions: "markStale" } },
         },

@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { OpsOrder } from "../domain/contract/ops.ts";
 import type { Plan } from "../domain/contract/ops-plans.ts";
+import { tellSessionEnded } from "./console-session-ended.ts";
 
 /**
  * The console's 'Plan the day' screen (issues 27 and 28, dispatchers only):
@@ -98,6 +99,8 @@ export const consolePlanMachine = setup({
     planGivesOrders: ({ context }) => (context.plan?.routes.length ?? 0) > 0,
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     setServiceDate: assign(({ event }) => (event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], plan: null, notice: null, error: null } : {})),
     storeDay: assign(({ context }, day: PlanDay) => ({
       couriers: day.couriers,
@@ -149,7 +152,7 @@ export const consolePlanMachine = setup({
         src: "loadPlanDay",
         input: ({ context }) => ({ serviceDate: context.serviceDate }),
         onDone: { target: "choosing", actions: { type: "storeDay", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "loading" as const }) } },
+        onError: { target: "failed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "loading" as const }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
       },
     },
     failed: {
@@ -179,7 +182,7 @@ export const consolePlanMachine = setup({
         onDone: { target: "proposed", actions: { type: "storePlan", params: ({ event }) => event.output } },
         onError: {
           target: "choosing",
-          actions: ["forgetPlan", { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "planning" as const }) }],
+          actions: ["forgetPlan", { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "planning" as const }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }],
         },
       },
     },
@@ -200,7 +203,7 @@ export const consolePlanMachine = setup({
         input: ({ context }) => ({ planId: context.plan!.id, csrfToken: context.csrfToken }),
         onDone: { target: "applied", actions: { type: "showApplied", params: ({ event }) => event.output } },
         // The plan stays on screen with the reason: the dispatcher plans again.
-        onError: { target: "proposed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "applying" as const }) } },
+        onError: { target: "proposed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "applying" as const }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
       },
     },
     applied: {

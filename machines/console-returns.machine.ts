@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from "xstate";
 import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { ReturnManifest } from "../domain/contract/ops-proof.ts";
 import type { StaffRole } from "../domain/contract/staff.ts";
+import { tellSessionEnded } from "./console-session-ended.ts";
 
 /**
  * The console's 'Returns' screen (issue 27, the pharmacist's "their return
@@ -84,6 +85,8 @@ export const consoleReturnsMachine = setup({
     pharmaciesLoaded: ({ context }) => context.pharmacies.length > 0 && context.pharmacyId !== null,
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storePharmacies: assign(({ context }, pharmacies: ReturnsPharmacy[]) => ({
       pharmacies,
       // A pharmacist's pharmacy is fixed; a dispatcher starts with the first pharmacy listed.
@@ -117,7 +120,7 @@ export const consoleReturnsMachine = setup({
             target: "loading", actions: { type: "storePharmacies", params: ({ event }) => event.output } },
           { target: "ready", actions: { type: "storePharmacies", params: ({ event }) => event.output }, description: "No pharmacy at all: nothing to list." },
         ],
-        onError: { target: "failed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "pharmacies" as const }) } },
+        onError: { target: "failed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "pharmacies" as const }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
       },
       on: { SET_SERVICE_DATE: { guard: "isAnotherValidDay", actions: "setServiceDate" } },
     },
@@ -128,7 +131,7 @@ export const consoleReturnsMachine = setup({
         src: "loadReturns",
         input: ({ context }) => ({ pharmacyId: context.pharmacyId!, serviceDate: context.serviceDate }),
         onDone: { target: "ready", actions: { type: "storeReturns", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "returns" as const }) } },
+        onError: { target: "failed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "returns" as const }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] },
       },
       on: {
         // Another day or pharmacy while loading: the call starts again for it (the earlier answer is dropped).

@@ -15,6 +15,15 @@ export const SYSTEM_IDS = {
   offlineQueue: "offlineQueue",
 } as const;
 
+/**
+ * Who is who in the dispatch console's actor system (machines/console.machine.ts):
+ * the session, which a screen's machine tells when one of its calls answered
+ * 401 (machines/console-session-ended.ts), by this id.
+ */
+export const CONSOLE_SYSTEM_IDS = {
+  session: "consoleSession",
+} as const;
+
 /** The actors under those ids, for the app and the tests (types only: nothing of the day or the queue is bundled with a flow). */
 export type CourierDayRef = ActorRefFrom<typeof courierDayMachine>;
 export type OfflineQueueRef = ActorRefFrom<typeof offlineQueueMachine>;

@@ -76,6 +76,16 @@ var FAILURE_REASONS = [
 ];
 var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 
+// machines/system-ids.ts
+var CONSOLE_SYSTEM_IDS = {
+  session: "consoleSession"
+};
+
+// machines/console-session-ended.ts
+function tellSessionEnded({ system }, failure) {
+  if (failure.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
+}
+
 // machines/console-board.machine.ts
 var MOST_ORDERS_FETCHED = 50;
 var CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -204,6 +214,8 @@ var consoleBoardMachine = setup({
     }
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     setServiceDate: assign(
       ({ event }) => event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], couriers: [], stale: false, dirty: [], selected: [], anchor: null, notice: null } : {}
     ),
@@ -335,7 +347,7 @@ var consoleBoardMachine = setup({
               { guard: "ordersAreDirty", target: "updating", actions: { type: "storeBoard", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } }
             ],
-            onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } }
+            onError: { target: "failed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
           },
           on: {
             STREAM_EVENT: { actions: "noteEvent", description: "Noted: fetched once the day is loaded." },
@@ -364,7 +376,7 @@ var consoleBoardMachine = setup({
               { guard: "moreOrdersWereNamed", target: "updating", reenter: true, actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } }
             ],
-            onError: { target: "refreshing", description: "The orders could not be fetched: the whole day again." }
+            onError: { target: "refreshing", actions: { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }, description: "The orders could not be fetched: the whole day again." }
           },
           on: {
             STREAM_EVENT: { actions: "noteEvent" },
@@ -383,7 +395,7 @@ var consoleBoardMachine = setup({
               { target: "ready", actions: { type: "storeBoard", params: ({ event }) => event.output } }
             ],
             // The board as last loaded stays, with the failure said above it.
-            onError: { target: "ready", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } }
+            onError: { target: "ready", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
           },
           on: {
             STREAM_EVENT: { actions: "noteEvent" },
@@ -451,7 +463,7 @@ var consoleBoardMachine = setup({
               orderIds: context.pending?.orderIds ?? []
             }),
             onDone: { target: "idle", actions: { type: "keepAssignment", params: ({ event }) => event.output } },
-            onError: { target: "idle", actions: { type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, description: "Refused: the board rolls back, the reason in words." }
+            onError: { target: "idle", actions: [{ type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }], description: "Refused: the board rolls back, the reason in words." }
           }
         },
         unassigning: {
@@ -461,7 +473,7 @@ var consoleBoardMachine = setup({
             src: "unassignOrder",
             input: ({ context }) => ({ csrfToken: context.csrfToken, orderId: context.pending?.orderIds[0] ?? 0 }),
             onDone: { target: "idle", actions: { type: "keepAssignment", params: ({ event }) => [event.output] } },
-            onError: { target: "idle", actions: { type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, description: "Refused: the board rolls back, the reason in words." }
+            onError: { target: "idle", actions: [{ type: "rollBack", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }], description: "Refused: the board rolls back, the reason in words." }
           }
         }
       }

@@ -7,16 +7,18 @@
 //
 // Demo:
 // Input: the service date 2026-11-26. The list loads (Dana Whitfield, 2 delivered, 5 left); type the email and
-// 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm.
+// 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm. Live: STREAM_EVENT (a change of the day)
+// loads the list again; in the visualizer, STREAM_ERROR (a drop) then STREAM_OPEN loads it again too.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   loadCouriers: succeeds with {"couriers":[{"id":3,"first_name":"Dana","last_name":"Whitfield","email":"courier@examp... (GET /api/ops/v1/couriers and the day's orders)
 //   inviteCourier: succeeds with {"courier":{"id":9,"first_name":"Ana","last_name":"Ruiz","email":"ana@example.com","pho... (POST /api/ops/v1/couriers)
 //   reinviteCourier: succeeds with {"courier":{"id":3,"first_name":"Dana","last_name":"Whitfield","email":"courier@example... (POST /api/ops/v1/couriers/3/invitation)
 //   deactivateCourier: succeeds with {"id":3,"first_name":"Dana","last_name":"Whitfield","email":"courier@example.com","phon... (POST /api/ops/v1/couriers/3/deactivation)
+//   eventStream: GET /api/ops/v1/events (EventSource): send STREAM_OPEN, STREAM_EVENT, STREAM_ERROR from the list
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
-import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
+import { and, assign, createMachine, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, not, setup, stateIn } from "xstate";
 var __defProp = Object.defineProperty;
 var __export = (target, all) => {
   for (var name in all)
@@ -20297,12 +20299,20 @@ var OpsOrder = Order.extend({
   created_at: external_exports.string(),
   updated_at: external_exports.string()
 });
+var OpsActor = external_exports.object({
+  /** "dispatcher" / "pharmacist": someone logged in to the dispatch console (issue 27); "staff" is the pharmacy employee who signs a return. */
+  type: external_exports.enum(["courier", "key", "staff", "dispatcher", "pharmacist"]),
+  id: external_exports.number().int().nullable(),
+  name: external_exports.string()
+});
 var StatusChange = external_exports.object({
   from_status: external_exports.string().nullable(),
   to_status: external_exports.string(),
   occurred_at: external_exports.string(),
-  /** Who moved it: "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist in the console; custody names them) or null for the system. */
-  actor: external_exports.string().nullable()
+  /** Who moved it: "courier:7", "key:3", "staff:2" (a dispatcher or pharmacist in the console) or null for the system. */
+  actor: external_exports.string().nullable(),
+  /** The same actor by name, as the chain of custody gives it ({type, id, name}); null for the system. */
+  acted_by: OpsActor.nullable().meta({ description: "Who moved it, named as in the order's chain of custody; null for the system." })
 });
 var OpsOrderDetail = OpsOrder.extend({ status_history: external_exports.array(StatusChange) });
 var OrderResponse = external_exports.object({ order: OpsOrder });
@@ -20341,6 +20351,16 @@ var AssignmentResponse = external_exports.object({
   rescheduled: external_exports.array(external_exports.object({ order_id: external_exports.number().int(), from: external_exports.string(), to: external_exports.string() })).meta({ description: "The orders this call moved from another service day (from) to service_date (to)." }),
   unchanged: external_exports.array(external_exports.number().int()).meta({ description: "The ids of orders already on this courier's day: left as they were, nothing recorded, no event (sending the same assignment twice is harmless)." })
 });
+
+// machines/system-ids.ts
+var CONSOLE_SYSTEM_IDS = {
+  session: "consoleSession"
+};
+
+// machines/console-session-ended.ts
+function tellSessionEnded({ system }, failure2) {
+  if (failure2.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
+}
 
 // machines/console-couriers.machine.ts
 var EMPTY_DRAFT = { first_name: "", last_name: "", email: "", phone_number: "" };
@@ -20403,14 +20423,26 @@ var consoleCouriersMachine = setup({
     }),
     deactivateCourier: fromPromise(async () => {
       throw new Error("provide deactivateCourier");
+    }),
+    /** Opens the event stream and sends STREAM_OPEN, STREAM_ERROR and STREAM_EVENT back; closes it when stopped. */
+    eventStream: fromCallback(() => {
+      throw new Error("provide eventStream");
     })
   },
   guards: {
     inviteIsValid: ({ context }) => inviteRequestOf(context.draft).success,
-    confirmingReinvite: ({ context }) => context.confirming?.action === "reinvite"
+    confirmingReinvite: ({ context }) => context.confirming?.action === "reinvite",
+    /** The day changed since the list on screen was loaded (none is on screen while it loads or could not). */
+    listIsOutdated: and([({ context }) => context.stale, not(stateIn({ data: "loading" })), not(stateIn({ data: "failed" }))])
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storeCouriers: assign((_, data) => ({ couriers: data.couriers, progress: data.progress, error: null, failure: null })),
+    /** The list loaded again while on screen: what the dispatcher was told stays. */
+    storeRefreshed: assign((_, data) => ({ couriers: data.couriers, progress: data.progress })),
+    markStale: assign({ stale: true }),
+    clearStale: assign({ stale: false }),
     showLoadError: assign((_, failure2) => ({ error: couriersFailureText(failure2, "loading the couriers"), failure: failure2 })),
     editDraft: assign(
       ({ context, event }) => event.type === "EDIT_INVITE" ? { draft: { ...context.draft, [event.field]: event.value }, fieldErrors: { ...context.fieldErrors, [event.field]: void 0 } } : {}
@@ -20459,72 +20491,120 @@ var consoleCouriersMachine = setup({
     confirming: null,
     notice: null,
     error: null,
-    failure: null
+    failure: null,
+    stale: false
   }),
-  initial: "loading",
+  type: "parallel",
+  // Any change of the day is noted; the list is loaded again once it is on screen (live.current).
+  on: { STREAM_EVENT: { actions: "markStale", description: "A change of the day: the progress is counted anew." } },
   states: {
-    loading: {
-      description: "GET /api/ops/v1/couriers and the day's orders (their progress).",
-      invoke: {
-        id: "loadCouriers",
-        src: "loadCouriers",
-        input: ({ context }) => ({ serviceDate: context.serviceDate }),
-        onDone: { target: "ready", actions: { type: "storeCouriers", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } }
+    data: {
+      initial: "loading",
+      states: {
+        loading: {
+          description: "GET /api/ops/v1/couriers and the day's orders (their progress).",
+          entry: "clearStale",
+          invoke: {
+            id: "loadCouriers",
+            src: "loadCouriers",
+            input: ({ context }) => ({ serviceDate: context.serviceDate }),
+            onDone: { target: "ready", actions: { type: "storeCouriers", params: ({ event }) => event.output } },
+            onError: { target: "failed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
+          }
+        },
+        failed: {
+          description: "The list could not load: the failure in words and 'Try again'.",
+          on: { RETRY: { target: "loading", actions: "clearMessages" } }
+        },
+        ready: {
+          description: "The list, the invite form, each courier's 'Invite again' and 'Deactivate'.",
+          on: {
+            EDIT_INVITE: { actions: "editDraft" },
+            INVITE: [
+              { guard: "inviteIsValid", target: "inviting", actions: "clearMessages" },
+              { actions: "showInviteErrors", description: "The form's mistakes by field; nothing is sent." }
+            ],
+            ASK_REINVITE: { target: "confirming", actions: "askConfirmation" },
+            ASK_DEACTIVATE: { target: "confirming", actions: "askConfirmation" }
+          }
+        },
+        inviting: {
+          description: "POST /api/ops/v1/couriers",
+          invoke: {
+            id: "inviteCourier",
+            src: "inviteCourier",
+            input: ({ context }) => ({ request: inviteRequestOf(context.draft).data, csrfToken: context.csrfToken }),
+            onDone: { target: "ready", actions: [{ type: "showInvited", params: ({ event }) => event.output }, "clearDraft"] },
+            // The draft stays, so a taken email can be corrected.
+            onError: { target: "ready", actions: [{ type: "showInviteFailure", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
+          }
+        },
+        confirming: {
+          description: "'Invite … again?' or 'Deactivate …?': confirm or cancel.",
+          on: {
+            CONFIRM: [{ guard: "confirmingReinvite", target: "reinviting" }, { target: "deactivating" }],
+            CANCEL: { target: "ready", actions: "forgetConfirmation" }
+          }
+        },
+        reinviting: {
+          description: "POST /api/ops/v1/couriers/{id}/invitation: a new link, the earlier one stops working.",
+          invoke: {
+            id: "reinviteCourier",
+            src: "reinviteCourier",
+            input: ({ context }) => ({ courierId: context.confirming.courierId, csrfToken: context.csrfToken }),
+            onDone: { target: "ready", actions: { type: "showInvited", params: ({ event }) => event.output } },
+            onError: { target: "ready", actions: [{ type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
+          }
+        },
+        deactivating: {
+          description: "POST /api/ops/v1/couriers/{id}/deactivation: no more logins; every session ends at once.",
+          invoke: {
+            id: "deactivateCourier",
+            src: "deactivateCourier",
+            input: ({ context }) => ({ courierId: context.confirming.courierId, csrfToken: context.csrfToken }),
+            onDone: { target: "ready", actions: { type: "showDeactivated", params: ({ event }) => event.output } },
+            onError: { target: "ready", actions: [{ type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
+          }
+        }
       }
     },
-    failed: {
-      description: "The list could not load: the failure in words and 'Try again'.",
-      on: { RETRY: { target: "loading", actions: "clearMessages" } }
-    },
-    ready: {
-      description: "The list, the invite form, each courier's 'Invite again' and 'Deactivate'.",
-      on: {
-        EDIT_INVITE: { actions: "editDraft" },
-        INVITE: [
-          { guard: "inviteIsValid", target: "inviting", actions: "clearMessages" },
-          { actions: "showInviteErrors", description: "The form's mistakes by field; nothing is sent." }
-        ],
-        ASK_REINVITE: { target: "confirming", actions: "askConfirmation" },
-        ASK_DEACTIVATE: { target: "confirming", actions: "askConfirmation" }
+    live: {
+      initial: "current",
+      states: {
+        current: {
+          description: "The list on screen is the day as the last load found it.",
+          always: { guard: "listIsOutdated", target: "refreshing", description: "The day changed: load the list again." }
+        },
+        refreshing: {
+          description: "GET couriers and the day's orders again; the list stays on screen, and so do the form and any confirmation.",
+          entry: "clearStale",
+          invoke: {
+            id: "refreshCouriers",
+            src: "loadCouriers",
+            input: ({ context }) => ({ serviceDate: context.serviceDate }),
+            onDone: { target: "current", actions: { type: "storeRefreshed", params: ({ event }) => event.output } },
+            // The list as last loaded stays, with the failure said above it.
+            onError: { target: "current", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
+          }
+        }
       }
     },
-    inviting: {
-      description: "POST /api/ops/v1/couriers",
-      invoke: {
-        id: "inviteCourier",
-        src: "inviteCourier",
-        input: ({ context }) => ({ request: inviteRequestOf(context.draft).data, csrfToken: context.csrfToken }),
-        onDone: { target: "ready", actions: [{ type: "showInvited", params: ({ event }) => event.output }, "clearDraft"] },
-        // The draft stays, so a taken email can be corrected.
-        onError: { target: "ready", actions: { type: "showInviteFailure", params: ({ event }) => toApiFailure(event.error) } }
-      }
-    },
-    confirming: {
-      description: "'Invite … again?' or 'Deactivate …?': confirm or cancel.",
-      on: {
-        CONFIRM: [{ guard: "confirmingReinvite", target: "reinviting" }, { target: "deactivating" }],
-        CANCEL: { target: "ready", actions: "forgetConfirmation" }
-      }
-    },
-    reinviting: {
-      description: "POST /api/ops/v1/couriers/{id}/invitation: a new link, the earlier one stops working.",
-      invoke: {
-        id: "reinviteCourier",
-        src: "reinviteCourier",
-        input: ({ context }) => ({ courierId: context.confirming.courierId, csrfToken: context.csrfToken }),
-        onDone: { target: "ready", actions: { type: "showInvited", params: ({ event }) => event.output } },
-        onError: { target: "ready", actions: { type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) } }
-      }
-    },
-    deactivating: {
-      description: "POST /api/ops/v1/couriers/{id}/deactivation: no more logins; every session ends at once.",
-      invoke: {
-        id: "deactivateCourier",
-        src: "deactivateCourier",
-        input: ({ context }) => ({ courierId: context.confirming.courierId, csrfToken: context.csrfToken }),
-        onDone: { target: "ready", actions: { type: "showDeactivated", params: ({ event }) => event.output } },
-        onError: { target: "ready", actions: { type: "showActionFailure", params: ({ event }) => toApiFailure(event.error) } }
+    connection: {
+      initial: "connecting",
+      invoke: { id: "eventStream", src: "eventStream" },
+      states: {
+        connecting: {
+          description: "Opening GET /api/ops/v1/events.",
+          on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } }
+        },
+        live: {
+          description: "'Live': progress shows as the couriers make it.",
+          on: { STREAM_ERROR: { target: "reconnecting" } }
+        },
+        reconnecting: {
+          description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
+          on: { STREAM_OPEN: { target: "live", actions: "markStale", description: "Back after a drop: the list again, nothing missed." } }
+        }
       }
     }
   }
@@ -20536,7 +20616,7 @@ function defineDemo(demo) {
 }
 var copy = (value) => value === void 0 ? value : JSON.parse(JSON.stringify(value));
 function standInLogic(standIn) {
-  if ("callback" in standIn) return fromCallback(() => void 0);
+  if ("callback" in standIn) return fromCallback2(() => void 0);
   return fromPromise2(async () => copy(standIn.resolves));
 }
 function withStandIns(machine, standIns, children = {}) {
@@ -20590,14 +20670,15 @@ var DANA = {
 var ANA = { ...DANA, id: 9, first_name: "Ana", last_name: "Ruiz", email: "ana@example.com", password_set: false };
 var console_couriers_demo_default = defineDemo({
   machine: consoleCouriersMachine,
-  summary: "Input: the service date 2026-11-26. The list loads (Dana Whitfield, 2 delivered, 5 left); type the email and 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm.",
+  summary: "Input: the service date 2026-11-26. The list loads (Dana Whitfield, 2 delivered, 5 left); type the email and 'Invite courier', or 'Re-invite' / 'Deactivate' Dana and confirm. Live: STREAM_EVENT (a change of the day) loads the list again; in the visualizer, STREAM_ERROR (a drop) then STREAM_OPEN loads it again too.",
   // The form begun (first and last name): one event completes it, so the chart's paths stay few.
   input: { serviceDate: "2026-11-26", csrfToken: "demo", draft: { first_name: "Ana", last_name: "Ruiz", email: "", phone_number: "" } },
   standIns: {
     loadCouriers: { resolves: { couriers: [DANA], progress: { 3: { delivered: 2, attempted: 0, left: 5 } } }, says: "GET /api/ops/v1/couriers and the day's orders" },
     inviteCourier: { resolves: { courier: ANA, invite_token: "demo-token", invite_expires_at: "2026-12-03T12:00:00Z" }, says: "POST /api/ops/v1/couriers" },
     reinviteCourier: { resolves: { courier: DANA, invite_token: "demo-token-2", invite_expires_at: "2026-12-03T12:00:00Z" }, says: "POST /api/ops/v1/couriers/3/invitation" },
-    deactivateCourier: { resolves: { ...DANA, active: false }, says: "POST /api/ops/v1/couriers/3/deactivation" }
+    deactivateCourier: { resolves: { ...DANA, active: false }, says: "POST /api/ops/v1/couriers/3/deactivation" },
+    eventStream: { callback: "GET /api/ops/v1/events (EventSource): send STREAM_OPEN, STREAM_EVENT, STREAM_ERROR from the list" }
   },
   events: [
     { type: "EDIT_INVITE", field: "email", value: "ana@example.com" },
@@ -20606,7 +20687,9 @@ var console_couriers_demo_default = defineDemo({
     { type: "ASK_DEACTIVATE", courierId: 3 },
     { type: "CONFIRM" },
     { type: "CANCEL" },
-    { type: "RETRY" }
+    { type: "RETRY" },
+    // The connection's own events (STREAM_OPEN, STREAM_ERROR) are left to the visualizer: with the form's, the chart's paths would be their product.
+    { type: "STREAM_EVENT" }
   ]
 });
 

@@ -28,6 +28,16 @@ function toApiFailure(error) {
   return { kind: "other", status: null, message, code: null };
 }
 
+// machines/system-ids.ts
+var CONSOLE_SYSTEM_IDS = {
+  session: "consoleSession"
+};
+
+// machines/console-session-ended.ts
+function tellSessionEnded({ system }, failure) {
+  if (failure.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
+}
+
 // machines/console-import.machine.ts
 function importFailureText(failure) {
   switch (failure.kind) {
@@ -74,6 +84,8 @@ var consoleImportMachine = setup({
     readyToImport: ({ context }) => context.pharmacyId !== null && context.text !== null && (context.check?.ready ?? 0) > 0
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storePharmacies: assign(({ context }, pharmacies) => ({
       pharmacies,
       // A pharmacist's pharmacy is fixed; a dispatcher with one pharmacy has nothing to choose.
@@ -128,7 +140,7 @@ var consoleImportMachine = setup({
         src: "loadPharmacies",
         input: ({ context }) => ({ role: context.role, pharmacyId: context.pharmacyId }),
         onDone: { target: "file", actions: { type: "storePharmacies", params: ({ event }) => event.output } },
-        onError: { target: "pharmaciesFailed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } }
+        onError: { target: "pharmaciesFailed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
       }
     },
     pharmaciesFailed: {
@@ -167,7 +179,10 @@ var consoleImportMachine = setup({
         src: "importOrders",
         input: ({ context }) => ({ text: context.text, pharmacyId: context.pharmacyId, csrfToken: context.csrfToken }),
         onDone: { target: "report", actions: { type: "storeReport", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showImportStopped", params: ({ event }) => ({ error: event.error }) } }
+        onError: {
+          target: "failed",
+          actions: [{ type: "showImportStopped", params: ({ event }) => ({ error: event.error }) }, { type: "tellSessionEnded", params: ({ event }) => causeOf(event.error) }]
+        }
       }
     },
     report: {

@@ -46,6 +46,16 @@ function orderActions(order, role) {
   };
 }
 
+// machines/system-ids.ts
+var CONSOLE_SYSTEM_IDS = {
+  session: "consoleSession"
+};
+
+// machines/console-session-ended.ts
+function tellSessionEnded({ system }, failure) {
+  if (failure.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
+}
+
 // machines/console-order.machine.ts
 function orderFailureText(failure, doing) {
   switch (failure.kind) {
@@ -106,6 +116,8 @@ var consoleOrderMachine = setup({
     pageIsStale: ({ context }) => context.stale
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storePage: assign((_, data) => ({ data, error: null, failure: null, stale: false })),
     showLoadError: assign((_, failure) => ({ error: orderFailureText(failure, "loading the order"), failure, stale: false })),
     showRefreshError: assign((_, failure) => ({ actionError: orderFailureText(failure, "reloading the order"), failure, stale: false })),
@@ -128,7 +140,7 @@ var consoleOrderMachine = setup({
         src: "loadOrder",
         input: ({ context }) => ({ orderId: context.orderId, role: context.role }),
         onDone: { target: "ready", actions: { type: "storePage", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showLoadError", params: ({ event }) => toApiFailure(event.error) } }
+        onError: { target: "failed", actions: [{ type: "showLoadError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
       }
     },
     failed: {
@@ -172,7 +184,7 @@ var consoleOrderMachine = setup({
             src: "updateOrder",
             input: ({ context, event }) => ({ orderId: context.orderId, changes: event.type === "SAVE" ? event.changes : {}, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Changes saved." } },
-            onError: { target: "editing", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "saving the changes" }) } }
+            onError: { target: "editing", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "saving the changes" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
           }
         },
         confirmingCancel: {
@@ -186,7 +198,7 @@ var consoleOrderMachine = setup({
             src: "cancelOrder",
             input: ({ context }) => ({ orderId: context.orderId, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order cancelled." } },
-            onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "cancelling the order" }) } }
+            onError: { target: "idle", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "cancelling the order" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
           }
         },
         assigning: {
@@ -201,7 +213,7 @@ var consoleOrderMachine = setup({
               csrfToken: context.csrfToken
             }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order assigned." } },
-            onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "assigning the order" }) } }
+            onError: { target: "idle", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "assigning the order" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
           }
         },
         unassigning: {
@@ -211,7 +223,7 @@ var consoleOrderMachine = setup({
             src: "unassignOrder",
             input: ({ context }) => ({ orderId: context.orderId, csrfToken: context.csrfToken }),
             onDone: { target: "refreshing", actions: { type: "say", params: "Order unassigned." } },
-            onError: { target: "idle", actions: { type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "unassigning the order" }) } }
+            onError: { target: "idle", actions: [{ type: "showActionError", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "unassigning the order" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
           }
         },
         refreshing: {
@@ -224,7 +236,7 @@ var consoleOrderMachine = setup({
               { guard: "pageIsStale", target: "refreshing", reenter: true, actions: { type: "storePage", params: ({ event }) => event.output } },
               { target: "idle", actions: { type: "storePage", params: ({ event }) => event.output } }
             ],
-            onError: { target: "idle", actions: { type: "showRefreshError", params: ({ event }) => toApiFailure(event.error) } }
+            onError: { target: "idle", actions: [{ type: "showRefreshError", params: ({ event }) => toApiFailure(event.error) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
           },
           on: { ORDER_CHANGED: { actions: "markStale" }, REFRESH: { actions: "markStale" } }
         }

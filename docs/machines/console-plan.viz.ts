@@ -28,6 +28,16 @@ function toApiFailure(error) {
   return { kind: "other", status: null, message, code: null };
 }
 
+// machines/system-ids.ts
+var CONSOLE_SYSTEM_IDS = {
+  session: "consoleSession"
+};
+
+// machines/console-session-ended.ts
+function tellSessionEnded({ system }, failure) {
+  if (failure.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
+}
+
 // machines/console-plan.machine.ts
 var CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 var NO_COURIER_CHOSEN = "Choose at least one courier to plan the day with.";
@@ -74,6 +84,8 @@ var consolePlanMachine = setup({
     planGivesOrders: ({ context }) => (context.plan?.routes.length ?? 0) > 0
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     setServiceDate: assign(({ event }) => event.type === "SET_SERVICE_DATE" ? { serviceDate: event.serviceDate, orders: [], plan: null, notice: null, error: null } : {}),
     storeDay: assign(({ context }, day) => ({
       couriers: day.couriers,
@@ -120,7 +132,7 @@ var consolePlanMachine = setup({
         src: "loadPlanDay",
         input: ({ context }) => ({ serviceDate: context.serviceDate }),
         onDone: { target: "choosing", actions: { type: "storeDay", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "loading" }) } }
+        onError: { target: "failed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "loading" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
       }
     },
     failed: {
@@ -150,7 +162,7 @@ var consolePlanMachine = setup({
         onDone: { target: "proposed", actions: { type: "storePlan", params: ({ event }) => event.output } },
         onError: {
           target: "choosing",
-          actions: ["forgetPlan", { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "planning" }) }]
+          actions: ["forgetPlan", { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "planning" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }]
         }
       }
     },
@@ -171,7 +183,7 @@ var consolePlanMachine = setup({
         input: ({ context }) => ({ planId: context.plan.id, csrfToken: context.csrfToken }),
         onDone: { target: "applied", actions: { type: "showApplied", params: ({ event }) => event.output } },
         // The plan stays on screen with the reason: the dispatcher plans again.
-        onError: { target: "proposed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "applying" }) } }
+        onError: { target: "proposed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "applying" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
       }
     },
     applied: {

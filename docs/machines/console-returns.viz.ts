@@ -27,6 +27,16 @@ function toApiFailure(error) {
   return { kind: "other", status: null, message, code: null };
 }
 
+// machines/system-ids.ts
+var CONSOLE_SYSTEM_IDS = {
+  session: "consoleSession"
+};
+
+// machines/console-session-ended.ts
+function tellSessionEnded({ system }, failure) {
+  if (failure.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
+}
+
 // machines/console-returns.machine.ts
 var CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 function returnsFailureText(failure, doing) {
@@ -71,6 +81,8 @@ var consoleReturnsMachine = setup({
     pharmaciesLoaded: ({ context }) => context.pharmacies.length > 0 && context.pharmacyId !== null
   },
   actions: {
+    /** A call answered 401: the console's session hears it, by its system id, and takes the console to the login. */
+    tellSessionEnded,
     storePharmacies: assign(({ context }, pharmacies) => ({
       pharmacies,
       // A pharmacist's pharmacy is fixed; a dispatcher starts with the first pharmacy listed.
@@ -106,7 +118,7 @@ var consoleReturnsMachine = setup({
           },
           { target: "ready", actions: { type: "storePharmacies", params: ({ event }) => event.output }, description: "No pharmacy at all: nothing to list." }
         ],
-        onError: { target: "failed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "pharmacies" }) } }
+        onError: { target: "failed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "pharmacies" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
       },
       on: { SET_SERVICE_DATE: { guard: "isAnotherValidDay", actions: "setServiceDate" } }
     },
@@ -117,7 +129,7 @@ var consoleReturnsMachine = setup({
         src: "loadReturns",
         input: ({ context }) => ({ pharmacyId: context.pharmacyId, serviceDate: context.serviceDate }),
         onDone: { target: "ready", actions: { type: "storeReturns", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "returns" }) } }
+        onError: { target: "failed", actions: [{ type: "showFailure", params: ({ event }) => ({ failure: toApiFailure(event.error), doing: "returns" }) }, { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }] }
       },
       on: {
         // Another day or pharmacy while loading: the call starts again for it (the earlier answer is dropped).

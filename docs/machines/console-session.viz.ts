@@ -2,10 +2,12 @@
 // do not edit; run the command again.
 // Paste this whole file into the Stately visualizer (https://stately.ai/viz). It is plain JavaScript whose only import
 // is xstate: the real machine with its real guards, actions and domain/ rules, so a simulation takes the branches
-// the app takes for the demo below. The machine takes no input.
+// the app takes for the demo input. The visualizer starts it without input; `consoleSessionMachine` then starts from
+// the demo input below (`demoInput`), as the app would start it with that input.
 //
 // Demo:
-// No input: the console opens with no staff session cookie, then a dispatcher logs in with the right password.
+// Alone, with no console to tell that the session opened or closed: the console opens with no staff session
+// cookie, then a dispatcher logs in with the right password.
 //
 // Stand-ins (the app provides these; here they answer at once, and always succeed):
 //   fetchCurrentStaffSession: succeeds with null (GET /api/ops/v1/sessions/current: no session yet)
@@ -30,7 +32,7 @@ var loginMessage = (failure) => failure.status === 401 || failure.status === 400
 // machines/console-session.machine.ts
 var SESSION_ENDED_MESSAGE = "Your session has ended. Please log in again.";
 var consoleSessionMachine = setup({
-  types: { context: {}, events: {} },
+  types: { context: {}, events: {}, input: {} },
   actors: {
     fetchCurrentStaffSession: fromPromise(async () => {
       throw new Error("provide fetchCurrentStaffSession");
@@ -51,12 +53,17 @@ var consoleSessionMachine = setup({
     forgetStaffSession: assign({ staff: null, csrfToken: null, serviceTimeZone: null }),
     showLoginError: assign((_, failure) => ({ error: loginMessage(failure) })),
     showSessionEnded: assign({ error: SESSION_ENDED_MESSAGE }),
-    clearError: assign({ error: null })
+    clearError: assign({ error: null }),
+    // Plain action functions, as the courier's session: a session alone has no console to tell (sendTo would fall back to itself).
+    /** The console starts the screens' machines from now on. */
+    tellSessionOpened: ({ context }) => context.reportTo?.send({ type: "SESSION_OPENED" }),
+    /** The console stops every screen's machine: no call goes out without a session. */
+    tellSessionClosed: ({ context }) => context.reportTo?.send({ type: "SESSION_CLOSED" })
   }
 }).createMachine({
   id: "consoleSession",
   description: "The dispatch console's login (dispatchers and pharmacists); the session lives in an HttpOnly cookie.",
-  context: { staff: null, csrfToken: null, serviceTimeZone: null, error: null },
+  context: ({ input }) => ({ staff: null, csrfToken: null, serviceTimeZone: null, error: null, reportTo: input?.reportTo ?? null }),
   initial: "checkingSession",
   states: {
     checkingSession: {
@@ -74,7 +81,7 @@ var consoleSessionMachine = setup({
     },
     signedOut: {
       description: "The login screen, /dispatch/login.",
-      entry: "forgetStaffSession",
+      entry: ["forgetStaffSession", "tellSessionClosed"],
       on: { LOG_IN: { target: "loggingIn", actions: "clearError", description: "Log in with email and password." } }
     },
     loggingIn: {
@@ -91,10 +98,11 @@ var consoleSessionMachine = setup({
       }
     },
     signedIn: {
-      description: "The day board, /dispatch.",
+      description: "The day board, /dispatch, and the other screens.",
+      entry: "tellSessionOpened",
       on: {
         LOG_OUT: { target: "loggingOut", description: "Log out: DELETE /api/ops/v1/sessions/current with the CSRF token." },
-        SESSION_EXPIRED: { target: "signedOut", actions: "showSessionEnded", description: "A call answered 401: the server no longer knows this session." }
+        SESSION_EXPIRED: { target: "signedOut", actions: "showSessionEnded", description: "A screen's call answered 401 (the screen tells the session by its system id): the server no longer knows this session." }
       }
     },
     loggingOut: {
@@ -155,8 +163,8 @@ function demoEvents(demo) {
 var SESSION = { staff: { id: 1, first_name: "Morgan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-7d21be" };
 var console_session_demo_default = defineDemo({
   machine: consoleSessionMachine,
-  summary: "No input: the console opens with no staff session cookie, then a dispatcher logs in with the right password.",
-  input: void 0,
+  summary: "Alone, with no console to tell that the session opened or closed: the console opens with no staff session cookie, then a dispatcher logs in with the right password.",
+  input: {},
   standIns: {
     fetchCurrentStaffSession: { resolves: null, says: "GET /api/ops/v1/sessions/current: no session yet" },
     logInStaff: { resolves: SESSION, says: "POST /api/ops/v1/sessions: the password is right" },

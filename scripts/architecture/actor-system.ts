@@ -8,6 +8,15 @@ import { returnsMachine } from "../../machines/returns.machine.ts";
 import { checkInMachine } from "../../machines/check-in.machine.ts";
 import { verifyOrderMachine } from "../../machines/verify-order.machine.ts";
 import { addonsMachine } from "../../machines/addons.machine.ts";
+import { consoleMachine } from "../../machines/console.machine.ts";
+import type { ConsoleScreenName } from "../../machines/console-screens.ts";
+import { consoleBoardMachine } from "../../machines/console-board.machine.ts";
+import { consoleCouriersMachine } from "../../machines/console-couriers.machine.ts";
+import { consolePlanMachine } from "../../machines/console-plan.machine.ts";
+import { consoleOrderMachine } from "../../machines/console-order.machine.ts";
+import { consoleImportMachine } from "../../machines/console-import.machine.ts";
+import { consoleReturnsMachine } from "../../machines/console-returns.machine.ts";
+import { CONSOLE_SYSTEM_IDS, SYSTEM_IDS } from "../../machines/system-ids.ts";
 
 /**
  * The actor system as a Mermaid flowchart, read from the machine definitions:
@@ -18,6 +27,9 @@ import { addonsMachine } from "../../machines/addons.machine.ts";
  * each drawn with its machine, what the day and the queue tell the flows that
  * FOLLOW them, and the machines a flow starts itself (the label scanner, the
  * payment, the delivery's submissions) with what they tell it and send by system id.
+ * The dispatch console's system the same way: the console machine, its session,
+ * and the screens' machines it starts on SCREEN.OPEN (every ConsoleScreenName
+ * of machines/console-screens.ts), each telling the session of a 401 by its id.
  *
  * `tsx scripts/architecture/actor-system.ts` prints it; `--write` puts it
  * into docs/architecture.md between the actor-system markers.
@@ -31,6 +43,19 @@ export const FLOWS: Record<FlowName, AnyStateMachine> = {
   deliveryFlow: deliveryFlowMachine,
   returns: returnsMachine,
 };
+
+/** The machine of each screen the console starts by name (the console's registry loads the lazy ones with their screens). */
+export const SCREENS: Record<ConsoleScreenName, AnyStateMachine> = {
+  board: consoleBoardMachine,
+  couriers: consoleCouriersMachine,
+  plan: consolePlanMachine,
+  order: consoleOrderMachine,
+  import: consoleImportMachine,
+  returns: consoleReturnsMachine,
+};
+
+/** Every system id a machine may name (`SYSTEM_IDS.x`, `CONSOLE_SYSTEM_IDS.x`), by the name its source uses. */
+const NAMED_IDS: Record<string, Record<string, string>> = { SYSTEM_IDS, CONSOLE_SYSTEM_IDS };
 
 interface Edge {
   from: string;
@@ -76,11 +101,21 @@ function eventTypeOf(action: unknown): string | null {
   }
 }
 
+/**
+ * A plain action function that sends by system id, `system.get(CONSOLE_SYSTEM_IDS.session)?.send(…)`
+ * (a console screen's tellSessionEnded): the id it names, read from its source.
+ */
+function plainTargetOf(action: unknown): string | null {
+  if (typeof action !== "function" || "type" in action) return null;
+  const named = /system\.get\((?:[\w$]+\.)?(\w*SYSTEM_IDS)\.(\w+)\)\??\.send\(/.exec(String(action));
+  return named ? (NAMED_IDS[named[1]!]?.[named[2]!] ?? null) : null;
+}
+
 function sendsOf(machine: AnyStateMachine, from: string): Edge[] {
   const actions = (machine.implementations.actions ?? {}) as Record<string, unknown>;
   return Object.entries(actions).flatMap(([name, action]) => {
-    const to = (action as { type?: string }).type === "xstate.sendTo" ? targetOf(action) : null;
-    const type = eventTypeOf(action);
+    const to = (action as { type?: string }).type === "xstate.sendTo" ? targetOf(action) : plainTargetOf(action);
+    const type = eventTypeOf(action) ?? (typeof action === "function" ? (/type:\s*"([A-Z_.]+)"/.exec(String(action))?.[1] ?? null) : null);
     return to ? [{ from, to, label: type ? `${name}: ${type}` : name, kind: "sends" as const }] : [];
   });
 }
@@ -136,10 +171,16 @@ function childrenOf(flow: AnyStateMachine): Edge[] {
   });
 }
 
-/** The events on which the application starts a flow (a transition whose actions include startFlow). */
+/** The events on which the application starts a flow, or the console a screen (a transition, in any state, whose actions include startFlow or startScreen). */
 function spawningEvents(app: AnyStateMachine): string[] {
-  const startsFlow = (action: unknown) => action === "startFlow" || (action as { type?: string } | null)?.type === "startFlow";
-  return [...app.root.transitions.entries()].filter(([, transitions]) => transitions.some((t) => t.actions.some(startsFlow))).map(([event]) => event);
+  const starts = (action: unknown) => ["startFlow", "startScreen"].includes(typeof action === "string" ? action : ((action as { type?: string } | null)?.type ?? ""));
+  const events = new Set<string>();
+  const visit = (node: AnyStateNode) => {
+    for (const [event, transitions] of node.transitions.entries()) if (transitions.some((t) => t.actions.some(starts))) events.add(event);
+    Object.values(node.states).forEach(visit);
+  };
+  visit(app.root);
+  return [...events];
 }
 
 export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flowsByKind: Record<string, AnyStateMachine> = FLOWS): Edge[] {
@@ -161,9 +202,22 @@ export function actorSystemEdges(app: AnyStateMachine = courierAppMachine, flows
   return edges.filter((edge, index) => edges.findIndex((other) => key(other) === key(edge)) === index);
 }
 
-export function actorSystemMermaid(edges: Edge[] = actorSystemEdges()): string {
+/** The dispatch console's actor system: the console, its session, and the screens' machines. */
+export function consoleSystemEdges(): Edge[] {
+  return actorSystemEdges(consoleMachine, SCREENS);
+}
+
+/** The two systems, each in a box of its own: the courier's app and the dispatch console (separate pages, separate systems). */
+export function actorSystemMermaid(systems: { title: string; edges: Edge[] }[] = [
+  { title: "Courier app", edges: actorSystemEdges() },
+  { title: "Dispatch console", edges: consoleSystemEdges() },
+]): string {
   const lines = ["flowchart LR"];
-  for (const edge of edges) lines.push(`  ${edge.from} ${edge.kind === "starts" ? "==>" : "-.->"}|${edge.label}| ${edge.to}`);
+  systems.forEach(({ title, edges }, index) => {
+    lines.push(`  subgraph system${index + 1} [${title}]`);
+    for (const edge of edges) lines.push(`    ${edge.from} ${edge.kind === "starts" ? "==>" : "-.->"}|${edge.label}| ${edge.to}`);
+    lines.push("  end");
+  });
   return lines.join("\n");
 }
 

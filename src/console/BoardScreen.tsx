@@ -1,16 +1,16 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { OpsOrder } from "../../domain/contract/ops.ts";
 import { attentionFor, serviceClock } from "../../domain/needs-attention.ts";
-import { boardOrders, type consoleBoardMachine } from "../../machines/console-board.machine.ts";
+import { boardOrders } from "../../machines/console-board.machine.ts";
 import { groupBoard, keepUnchanged, rangeBetween, type BoardGroups } from "./board-groups.ts";
 import { BoardBusy, BoardRegion, type RegionActions } from "./BoardRegion.tsx";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { MapRegion } from "./map/MapRegion.tsx";
 import { NeedsAttention, type AttentionItem } from "./NeedsAttention.tsx";
-import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
+import { serviceDayScreen, type ScreenActor } from "./ConsoleScreen.tsx";
+import { ConsoleSession } from "./session-context.ts";
 import { STATUS_ORDER, STATUS_WORDS } from "./status-words.ts";
-import { serviceToday } from "./today.ts";
 
 /** 'Needs attention' is worked out again each minute: a pharmacy's closing hour comes without any event. */
 const CLOCK_TICK_MS = 60_000;
@@ -31,13 +31,13 @@ const EMPTY_SELECTION: ReadonlySet<number> = new Set();
  * 'Unassigned' and a region per courier (orders in driving order), kept live
  * by the event stream; a dispatcher selects orders (checkboxes, shift-click
  * for a range), chooses a 'Courier' and presses 'Assign', or 'Unassign' one.
- * The board machine holds the selection and the assignment on its way.
+ * The board machine, run by the console, holds the selection and the assignment on its way.
  */
-export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
+export const BoardScreen = serviceDayScreen("board", DayBoard);
+
+function DayBoard({ actor: board }: { actor: ScreenActor<"board"> }) {
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
-  const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
   const dispatcher = ConsoleSession.useSelector((snapshot) => snapshot.context.staff?.role === "dispatcher");
-  const board = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
   const serviceDate = useSelector(board, (snapshot) => snapshot.context.serviceDate);
   const loaded = useSelector(board, (snapshot) => snapshot.context.orders);
   const pending = useSelector(board, (snapshot) => snapshot.context.pending);
@@ -46,13 +46,10 @@ export function BoardScreen({ logic }: { logic: typeof consoleBoardMachine }) {
   const courierId = useSelector(board, (snapshot) => snapshot.context.courierId);
   const notice = useSelector(board, (snapshot) => snapshot.context.notice);
   const error = useSelector(board, (snapshot) => snapshot.context.error);
-  const sessionEnded = useSelector(board, (snapshot) => snapshot.context.failure?.status === 401);
   const data = useSelector(board, (snapshot) => snapshot.value.data);
   const connection = useSelector(board, (snapshot) => snapshot.value.connection);
   const busy = useSelector(board, (snapshot) => snapshot.value.assignment !== "idle");
   const now = useNow();
-
-  useEndSessionWhen(sessionEnded);
 
   const orders = useMemo(() => boardOrders(loaded, pending), [loaded, pending]);
   // Regions whose orders did not change keep their arrays (and are not drawn again): React's "state from the previous render" pattern.

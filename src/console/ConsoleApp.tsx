@@ -1,23 +1,19 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
-import type { consoleBoardMachine } from "../../machines/console-board.machine.ts";
-import type { consoleCouriersMachine } from "../../machines/console-couriers.machine.ts";
-import type { consolePlanMachine } from "../../machines/console-plan.machine.ts";
-import type { consoleReturnsMachine } from "../../machines/console-returns.machine.ts";
+import { consoleMachine } from "../../machines/console.machine.ts";
 import type { consoleSessionMachine } from "../../machines/console-session.machine.ts";
-import { consoleCouriersLogic } from "./api/couriers.ts";
-import { consolePlanLogic } from "./api/plans.ts";
 import { BoardScreen } from "./BoardScreen.tsx";
 import { CouriersScreen } from "./couriers/CouriersScreen.tsx";
 import { DispatchersOnly } from "./DispatchersOnly.tsx";
 import { PlanScreen } from "./plan/PlanScreen.tsx";
 import { LoginScreen } from "./LoginScreen.tsx";
-import { ConsoleSession } from "./session-context.ts";
+import { loadScreen, withScreens, type ScreenLogic } from "./screens.ts";
+import { ConsoleActor, ConsoleSession } from "./session-context.ts";
 
-// Loaded on demand: the console's first screen (the board) stays within its 200 KiB budget.
-const OrderRoute = lazy(() => import("./OrderRoute.tsx"));
-const ImportRoute = lazy(() => import("./ImportRoute.tsx"));
-const ReturnsRoute = lazy(() => import("./ReturnsRoute.tsx"));
+// Loaded on demand, each with its machine's logic: the console's first screen (the board) stays within its 200 KiB budget.
+const OrderRoute = lazy(() => loadScreen("order").then(() => import("./OrderRoute.tsx")));
+const ImportRoute = lazy(() => loadScreen("import").then(() => import("./ImportRoute.tsx")));
+const ReturnsRoute = lazy(() => loadScreen("returns").then(() => import("./ReturnsRoute.tsx")));
 
 export const LOGIN_PATH = "/dispatch/login";
 export const BOARD_PATH = "/dispatch";
@@ -25,25 +21,44 @@ export const COURIERS_PATH = "/dispatch/couriers";
 export const PLAN_PATH = "/dispatch/plan";
 export const RETURNS_PATH = "/dispatch/returns";
 
-/** Each screen's machine with its calls: the real ones by default, a test's instead. */
-interface ScreenLogic {
-  boardLogic: typeof consoleBoardMachine;
-  couriersLogic?: typeof consoleCouriersMachine;
-  planLogic?: typeof consolePlanMachine;
-  /** Loaded with its screen when left out (the real calls). */
-  returnsLogic?: typeof consoleReturnsMachine;
+/** The session's machine with its calls, and each screen's machine with its calls where not the registry's. */
+interface ConsoleLogic {
+  logic: typeof consoleSessionMachine;
+  boardLogic: ScreenLogic["board"];
+  couriersLogic?: ScreenLogic["couriers"];
+  planLogic?: ScreenLogic["plan"];
+  orderLogic?: ScreenLogic["order"];
+  importLogic?: ScreenLogic["import"];
+  returnsLogic?: ScreenLogic["returns"];
 }
 
-/** The console's screens; the URL follows the session machine (signed out → /dispatch/login, signed in → the board). */
-export function ConsoleApp({ logic, ...screens }: { logic: typeof consoleSessionMachine } & ScreenLogic) {
+/**
+ * The console's actor system (machines/console.machine.ts) and its screens;
+ * the URL follows the session machine (signed out → /dispatch/login, signed in
+ * → the board). `logic` is the session's with its calls; each screen's machine
+ * is the registry's (src/console/screens.ts) unless given (the board's by the
+ * entry, any by a test).
+ */
+export function ConsoleApp(props: ConsoleLogic) {
+  // The system is made once per page: its logic never changes under the running actor.
+  const [app] = useState(() =>
+    withScreens(consoleMachine.provide({ actors: { session: props.logic } }), {
+      board: props.boardLogic,
+      couriers: props.couriersLogic,
+      plan: props.planLogic,
+      order: props.orderLogic,
+      import: props.importLogic,
+      returns: props.returnsLogic,
+    }),
+  );
   return (
-    <ConsoleSession.Provider logic={logic}>
-      <ConsoleRoutes {...screens} />
-    </ConsoleSession.Provider>
+    <ConsoleActor.Provider logic={app}>
+      <ConsoleRoutes />
+    </ConsoleActor.Provider>
   );
 }
 
-function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planLogic = consolePlanLogic, returnsLogic }: ScreenLogic) {
+function ConsoleRoutes() {
   const state = ConsoleSession.useSelector((snapshot) => snapshot.value);
   const { pathname } = useLocation();
   if (state === "checkingSession") {
@@ -68,15 +83,15 @@ function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planL
     >
       <Routes>
         <Route path={LOGIN_PATH} element={<LoginScreen />} />
-        <Route path={BOARD_PATH} element={<BoardScreen logic={boardLogic} />} />
+        <Route path={BOARD_PATH} element={<BoardScreen />} />
         <Route path={`${BOARD_PATH}/orders/:id`} element={<OrderRoute />} />
         <Route path={`${BOARD_PATH}/import`} element={<ImportRoute />} />
-        <Route path={RETURNS_PATH} element={<ReturnsRoute logic={returnsLogic} />} />
+        <Route path={RETURNS_PATH} element={<ReturnsRoute />} />
         <Route
           path={COURIERS_PATH}
           element={
             <DispatchersOnly screen="Couriers">
-              <CouriersScreen logic={couriersLogic} />
+              <CouriersScreen />
             </DispatchersOnly>
           }
         />
@@ -84,7 +99,7 @@ function ConsoleRoutes({ boardLogic, couriersLogic = consoleCouriersLogic, planL
           path={PLAN_PATH}
           element={
             <DispatchersOnly screen="Plan the day">
-              <PlanScreen logic={planLogic} />
+              <PlanScreen />
             </DispatchersOnly>
           }
         />

@@ -1,7 +1,6 @@
-import { consoleImportLogic } from "./api/import.ts";
 import { ImportScreen } from "./ImportScreen.tsx";
 
-/** /dispatch/import, loaded on demand: the CSV reader and the import's rules stay off the board's first screen. */
+/** /dispatch/import, loaded on demand with its machine's logic (src/console/screens.ts): the CSV reader and the import's rules stay off the board's first screen. */
 export default function ImportRoute() {
-  return <ImportScreen logic={consoleImportLogic} />;
+  return <ImportScreen />;
 }

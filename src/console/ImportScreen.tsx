@@ -1,29 +1,34 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import type { RejectedRow } from "../../domain/order-import/order-csv.ts";
-import type { consoleImportMachine } from "../../machines/console-import.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { ConsoleTable, type Column } from "./ConsoleTable.tsx";
 import { PharmacySelect } from "./PharmacySelect.tsx";
-import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
+import { ConsoleScreen, type ScreenActor } from "./ConsoleScreen.tsx";
+import { ConsoleSession } from "./session-context.ts";
 import "./pages.css";
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 const where = (row: RejectedRow) => (row.endLine > row.line ? `Lines ${row.line}–${row.endLine}` : `Line ${row.line}`);
 
 /** /dispatch/import: a pharmacy's CSV checked by the CLI's rules before anything is written, then imported (issue 27). */
-export function ImportScreen({ logic }: { logic: typeof consoleImportMachine }) {
+export function ImportScreen() {
   const staff = ConsoleSession.useSelector((snapshot) => snapshot.context.staff);
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
-  const flow = useActorRef(logic, { input: { role: staff?.role ?? "pharmacist", pharmacyId: staff?.pharmacy_id ?? null, csrfToken } });
+  return (
+    <ConsoleScreen screen="import" input={{ role: staff?.role ?? "pharmacist", pharmacyId: staff?.pharmacy_id ?? null, csrfToken }}>
+      {(flow) => <ImportView flow={flow} />}
+    </ConsoleScreen>
+  );
+}
+
+function ImportView({ flow }: { flow: ScreenActor<"import"> }) {
   const state = useSelector(flow, (snapshot) => snapshot.value);
   const { pharmacies, pharmacyId, check, error, report, role } = useSelector(flow, (snapshot) => snapshot.context);
-  const sessionEnded = useSelector(flow, (snapshot) => snapshot.context.failure?.status === 401);
   const fileInput = useRef<HTMLInputElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  useEndSessionWhen(sessionEnded);
   // The report replaces the form: focus its heading so a screen reader hears it.
   useEffect(() => {
     if (state === "report" || state === "failed") heading.current?.focus();

@@ -1,4 +1,4 @@
-import type { useActorRef } from "@xstate/react";
+import type { ActorRefFrom } from "xstate";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { OpsOrderDetail, OrderUpdateOpsRequest } from "../../domain/contract/ops.ts";
 import { lockedReason, orderActions } from "../../domain/order-actions.ts";
@@ -6,7 +6,8 @@ import type { consoleOrderMachine, OrderCourier } from "../../machines/console-o
 
 /** What may still be done to an order on its page: edit before pickup, cancel (asked first), assign, move, unassign. */
 
-export type OrderActor = ReturnType<typeof useActorRef<typeof consoleOrderMachine>>;
+/** The order page's machine, run by the console (src/console/ConsoleScreen.tsx). */
+export type OrderActor = ActorRefFrom<typeof consoleOrderMachine>;
 
 export function OrderActions({ page, order, couriers, role, step }: { page: OrderActor; order: OpsOrderDetail; couriers: OrderCourier[]; role: "dispatcher" | "pharmacist"; step: string }) {
   const actions = orderActions({ status: order.status.name, courierId: order.courier_id }, role);

@@ -1,11 +1,10 @@
 import { Link, useParams } from "react-router";
-import { consoleOrderLogic } from "./api/order.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { OrderScreen } from "./OrderScreen.tsx";
 
 const ORDER_ID = /^[1-9]\d{0,8}$/;
 
-/** /dispatch/orders/:id, loaded on demand (the console's first screen is the board): a new id is a new page machine. */
+/** /dispatch/orders/:id, loaded on demand (the console's first screen is the board): a new id is a new page machine (its logic loads with it: src/console/screens.ts). */
 export default function OrderRoute() {
   const { id = "" } = useParams();
   if (!ORDER_ID.test(id)) {
@@ -20,5 +19,5 @@ export default function OrderRoute() {
       </div>
     );
   }
-  return <OrderScreen key={id} logic={consoleOrderLogic} orderId={Number(id)} />;
+  return <OrderScreen key={id} orderId={Number(id)} />;
 }

@@ -1,32 +1,37 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import { useEffect, useId, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { OpsOrderDetail } from "../../domain/contract/ops.ts";
 import type { CustodyEntry, Proof } from "../../domain/contract/ops-proof.ts";
 import type { OrderWebhookDelivery } from "../../domain/contract/ops-webhooks.ts";
 import { ATTEMPTED_NEXT_STEP } from "../../domain/order-actions.ts";
-import type { consoleOrderMachine, OrderCourier } from "../../machines/console-order.machine.ts";
+import type { OrderCourier } from "../../machines/console-order.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { CancelConfirmation, OrderActions, type OrderActor } from "./OrderActions.tsx";
 import { CustodyList, OrderFields, ProofView, StatusHistory, Webhooks } from "./OrderRecord.tsx";
-import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
+import { ConsoleScreen, type ScreenActor } from "./ConsoleScreen.tsx";
+import { ConsoleSession } from "./session-context.ts";
 import { STATUS_WORDS } from "./status-words.ts";
 import "./pages.css";
 
 
 /** /dispatch/orders/{id}: one order, what happened to it, and what may still be done (issue 27). */
-export function OrderScreen({ logic, orderId }: { logic: typeof consoleOrderMachine; orderId: number }) {
+export function OrderScreen({ orderId }: { orderId: number }) {
   const role = ConsoleSession.useSelector((snapshot) => snapshot.context.staff?.role ?? "pharmacist");
   const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
-  const page = useActorRef(logic, { input: { orderId, role, csrfToken } });
+  return (
+    <ConsoleScreen screen="order" input={{ orderId, role, csrfToken }}>
+      {(page) => <OrderView page={page} orderId={orderId} role={role} />}
+    </ConsoleScreen>
+  );
+}
+
+function OrderView({ page, orderId, role }: { page: ScreenActor<"order">; orderId: number; role: "dispatcher" | "pharmacist" }) {
   const state = useSelector(page, (snapshot) => snapshot.value);
   const data = useSelector(page, (snapshot) => snapshot.context.data);
   const error = useSelector(page, (snapshot) => snapshot.context.error);
   const actionError = useSelector(page, (snapshot) => snapshot.context.actionError);
   const notice = useSelector(page, (snapshot) => snapshot.context.notice);
-  const sessionEnded = useSelector(page, (snapshot) => snapshot.context.failure?.status === 401);
-
-  useEndSessionWhen(sessionEnded);
 
   // What changed while the window was elsewhere (the stream was away, another tab acted) shows on return.
   useEffect(() => {

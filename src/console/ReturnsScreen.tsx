@@ -1,11 +1,11 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import type { ReturnManifest } from "../../domain/contract/ops-proof.ts";
-import type { consoleReturnsMachine } from "../../machines/console-returns.machine.ts";
 import { ConsoleHeader } from "./ConsoleHeader.tsx";
 import { ConsoleTable, type Column } from "./ConsoleTable.tsx";
 import { FieldList } from "./FieldList.tsx";
 import { PharmacySelect } from "./PharmacySelect.tsx";
-import { ConsoleSession, useEndSessionWhen } from "./session-context.ts";
+import { ConsoleScreen, type ScreenActor } from "./ConsoleScreen.tsx";
+import { ConsoleSession } from "./session-context.ts";
 import { serviceToday } from "./today.ts";
 import "./pages.css";
 
@@ -23,15 +23,19 @@ const dollars = (amount: string | null) => (amount === null ? "—" : `$${amount
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** /dispatch/returns (issue 27): a pharmacy's return manifests of a service day, for a dispatcher (any pharmacy) and a pharmacist (theirs). */
-export function ReturnsScreen({ logic }: { logic: typeof consoleReturnsMachine }) {
+export function ReturnsScreen() {
   const staff = ConsoleSession.useSelector((snapshot) => snapshot.context.staff);
   const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
-  const actor = useActorRef(logic, { input: { role: staff?.role ?? "pharmacist", pharmacyId: staff?.pharmacy_id ?? null, serviceDate: serviceToday(timeZone) } });
-  const state = useSelector(actor, (snapshot) => snapshot.value);
-  const { role, serviceDate, pharmacies, pharmacyId, returns, error, failure } = useSelector(actor, (snapshot) => snapshot.context);
-  const sessionEnded = failure?.status === 401;
+  return (
+    <ConsoleScreen screen="returns" input={{ role: staff?.role ?? "pharmacist", pharmacyId: staff?.pharmacy_id ?? null, serviceDate: serviceToday(timeZone) }}>
+      {(actor) => <ReturnsView actor={actor} />}
+    </ConsoleScreen>
+  );
+}
 
-  useEndSessionWhen(sessionEnded);
+function ReturnsView({ actor }: { actor: ScreenActor<"returns"> }) {
+  const state = useSelector(actor, (snapshot) => snapshot.value);
+  const { role, serviceDate, pharmacies, pharmacyId, returns, error } = useSelector(actor, (snapshot) => snapshot.context);
 
   const pharmacyName = pharmacies.find((pharmacy) => pharmacy.id === pharmacyId)?.name ?? "this pharmacy";
   const loading = state === "loading" || state === "loadingPharmacies";

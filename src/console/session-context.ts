@@ -1,19 +1,22 @@
-import { useEffect } from "react";
-import { createActorContext } from "@xstate/react";
-import { consoleSessionMachine } from "../../machines/console-session.machine.ts";
-
-/** The console's session actor, provided once by ConsoleApp with the real calls (api/session.ts) or a test's. */
-export const ConsoleSession = createActorContext(consoleSessionMachine);
+import { createActorContext, useSelector } from "@xstate/react";
+import type { ActorRefFrom, SnapshotFrom } from "xstate";
+import { consoleMachine } from "../../machines/console.machine.ts";
+import type { consoleSessionMachine } from "../../machines/console-session.machine.ts";
 
 /**
- * A screen's call answered 401: the session ended (expired, deactivated, logged
- * out elsewhere), and the session machine takes the console back to the login.
- * One hand-off for every screen; each screen's actor still runs outside the
- * session's actor system (see the closing note of issue 27).
+ * The console's actor system (machines/console.machine.ts), provided once by
+ * ConsoleApp with the real calls and screens (src/console/screens.ts) or a
+ * test's.
  */
-export function useEndSessionWhen(sessionEnded: boolean): void {
-  const session = ConsoleSession.useActorRef();
-  useEffect(() => {
-    if (sessionEnded) session.send({ type: "SESSION_EXPIRED" });
-  }, [sessionEnded, session]);
-}
+export const ConsoleActor = createActorContext(consoleMachine);
+
+type SessionRef = ActorRefFrom<typeof consoleSessionMachine>;
+
+const useSessionRef = (): SessionRef => ConsoleActor.useSelector((console) => console.children.session) as SessionRef;
+
+/** The staff session, the console's child: read and told the way the screens always have (useSelector, useActorRef). */
+export const ConsoleSession = {
+  useActorRef: useSessionRef,
+  useSelector: <T,>(selector: (snapshot: SnapshotFrom<typeof consoleSessionMachine>) => T, compare?: (a: T, b: T) => boolean): T =>
+    useSelector(useSessionRef(), selector, compare),
+};

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { actorSystemEdges, withDiagram } from "../../scripts/architecture/actor-system.ts";
+import { actorSystemEdges, consoleSystemEdges, SCREENS, withDiagram } from "../../scripts/architecture/actor-system.ts";
 
 describe("docs/architecture.md", () => {
   const markdown = readFileSync("docs/architecture.md", "utf8");
@@ -42,6 +42,23 @@ describe("docs/architecture.md", () => {
         "labelScanner sends checkIn: reportMatch: LABEL_MATCHED",
         "returns starts labelScanner: starts, while scanningBags",
         "labelScanner sends returns: reportMatch: LABEL_MATCHED",
+      ]),
+    );
+  });
+});
+
+describe("the dispatch console's actor system", () => {
+  it("draws the console starting its session and each screen's machine, the session's news, and each screen's 401 to the session by system id", () => {
+    const edges = consoleSystemEdges().map((edge) => `${edge.from} ${edge.kind} ${edge.to}: ${edge.label}`);
+    const screens = Object.values(SCREENS).map((machine) => machine.id);
+    expect(screens).toEqual(["consoleBoard", "consoleCouriers", "consolePlan", "consoleOrder", "consoleImport", "consoleReturns"]);
+    expect(edges).toEqual(
+      expect.arrayContaining([
+        "console starts consoleSession: starts",
+        "consoleSession sends console: tellSessionOpened: SESSION_OPENED",
+        "consoleSession sends console: tellSessionClosed: SESSION_CLOSED",
+        ...screens.map((screen) => `console starts ${screen}: starts on SCREEN.OPEN`),
+        ...screens.map((screen) => `${screen} sends consoleSession: tellSessionEnded: SESSION_EXPIRED`),
       ]),
     );
   });

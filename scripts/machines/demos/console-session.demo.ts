@@ -5,8 +5,8 @@ const SESSION = { staff: { id: 1, first_name: "Morgan", last_name: "Reyes", role
 
 export default defineDemo({
   machine: consoleSessionMachine,
-  summary: "No input: the console opens with no staff session cookie, then a dispatcher logs in with the right password.",
-  input: undefined,
+  summary: "Alone, with no console to tell that the session opened or closed: the console opens with no staff session cookie, then a dispatcher logs in with the right password.",
+  input: {},
   standIns: {
     fetchCurrentStaffSession: { resolves: null, says: "GET /api/ops/v1/sessions/current: no session yet" },
     logInStaff: { resolves: SESSION, says: "POST /api/ops/v1/sessions: the password is right" },

@@ -1,6 +1,6 @@
-import { fromCallback, fromPromise } from "xstate";
+import { fromPromise } from "xstate";
 import { isApiFailure } from "../../../domain/api-failure.ts";
-import { OPS_API_PREFIX, type OpsOrder, type OpsOrderDetail } from "../../../domain/contract/ops.ts";
+import type { OpsOrder, OpsOrderDetail } from "../../../domain/contract/ops.ts";
 import { DISPATCH_EVENT_TYPES } from "../../../domain/dispatch-events.ts";
 import {
   consoleBoardMachine,
@@ -13,6 +13,7 @@ import {
 } from "../../../machines/console-board.machine.ts";
 import { dayOrders } from "./day-orders.ts";
 import { opsRequest } from "./http.ts";
+import { liveEvents } from "./live-events.ts";
 
 async function couriers(): Promise<BoardCourier[]> {
   try {
@@ -73,10 +74,6 @@ export function namedByEvent(text: string): NamedOrder[] | null {
   return [{ id: order.id, updated_at: message.type === "payment.failed" ? null : order.updated_at }];
 }
 
-/** Reconnection after the server closed the stream for good (EventSource reconnects by itself otherwise). */
-const FIRST_RETRY_MS = 1_000;
-const LAST_RETRY_MS = 30_000;
-
 export const consoleBoardActors = {
   loadBoard: fromPromise<BoardData, { serviceDate: string }>(async ({ input }) => {
     const [orders, list] = await Promise.all([dayOrders(input.serviceDate), couriers()]);
@@ -92,45 +89,8 @@ export const consoleBoardActors = {
     const answer = (await (await opsRequest("DELETE", `assignments/${input.orderId}`, { csrfToken: input.csrfToken })).json()) as { order: OpsOrder };
     return answer.order;
   }),
-  /**
-   * GET /api/ops/v1/events as an EventSource: the browser sends the session
-   * cookie, reconnects after a dropped connection and resumes with
-   * Last-Event-ID. When the server ends the stream for good (an error
-   * status), the console opens it again with back-off, from the last event
-   * it saw (?last_event_id=), so nothing in between is lost.
-   */
-  eventStream: fromCallback<ConsoleBoardEvent>(({ sendBack }) => {
-    let source: EventSource | null = null;
-    let lastEventId: string | null = null;
-    let retryMs = FIRST_RETRY_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const open = () => {
-      const url = `${OPS_API_PREFIX}/events${lastEventId ? `?last_event_id=${encodeURIComponent(lastEventId)}` : ""}`;
-      source = new EventSource(url, { withCredentials: true });
-      source.onopen = () => {
-        retryMs = FIRST_RETRY_MS;
-        sendBack({ type: "STREAM_OPEN" });
-      };
-      source.onmessage = (message) => {
-        if (message.lastEventId) lastEventId = message.lastEventId;
-        sendBack({ type: "STREAM_EVENT", orders: namedByEvent(message.data as string) });
-      };
-      source.onerror = () => {
-        sendBack({ type: "STREAM_ERROR" });
-        if (source?.readyState === EventSource.CLOSED) {
-          timer = setTimeout(open, retryMs);
-          retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
-        }
-      };
-    };
-    open();
-    return () => {
-      clearTimeout(timer);
-      // Detached first: a stopped board never hears from this stream again, nor schedules a retry.
-      if (source) source.onopen = source.onmessage = source.onerror = null;
-      source?.close();
-    };
-  }),
+  /** The day's event stream (./live-events.ts): each message says which orders to fetch. */
+  eventStream: liveEvents<ConsoleBoardEvent>((data) => ({ type: "STREAM_EVENT", orders: namedByEvent(data) })),
 };
 
 export const consoleBoardLogic = consoleBoardMachine.provide({ actors: consoleBoardActors });

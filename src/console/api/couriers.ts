@@ -1,9 +1,10 @@
 import { fromPromise } from "xstate";
 import { CourierInviteResponse, CourierListResponse, CourierResponse, type CourierInviteRequest, type OpsCourier } from "../../../domain/contract/ops.ts";
 import { courierProgress } from "../../../domain/courier-progress.ts";
-import { consoleCouriersMachine, type CouriersData } from "../../../machines/console-couriers.machine.ts";
+import { consoleCouriersMachine, type ConsoleCouriersEvent, type CouriersData } from "../../../machines/console-couriers.machine.ts";
 import { dayOrders } from "./day-orders.ts";
 import { opsRequest } from "./http.ts";
+import { liveEvents } from "./live-events.ts";
 
 /** The Couriers screen's calls (machines/console-couriers.machine.ts). */
 export const consoleCouriersActors = {
@@ -20,6 +21,8 @@ export const consoleCouriersActors = {
   deactivateCourier: fromPromise<OpsCourier, { courierId: number; csrfToken: string | null }>(async ({ input }) =>
     CourierResponse.parse(await (await opsRequest("POST", `couriers/${input.courierId}/deactivation`, { body: {}, csrfToken: input.csrfToken })).json()).courier,
   ),
+  /** The day's event stream (./live-events.ts): any change of the day counts the progress anew. */
+  eventStream: liveEvents<ConsoleCouriersEvent>(() => ({ type: "STREAM_EVENT" })),
 };
 
 export const consoleCouriersLogic = consoleCouriersMachine.provide({ actors: consoleCouriersActors });

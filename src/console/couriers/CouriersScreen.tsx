@@ -1,11 +1,12 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import type { OpsCourier } from "../../../domain/contract/ops.ts";
 import { NO_PROGRESS } from "../../../domain/courier-progress.ts";
 import { phoneForReading } from "../../../domain/phone.ts";
-import type { consoleCouriersMachine, InviteField } from "../../../machines/console-couriers.machine.ts";
+import type { InviteField } from "../../../machines/console-couriers.machine.ts";
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
-import { ConsoleSession, useEndSessionWhen } from "../session-context.ts";
-import { serviceToday } from "../today.ts";
+import { LiveStatus } from "../LiveStatus.tsx";
+import { serviceDayScreen, type ScreenActor } from "../ConsoleScreen.tsx";
+import { NoticeSlot, ScreenAlert } from "../ScreenMessages.tsx";
 import "../panels.css";
 import "./couriers.css";
 
@@ -18,16 +19,13 @@ const FIELDS: { field: InviteField; label: string; type: string; autoComplete: s
 
 const standing = (courier: OpsCourier) => (!courier.active ? "Deactivated" : courier.password_set ? "Active" : "Invited, no password yet");
 
-/** /dispatch/couriers (issue 27, dispatchers only): every courier with today's progress; invite, invite again, deactivate. */
-export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine }) {
-  const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
-  const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
-  const actor = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
-  const state = useSelector(actor, (snapshot) => snapshot.value);
-  const context = useSelector(actor, (snapshot) => snapshot.context);
-  const sessionEnded = context.failure?.status === 401;
+/** /dispatch/couriers (issue 27, dispatchers only): every courier with today's progress, live; invite, invite again, deactivate. */
+export const CouriersScreen = serviceDayScreen("couriers", Couriers);
 
-  useEndSessionWhen(sessionEnded);
+function Couriers({ actor }: { actor: ScreenActor<"couriers"> }) {
+  const state = useSelector(actor, (snapshot) => snapshot.value.data);
+  const connection = useSelector(actor, (snapshot) => snapshot.value.connection);
+  const context = useSelector(actor, (snapshot) => snapshot.context);
 
   const busy = state === "inviting" || state === "reinviting" || state === "deactivating";
   const pending = context.confirming;
@@ -38,21 +36,15 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
     <div className="console-shell">
       <ConsoleHeader />
       <main className="console-main console-couriers">
-        <h1>Couriers</h1>
+        <div className="console-board__top">
+          <h1>Couriers</h1>
+          <LiveStatus connection={connection} />
+        </div>
 
-        {context.error && (
-          <div className="console-alert console-alert--row" role="alert">
-            <span>{context.error}</span>
-            {state === "failed" && (
-              <button type="button" className="console-button" onClick={() => actor.send({ type: "RETRY" })}>
-                Try again
-              </button>
-            )}
-          </div>
-        )}
-        <div role="status" className="console-notice-slot">
+        <ScreenAlert error={context.error} onRetry={state === "failed" ? () => actor.send({ type: "RETRY" }) : undefined} />
+        <NoticeSlot>
           {context.notice && (
-            <div className="console-notice">
+            <>
               <p>{context.notice.text}</p>
               {context.notice.inviteToken && (
                 <label className="console-field">
@@ -60,9 +52,9 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
                   <input readOnly value={`${window.location.origin}/set-password?token=${encodeURIComponent(context.notice.inviteToken)}`} onFocus={(event) => event.target.select()} />
                 </label>
               )}
-            </div>
+            </>
           )}
-        </div>
+        </NoticeSlot>
 
         {pending && (state === "confirming" || state === "reinviting" || state === "deactivating") && (
           <div className="console-confirm" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
@@ -83,7 +75,7 @@ export function CouriersScreen({ logic }: { logic: typeof consoleCouriersMachine
           </div>
         )}
 
-        <div className="console-couriers__layout">
+        <div className="console-split console-split--main-first">
           <section className="console-region" aria-labelledby="couriers-list">
             <h2 id="couriers-list">Couriers and today's progress</h2>
             {state === "loading" ? (

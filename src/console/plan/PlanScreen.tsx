@@ -1,14 +1,14 @@
-import { useActorRef, useSelector } from "@xstate/react";
+import { useSelector } from "@xstate/react";
 import { useMemo } from "react";
 import { Link } from "react-router";
 import type { OpsOrder } from "../../../domain/contract/ops.ts";
 import type { Plan, PlanRoute } from "../../../domain/contract/ops-plans.ts";
-import type { consolePlanMachine, PlanCourier } from "../../../machines/console-plan.machine.ts";
+import type { PlanCourier } from "../../../machines/console-plan.machine.ts";
 import { ConsoleHeader } from "../ConsoleHeader.tsx";
 import { dayMapModel, planMapModel } from "../map/map-model.ts";
 import { MapView } from "../map/MapRegion.tsx";
-import { ConsoleSession, useEndSessionWhen } from "../session-context.ts";
-import { serviceToday } from "../today.ts";
+import { serviceDayScreen, type ScreenActor } from "../ConsoleScreen.tsx";
+import { NoticeSlot, ScreenAlert } from "../ScreenMessages.tsx";
 import "../panels.css";
 import "./plan.css";
 
@@ -16,15 +16,11 @@ import "./plan.css";
 const clock = (instant: string) => instant.slice(11, 16);
 
 /** /dispatch/plan (issues 27 and 28, dispatchers only): choose couriers, 'Plan the day', look at the plan, 'Apply plan'. */
-export function PlanScreen({ logic }: { logic: typeof consolePlanMachine }) {
-  const csrfToken = ConsoleSession.useSelector((snapshot) => snapshot.context.csrfToken);
-  const timeZone = ConsoleSession.useSelector((snapshot) => snapshot.context.serviceTimeZone);
-  const actor = useActorRef(logic, { input: { serviceDate: serviceToday(timeZone), csrfToken } });
+export const PlanScreen = serviceDayScreen("plan", PlanTheDay);
+
+function PlanTheDay({ actor }: { actor: ScreenActor<"plan"> }) {
   const state = useSelector(actor, (snapshot) => snapshot.value);
   const context = useSelector(actor, (snapshot) => snapshot.context);
-  const sessionEnded = context.failure?.status === 401;
-
-  useEndSessionWhen(sessionEnded);
 
   const { plan, orders, couriers } = context;
   const model = useMemo(() => (plan ? planMapModel(plan, orders, couriers) : dayMapModel(orders, couriers, null)), [plan, orders, couriers]);
@@ -43,28 +39,13 @@ export function PlanScreen({ logic }: { logic: typeof consolePlanMachine }) {
           </label>
         </div>
 
-        {context.error && (
-          <div className="console-alert console-alert--row" role="alert">
-            <span>{context.error}</span>
-            {state === "failed" && (
-              <button type="button" className="console-button" onClick={() => actor.send({ type: "RETRY" })}>
-                Try again
-              </button>
-            )}
-          </div>
-        )}
-        <div role="status" className="console-notice-slot">
-          {context.notice && (
-            <div className="console-notice">
-              <p>{context.notice}</p>
-            </div>
-          )}
-        </div>
+        <ScreenAlert error={context.error} onRetry={state === "failed" ? () => actor.send({ type: "RETRY" }) : undefined} />
+        <NoticeSlot>{context.notice && <p>{context.notice}</p>}</NoticeSlot>
 
         {state === "loading" ? (
           <p role="status">Loading the day…</p>
         ) : (
-          <div className="console-plan__layout">
+          <div className="console-split console-split--side-first">
             <div className="console-plan__side">
               <section className="console-region" aria-labelledby="plan-couriers">
                 <h2 id="plan-couriers">Couriers to plan with</h2>

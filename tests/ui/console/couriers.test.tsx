@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { fromPromise } from "xstate";
+import { fromCallback, fromPromise } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { CourierInviteRequest, CourierInviteResponse, OpsCourier } from "../../../domain/contract/ops.ts";
-import { consoleCouriersMachine, type CouriersData } from "../../../machines/console-couriers.machine.ts";
+import { consoleCouriersMachine, type ConsoleCouriersEvent, type CouriersData } from "../../../machines/console-couriers.machine.ts";
 import { courier, PHARMACIST, renderConsole } from "./console-fixtures.tsx";
 
 const DANA = courier(7, "Dana", "Whitfield", { phone_number: "215-555-0142" });
@@ -11,11 +11,17 @@ const SAM = courier(8, "Sam", "Okafor", { password_set: false });
 const GONE = courier(9, "Lee", "Park", { active: false, phone_number: "+44 20 7946 0958" });
 const DAY: CouriersData = { couriers: [DANA, SAM, GONE], progress: { 7: { delivered: 3, attempted: 1, left: 5 } } };
 
-function couriersLogic(overrides: Partial<{ invite: (request: CourierInviteRequest) => Promise<CourierInviteResponse>; deactivate: (id: number) => Promise<OpsCourier>; reinvite: (id: number) => Promise<CourierInviteResponse> }> = {}) {
+function couriersLogic(overrides: Partial<{ load: () => Promise<CouriersData>; invite: (request: CourierInviteRequest) => Promise<CourierInviteResponse>; deactivate: (id: number) => Promise<OpsCourier>; reinvite: (id: number) => Promise<CourierInviteResponse> }> = {}) {
   const calls = { invite: vi.fn(overrides.invite ?? (async (request: CourierInviteRequest) => ({ courier: courier(10, request.first_name, request.last_name, { password_set: false }), invite_token: "tok-new", invite_expires_at: "2026-12-04T12:00:00.000Z" }))), deactivate: vi.fn(overrides.deactivate ?? (async (id: number) => ({ ...DAY.couriers.find((c) => c.id === id)!, active: false }))), reinvite: vi.fn(overrides.reinvite ?? (async (id: number) => ({ courier: DAY.couriers.find((c) => c.id === id)!, invite_token: "tok-again", invite_expires_at: "2026-12-04T12:00:00.000Z" }))) };
+  const load = vi.fn(overrides.load ?? (async () => DAY));
+  // The event stream as the test drives it: stream.send is the machine's sendBack once the screen is open.
+  const stream: { send?: (event: ConsoleCouriersEvent) => void } = {};
   const logic = consoleCouriersMachine.provide({
     actors: {
-      loadCouriers: fromPromise(async () => DAY),
+      loadCouriers: fromPromise(() => load()),
+      eventStream: fromCallback<ConsoleCouriersEvent>(({ sendBack }) => {
+        stream.send = sendBack;
+      }),
       inviteCourier: fromPromise(async ({ input }: { input: { request: CourierInviteRequest; csrfToken: string | null } }) => {
         expect(input.csrfToken).toBe("csrf-1");
         return calls.invite(input.request);
@@ -24,7 +30,7 @@ function couriersLogic(overrides: Partial<{ invite: (request: CourierInviteReque
       deactivateCourier: fromPromise(async ({ input }: { input: { courierId: number; csrfToken: string | null } }) => calls.deactivate(input.courierId)),
     },
   });
-  return { logic, calls };
+  return { logic, calls: { ...calls, load }, stream };
 }
 
 describe("the Couriers screen (issue 27)", () => {
@@ -127,5 +133,39 @@ describe("the Couriers screen (issue 27)", () => {
     expect(within(nav).getAllByRole("link").map((link) => link.textContent)).toEqual(["Board", "Import orders", "Returns"]);
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
     expect(calls.invite).not.toHaveBeenCalled();
+  });
+
+  it("is live: a courier's progress changes without a reload, and 'Reconnecting…' shows while the stream is down", async () => {
+    let day = DAY;
+    const { logic, calls, stream } = couriersLogic({ load: async () => day });
+    renderConsole("/dispatch/couriers", { couriersLogic: logic });
+    await screen.findByRole("table");
+    const progressOf = (name: RegExp) => within(screen.getByRole("rowheader", { name }).closest("tr")!).getAllByRole("cell").slice(1, 4).map((cell) => cell.textContent);
+    expect(progressOf(/Dana Whitfield/)).toEqual(["3", "1", "5"]);
+    act(() => stream.send!({ type: "STREAM_OPEN" }));
+    expect(screen.getByText("Live")).toBeInTheDocument();
+
+    // Dana delivers one more, on her phone: the stream announces it and the progress is counted anew.
+    day = { ...DAY, progress: { 7: { delivered: 4, attempted: 1, left: 4 } } };
+    act(() => stream.send!({ type: "STREAM_EVENT" }));
+    await waitFor(() => expect(progressOf(/Dana Whitfield/)).toEqual(["4", "1", "4"]));
+    expect(calls.load).toHaveBeenCalledTimes(2);
+
+    // The stream drops, and comes back: what was missed meanwhile is loaded.
+    act(() => stream.send!({ type: "STREAM_ERROR" }));
+    expect(screen.getByText("Reconnecting…")).toBeInTheDocument();
+    day = { ...DAY, progress: { 7: { delivered: 5, attempted: 1, left: 3 } } };
+    act(() => stream.send!({ type: "STREAM_OPEN" }));
+    await waitFor(() => expect(progressOf(/Dana Whitfield/)).toEqual(["5", "1", "3"]));
+    expect(screen.getByText("Live")).toBeInTheDocument();
+  });
+
+  it("hands a 401 to the session: the session ends and the login says so", async () => {
+    const ended: ApiFailure = { kind: "unauthenticated", status: 401, message: "Log in to continue.", code: "unauthenticated" };
+    const { logic } = couriersLogic({ load: async () => Promise.reject(ended) });
+    renderConsole("/dispatch/couriers", { couriersLogic: logic });
+    await waitFor(() => expect(screen.getByTestId("path")).toHaveTextContent("/dispatch/login"));
+    expect(screen.getByRole("alert")).toHaveTextContent("Your session has ended. Please log in again.");
+    expect(screen.getByRole("button", { name: "Log in" })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,5 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ReactNode } from "react";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
@@ -10,8 +9,8 @@ import type { ImportReport } from "../../../domain/order-import/import-orders.ts
 import { consoleImportMachine } from "../../../machines/console-import.machine.ts";
 import { consoleImportActors } from "../../../src/console/api/import.ts";
 import { consoleSessionMachine } from "../../../machines/console-session.machine.ts";
-import { ImportScreen } from "../../../src/console/ImportScreen.tsx";
-import { ConsoleSession } from "../../../src/console/session-context.ts";
+import { ConsoleApp } from "../../../src/console/ConsoleApp.tsx";
+import { boardLogic } from "./board-fixtures.ts";
 
 const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Jordan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1", service_time_zone: "America/New_York" };
 const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Raman", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2", service_time_zone: "America/New_York" };
@@ -37,11 +36,6 @@ const REPORT: ImportReport = {
   ],
 };
 
-function SignedIn({ children }: { children: ReactNode }) {
-  const signedIn = ConsoleSession.useSelector((snapshot) => snapshot.value === "signedIn");
-  return signedIn ? <>{children}</> : null;
-}
-
 function renderImport(options: { session?: StaffSessionResponse; importing?: (input: { text: string; pharmacyId: number; csrfToken: string | null }) => Promise<ImportReport> } = {}) {
   const staff = options.session ?? DISPATCHER;
   const loadPharmacies = vi.fn(async ({ role, pharmacyId }: { role: string; pharmacyId: number | null }) => (role === "dispatcher" ? PHARMACIES : PHARMACIES.filter((p) => p.id === pharmacyId)));
@@ -63,11 +57,7 @@ function renderImport(options: { session?: StaffSessionResponse; importing?: (in
   });
   render(
     <MemoryRouter initialEntries={["/dispatch/import"]}>
-      <ConsoleSession.Provider logic={session}>
-        <SignedIn>
-          <ImportScreen logic={logic} />
-        </SignedIn>
-      </ConsoleSession.Provider>
+      <ConsoleApp logic={session} boardLogic={boardLogic(async () => ({ orders: [], couriers: [] }))} importLogic={logic} />
     </MemoryRouter>,
   );
   return { importOrders, loadPharmacies, user: userEvent.setup() };

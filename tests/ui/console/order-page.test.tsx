@@ -1,6 +1,5 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ReactNode } from "react";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it, vi, type Mock } from "vitest";
 import { fromCallback, fromPromise } from "xstate";
@@ -12,8 +11,8 @@ import type { OrderStatusName } from "../../../domain/vocabulary.ts";
 import { consoleOrderMachine, type ConsoleOrderEvent, type OrderPageData } from "../../../machines/console-order.machine.ts";
 import { consoleSessionMachine } from "../../../machines/console-session.machine.ts";
 import { consoleOrderActors } from "../../../src/console/api/order.ts";
-import { OrderScreen } from "../../../src/console/OrderScreen.tsx";
-import { ConsoleSession } from "../../../src/console/session-context.ts";
+import { ConsoleApp } from "../../../src/console/ConsoleApp.tsx";
+import { boardLogic } from "./board-fixtures.ts";
 
 const DISPATCHER: StaffSessionResponse = { staff: { id: 3, first_name: "Jordan", last_name: "Reyes", role: "dispatcher", pharmacy_id: null }, csrf_token: "csrf-1", service_time_zone: "America/New_York" };
 const PHARMACIST: StaffSessionResponse = { staff: { id: 4, first_name: "Priya", last_name: "Raman", role: "pharmacist", pharmacy_id: 1 }, csrf_token: "csrf-2", service_time_zone: "America/New_York" };
@@ -146,20 +145,10 @@ function renderOrder(
   });
   render(
     <MemoryRouter initialEntries={["/dispatch/orders/12"]}>
-      <ConsoleSession.Provider logic={session}>
-        <SignedIn>
-          <OrderScreen logic={logic} orderId={12} />
-        </SignedIn>
-      </ConsoleSession.Provider>
+      <ConsoleApp logic={session} boardLogic={boardLogic(async () => ({ orders: [], couriers: [] }))} orderLogic={logic} />
     </MemoryRouter>,
   );
   return { calls, user: userEvent.setup() };
-}
-
-/** As the console's routes: a screen opens once the session is known. */
-function SignedIn({ children }: { children: ReactNode }) {
-  const signedIn = ConsoleSession.useSelector((snapshot) => snapshot.value === "signedIn");
-  return signedIn ? <>{children}</> : null;
 }
 
 describe("the order page (issue 27)", () => {

@@ -56,10 +56,10 @@ describe("console session machine (issue 27)", () => {
     expect(errors).toContain("No internet connection. Please connect to the internet to log in.");
     const expired = paths.find((p) => p.steps.at(-1)!.event.type === "SESSION_EXPIRED");
     expect(expired?.state.value).toBe("signedOut");
-    expect(expired?.state.context).toEqual({ staff: null, csrfToken: null, serviceTimeZone: null, error: SESSION_ENDED_MESSAGE });
+    expect(expired?.state.context).toEqual({ staff: null, csrfToken: null, serviceTimeZone: null, error: SESSION_ENDED_MESSAGE, reportTo: null });
     const loggedOut = paths.find((p) => p.steps.some((s) => s.event.type === "xstate.done.actor.logOutStaff"));
     expect(loggedOut?.state.context.staff).toBeNull();
     const signedIn = paths.find((p) => p.state.value === "signedIn");
-    expect(signedIn?.state.context).toEqual({ staff: session.staff, csrfToken: "t", serviceTimeZone: "America/New_York", error: null });
+    expect(signedIn?.state.context).toEqual({ staff: session.staff, csrfToken: "t", serviceTimeZone: "America/New_York", error: null, reportTo: null });
   });
 });
