@@ -278,6 +278,19 @@ describeOps("ops API: orders", (ctx) => {
       cursor = page.next_cursor;
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
+    // The same pages by the Link header's rel="next" (the console asks for the next page before reading this one's body).
+    const linked: number[] = [];
+    let url: string | null = `${V1}/orders?pharmacy_id=${pharmacyId}&limit=2`;
+    while (url) {
+      const response = await ctx().ops("GET", url);
+      const page: { orders: { id: number }[]; next_cursor: string | null } = response.json();
+      linked.push(...page.orders.map((o) => o.id));
+      const link = response.headers.link as string | undefined;
+      expect(link === undefined, String(link)).toBe(page.next_cursor === null);
+      url = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]! : null;
+      if (url) expect(new URL(url, "http://x").searchParams.get("cursor")).toBe(page.next_cursor);
+    }
+    expect(linked).toEqual(seen);
     expect((await ctx().ops("GET", `${V1}/orders?status=cancelled&pharmacy_id=${pharmacyId}`)).json().orders).toEqual([]);
     expect((await ctx().ops("GET", `${V1}/orders?service_date=${TEST_DAY}&pharmacy_id=${pharmacyId}&status=new`)).json().orders).toHaveLength(5);
     for (const query of ["status=lost", "cursor=!!", "cursor=Zm9v", "limit=0", "limit=1001", "service_date=2026-13-01", "courier_id=abc"]) {

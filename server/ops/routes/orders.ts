@@ -104,6 +104,19 @@ export const opsOrderRoutes =
           response: { 200: OrderListResponse, ...opsRefusals },
         },
       },
-      async (request) => listOpsOrders(deps.db, request.query, pharmacyScope(opsCaller(request))),
+      async (request, reply) => {
+        const page = await listOpsOrders(deps.db, request.query, pharmacyScope(opsCaller(request)));
+        // The next page's address in the headers too (RFC 8288): a reader can ask for it before this page's body is read.
+        if (page.next_cursor) reply.header("link", `<${nextPageUrl(request.url, page.next_cursor)}>; rel="next"`);
+        return page;
+      },
     );
   };
+
+/** This request's URL with the cursor of the next page. */
+function nextPageUrl(url: string, cursor: string): string {
+  const [path = "", query = ""] = url.split("?", 2);
+  const params = new URLSearchParams(query);
+  params.set("cursor", cursor);
+  return `${path}?${params}`;
+}
