@@ -4,6 +4,7 @@ import { moveRefusal } from "../domain/assignment-rules.ts";
 import type { OpsOrder } from "../domain/contract/ops.ts";
 import { statusByName } from "../domain/vocabulary.ts";
 import { tellSessionEnded } from "./console-session-ended.ts";
+import { liveConnectionRegion } from "./live-connection.ts";
 
 /**
  * The dispatch console's day board (issue 27): the day's orders and couriers
@@ -479,24 +480,7 @@ export const consoleBoardMachine = setup({
         },
       },
     },
-    connection: {
-      initial: "connecting",
-      invoke: { id: "eventStream", src: "eventStream" },
-      states: {
-        connecting: {
-          description: "Opening GET /api/ops/v1/events.",
-          on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } },
-        },
-        live: {
-          description: "'Live': changes show as they happen.",
-          on: { STREAM_ERROR: { target: "reconnecting" } },
-        },
-        reconnecting: {
-          description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
-          on: { STREAM_OPEN: { target: "live" } },
-        },
-      },
-    },
+    connection: liveConnectionRegion("'Live': changes show as they happen."),
     assignment: {
       initial: "idle",
       on: {

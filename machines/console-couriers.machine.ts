@@ -3,6 +3,7 @@ import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { CourierProgress } from "../domain/courier-progress.ts";
 import { CourierInviteRequest, type CourierInviteResponse, type OpsCourier } from "../domain/contract/ops.ts";
 import { tellSessionEnded } from "./console-session-ended.ts";
+import { liveConnectionRegion } from "./live-connection.ts";
 
 /**
  * The console's Couriers screen (issue 27, dispatchers only): every courier
@@ -314,23 +315,9 @@ export const consoleCouriersMachine = setup({
         },
       },
     },
-    connection: {
-      initial: "connecting",
-      invoke: { id: "eventStream", src: "eventStream" },
-      states: {
-        connecting: {
-          description: "Opening GET /api/ops/v1/events.",
-          on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } },
-        },
-        live: {
-          description: "'Live': progress shows as the couriers make it.",
-          on: { STREAM_ERROR: { target: "reconnecting" } },
-        },
-        reconnecting: {
-          description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
-          on: { STREAM_OPEN: { target: "live", actions: "markStale", description: "Back after a drop: the list again, nothing missed." } },
-        },
-      },
-    },
+    connection: liveConnectionRegion("'Live': progress shows as the couriers make it.", {
+      actions: "markStale",
+      description: "Back after a drop: the list again, nothing missed.",
+    }),
   },
 });

@@ -86,6 +86,28 @@ function tellSessionEnded({ system }, failure) {
   if (failure.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
 }
 
+// machines/live-connection.ts
+function liveConnectionRegion(liveDescription, onBack) {
+  return {
+    initial: "connecting",
+    invoke: { id: "eventStream", src: "eventStream" },
+    states: {
+      connecting: {
+        description: "Opening GET /api/ops/v1/events.",
+        on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } }
+      },
+      live: {
+        description: liveDescription,
+        on: { STREAM_ERROR: { target: "reconnecting" } }
+      },
+      reconnecting: {
+        description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
+        on: { STREAM_OPEN: { target: "live", ...onBack } }
+      }
+    }
+  };
+}
+
 // machines/console-board.machine.ts
 var MOST_ORDERS_FETCHED = 50;
 var CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -408,24 +430,7 @@ var consoleBoardMachine = setup({
         }
       }
     },
-    connection: {
-      initial: "connecting",
-      invoke: { id: "eventStream", src: "eventStream" },
-      states: {
-        connecting: {
-          description: "Opening GET /api/ops/v1/events.",
-          on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } }
-        },
-        live: {
-          description: "'Live': changes show as they happen.",
-          on: { STREAM_ERROR: { target: "reconnecting" } }
-        },
-        reconnecting: {
-          description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
-          on: { STREAM_OPEN: { target: "live" } }
-        }
-      }
-    },
+    connection: liveConnectionRegion("'Live': changes show as they happen."),
     assignment: {
       initial: "idle",
       on: {

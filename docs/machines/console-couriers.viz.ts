@@ -20362,6 +20362,28 @@ function tellSessionEnded({ system }, failure2) {
   if (failure2.kind === "unauthenticated") system.get(CONSOLE_SYSTEM_IDS.session)?.send({ type: "SESSION_EXPIRED" });
 }
 
+// machines/live-connection.ts
+function liveConnectionRegion(liveDescription, onBack) {
+  return {
+    initial: "connecting",
+    invoke: { id: "eventStream", src: "eventStream" },
+    states: {
+      connecting: {
+        description: "Opening GET /api/ops/v1/events.",
+        on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } }
+      },
+      live: {
+        description: liveDescription,
+        on: { STREAM_ERROR: { target: "reconnecting" } }
+      },
+      reconnecting: {
+        description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
+        on: { STREAM_OPEN: { target: "live", ...onBack } }
+      }
+    }
+  };
+}
+
 // machines/console-couriers.machine.ts
 var EMPTY_DRAFT = { first_name: "", last_name: "", email: "", phone_number: "" };
 var FIELD_NAMES = { first_name: "First name", last_name: "Last name", email: "Email", phone_number: "Phone number" };
@@ -20589,24 +20611,10 @@ var consoleCouriersMachine = setup({
         }
       }
     },
-    connection: {
-      initial: "connecting",
-      invoke: { id: "eventStream", src: "eventStream" },
-      states: {
-        connecting: {
-          description: "Opening GET /api/ops/v1/events.",
-          on: { STREAM_OPEN: { target: "live" }, STREAM_ERROR: { target: "reconnecting" } }
-        },
-        live: {
-          description: "'Live': progress shows as the couriers make it.",
-          on: { STREAM_ERROR: { target: "reconnecting" } }
-        },
-        reconnecting: {
-          description: "'Reconnecting…': the browser reopens the stream and resumes after the last event (Last-Event-ID).",
-          on: { STREAM_OPEN: { target: "live", actions: "markStale", description: "Back after a drop: the list again, nothing missed." } }
-        }
-      }
-    }
+    connection: liveConnectionRegion("'Live': progress shows as the couriers make it.", {
+      actions: "markStale",
+      description: "Back after a drop: the list again, nothing missed."
+    })
   }
 });
 
