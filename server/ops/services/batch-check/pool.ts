@@ -1,4 +1,5 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startTsWorker } from "../../../workers/ts-worker.ts";
 import type { BatchCheckAnswer, BatchCheckRequest } from "./protocol.ts";
 import type { CheckedRow } from "./rows.ts";
 
@@ -41,7 +42,6 @@ export interface BatchCheckPoolOptions {
   entry?: URL;
 }
 
-const BOOT = new URL("../../../workers/ts-boot.mjs", import.meta.url);
 const ENTRY = new URL("./worker.ts", import.meta.url);
 /** A 2 MB body's parse and check need a few tens of MB; a runaway one stops here. */
 const WORKER_HEAP_MB = 256;
@@ -102,15 +102,7 @@ export class BatchCheckPool {
   start(): Promise<boolean> {
     if (this.closed || performance.now() < this.noStartUntil) return Promise.resolve(false);
     if (this.ready) return this.ready;
-    const worker = new Worker(BOOT, {
-      workerData: { entry: this.entry.href },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      // None of the server's node flags: a preload given with --import (the bench's memory probe, a .ts) would load
-      // before the boot registers tsx in this thread and fail it.
-      execArgv: [],
-    });
-    // An idle worker does not keep the process alive.
-    worker.unref();
+    const worker = startTsWorker(this.entry, { heapMb: WORKER_HEAP_MB });
     this.worker = worker;
     this.ready = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => this.fail(`batch check worker not ready after ${this.startTimeoutMs} ms`), this.startTimeoutMs);

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startTsWorker } from "../../../workers/ts-worker.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { RenderAnswer, RenderJob, RenderRequest } from "./render-jobs.ts";
 
@@ -29,7 +30,6 @@ export interface RenderPoolOptions {
   onFailure?: (reason: string) => void;
 }
 
-const BOOT = new URL("../../../workers/ts-boot.mjs", import.meta.url);
 const DEFAULT_ENTRY = new URL("./render-worker.ts", import.meta.url);
 /** A worker's JavaScript heap: a proof needs a few MB; a runaway one stops here rather than taking the machine. */
 const WORKER_HEAP_MB = 256;
@@ -128,14 +128,7 @@ export class RenderPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(BOOT, {
-      workerData: { ...this.extraData, entry: this.entry.href },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      // None of the server's node flags: a preload given with --import would load before the boot registers tsx.
-      execArgv: [],
-    });
-    // An idle pool does not keep the process alive.
-    worker.unref();
+    const worker = startTsWorker(this.entry, { heapMb: WORKER_HEAP_MB, workerData: this.extraData });
     const slot: Slot = { worker, ready: false, task: null, timer: null };
     // A worker that never gets ready is bounded too: the renders waiting for it are answered, not left hanging.
     slot.timer = setTimeout(() => {
