@@ -34,11 +34,11 @@ export function isApiFailure(value: unknown): value is ApiFailure {
   return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
 }
 
-/** Anything thrown → an ApiFailure (an actor may reject with a plain Error). */
-export function toApiFailure(error: unknown): ApiFailure {
+/** Anything thrown → an ApiFailure (an actor may reject with a plain Error); `kind` says what a thrown non-failure means there. */
+export function toApiFailure(error: unknown, kind: "other" | "network" = "other"): ApiFailure {
   if (isApiFailure(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: "other", status: null, message, code: null };
+  return { kind, status: null, message, code: null };
 }
 
 /** Spec §8: the alert text for a failed call in general. */

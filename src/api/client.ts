@@ -1,5 +1,5 @@
 import type { KyInstance } from "ky";
-import { failureOfResponse, isApiFailure, type ApiFailure } from "../../domain/api-failure.ts";
+import { failureOfResponse, toApiFailure, type ApiFailure } from "../../domain/api-failure.ts";
 import { earlyKey, putBackEarlyRequest, takeEarlyRequest } from "./early-requests.ts";
 
 /*
@@ -52,7 +52,7 @@ export async function call<T>(run: (client: KyInstance) => Promise<T>): Promise<
     loaded = await loadClient();
   } catch (error) {
     // The client's code did not arrive (offline before it was ever loaded): a network failure, which the queue keeps.
-    throw failureOf(error, "network");
+    throw toApiFailure(error, "network");
   }
   try {
     return await run(loaded.http);
@@ -88,14 +88,10 @@ async function jsonOf<T>(response: Response): Promise<T> {
     return (text === "" ? "" : JSON.parse(text)) as T;
   } catch (error) {
     // The body broke off (no network), or is not JSON: as toFailure says it through ky.
-    throw failureOf(error, error instanceof TypeError ? "network" : "other");
+    throw toApiFailure(error, error instanceof TypeError ? "network" : "other");
   }
 }
 
-function failureOf(error: unknown, kind: "network" | "other"): ApiFailure {
-  if (isApiFailure(error)) return error;
-  return { kind, status: null, message: error instanceof Error ? error.message : String(error), code: null };
-}
 
 /** Starts loading the client now (a screen that calls the API is opening), without waiting for it. */
 export function preloadClient(): void {

@@ -1,5 +1,5 @@
 import { HTTPError, TimeoutError } from "ky";
-import { failureOfResponse, type ApiFailure } from "../../domain/api-failure.ts";
+import { failureOfResponse, toApiFailure, type ApiFailure } from "../../domain/api-failure.ts";
 
 /** The one place an HTTP outcome becomes the spec §8 failure kinds. */
 export async function toFailure(error: unknown): Promise<ApiFailure> {
@@ -8,7 +8,5 @@ export async function toFailure(error: unknown): Promise<ApiFailure> {
   }
   if (error instanceof TimeoutError) return { kind: "network", status: null, message: "The request timed out.", code: null };
   // fetch rejects with a TypeError when there is no network at all.
-  if (error instanceof TypeError) return { kind: "network", status: null, message: error.message, code: null };
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: "other", status: null, message, code: null };
+  return toApiFailure(error, error instanceof TypeError ? "network" : "other");
 }

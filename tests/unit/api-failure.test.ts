@@ -56,6 +56,12 @@ describe("the API client maps every HTTP outcome to the spec §8 catalogue", () 
     expect(failureText(toApiFailure("plain"))).toBe("Error: plain. Please refresh and try again.");
   });
 
+  it("a thrown error where only the network can have failed (a chunk or a fetch that never arrived) is 'No internet'", () => {
+    expect(failureText(toApiFailure(new TypeError("Failed to fetch dynamically imported module"), "network"))).toBe(TEXT.noInternet);
+    const refusal = { kind: "unauthenticated", status: 401, message: "x", code: null } as const;
+    expect(toApiFailure(refusal, "network")).toBe(refusal);
+  });
+
   it("ky really throws the errors mapped above", async () => {
     const fetchStub = (async () => new Response(JSON.stringify({ error: "internal", message: "x" }), { status: 500 })) as typeof fetch;
     const error = await ky.get("http://localhost/api/x", { fetch: fetchStub, retry: 0 }).catch((e: unknown) => e);

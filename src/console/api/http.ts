@@ -1,4 +1,4 @@
-import { failureOfAnswer, type ApiFailure } from "../../../domain/api-failure.ts";
+import { failureOfAnswer, toApiFailure, type ApiFailure } from "../../../domain/api-failure.ts";
 import { OPS_API_PREFIX } from "../../../domain/contract/ops.ts";
 
 /**
@@ -25,8 +25,7 @@ export async function opsRequest(method: "GET" | "POST" | "PATCH" | "DELETE", pa
     });
   } catch (error) {
     // fetch rejects when there is no network at all, or the timeout fired.
-    const message = error instanceof Error ? error.message : String(error);
-    throw { kind: "network", status: null, message, code: null } satisfies ApiFailure;
+    throw toApiFailure(error, "network");
   }
   if (!response.ok) throw await failureOf(response);
   return response;
