@@ -31,10 +31,10 @@ var __export = (target, all) => {
 function isApiFailure(value) {
   return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
 }
-function toApiFailure(error62) {
+function toApiFailure(error62, kind = "other") {
   if (isApiFailure(error62)) return error62;
   const message = error62 instanceof Error ? error62.message : String(error62);
-  return { kind: "other", status: null, message, code: null };
+  return { kind, status: null, message, code: null };
 }
 
 // node_modules/zod/v4/classic/external.js

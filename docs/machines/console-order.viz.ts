@@ -25,10 +25,10 @@ import { assign, createMachine, fromCallback, fromCallback as fromCallback2, fro
 function isApiFailure(value) {
   return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
 }
-function toApiFailure(error) {
+function toApiFailure(error, kind = "other") {
   if (isApiFailure(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: "other", status: null, message, code: null };
+  return { kind, status: null, message, code: null };
 }
 
 // domain/order-actions.ts

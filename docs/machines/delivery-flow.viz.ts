@@ -622,10 +622,10 @@ function fill(text, values) {
 function isApiFailure(value) {
   return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
 }
-function toApiFailure(error) {
+function toApiFailure(error, kind = "other") {
   if (isApiFailure(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: "other", status: null, message, code: null };
+  return { kind, status: null, message, code: null };
 }
 function failureText(failure) {
   switch (failure.kind) {

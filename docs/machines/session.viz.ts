@@ -22,10 +22,10 @@ import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPr
 function isApiFailure(value) {
   return typeof value === "object" && value !== null && "kind" in value && "message" in value && "status" in value;
 }
-function toApiFailure(error) {
+function toApiFailure(error, kind = "other") {
   if (isApiFailure(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: "other", status: null, message, code: null };
+  return { kind, status: null, message, code: null };
 }
 var loginMessage = (failure) => failure.status === 401 || failure.status === 400 || failure.status === 429 ? failure.message : failure.kind === "network" || failure.kind === "unavailable" ? "No internet connection. Please connect to the internet to log in." : "Something went wrong. Please try again.";
 
