@@ -44,3 +44,22 @@ export async function consoleLoggedIn(run: E2eRun, email = DISPATCHER_EMAIL, { v
   await logInToConsole(page, email);
   return page;
 }
+
+/**
+ * What a finger on a tablet would miss: visible buttons under 44 px tall and
+ * checkboxes under 24 px (WCAG 2.5.8's least), named so a failure says which.
+ */
+export async function smallTapTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const small: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>("button, input[type=checkbox]")) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const least = element instanceof HTMLInputElement ? 24 : 44;
+      const labelledBy = element.getAttribute("aria-labelledby");
+      const name = element.getAttribute("aria-label") ?? (labelledBy && document.getElementById(labelledBy)?.textContent) ?? element.textContent?.trim();
+      if (box.height < least || box.width < least) small.push(`${name}: ${Math.round(box.width)}×${Math.round(box.height)} px`);
+    }
+    return small;
+  });
+}
