@@ -15,7 +15,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
-// machines/addons.machine.ts
+// machines/addons.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -273,9 +273,19 @@ var SYSTEM_IDS = {
   offlineQueue: "offlineQueue"
 };
 
-// machines/addons.machine.ts
+// machines/addons.definition.ts
 var targetId = (event) => "orderId" in event ? event.orderId : null;
-var addonsMachine = setup2({
+var addonsCalls = {
+  /** GET courier/pharmacies/{id}/addons → data.orders */
+  fetchAddons: fromPromise(async () => {
+    throw new Error("provide fetchAddons");
+  }),
+  /** POST courier/pharmacies/{id}/addons {orders:[{id, copay}], service_window_instance_id} */
+  submitAddons: fromPromise(async () => {
+    throw new Error("provide submitAddons");
+  })
+};
+var createAddonsMachine = (calls = {}) => setup2({
   types: {
     context: {},
     events: {},
@@ -283,14 +293,8 @@ var addonsMachine = setup2({
     output: {}
   },
   actors: {
-    /** GET courier/pharmacies/{id}/addons → data.orders */
-    fetchAddons: fromPromise(async () => {
-      throw new Error("provide fetchAddons");
-    }),
-    /** POST courier/pharmacies/{id}/addons {orders:[{id, copay}], service_window_instance_id} */
-    submitAddons: fromPromise(async () => {
-      throw new Error("provide submitAddons");
-    })
+    ...addonsCalls,
+    ...calls
   },
   guards: {
     /** Spec §5: maximum 3 add-ons, counting those already taken today. */
@@ -416,6 +420,9 @@ var addonsMachine = setup2({
   },
   output: ({ context }) => ({ orders: context.added })
 });
+
+// machines/addons.machine.ts
+var addonsMachine = createAddonsMachine();
 
 // tests/support/order-fixtures.ts
 function makePharmacy(overrides = {}) {

@@ -16,7 +16,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, assign as assign2, createMachine, emit, enqueueActions, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2 } from "xstate";
-// machines/check-in.machine.ts
+// machines/check-in.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -109,7 +109,7 @@ function failureText(failure) {
   }
 }
 
-// machines/label-scanner.machine.ts
+// machines/label-scanner.definition.ts
 
 // domain/pharmacy-list.ts
 var ofPharmacy = (orders, pharmacyId) => orders.filter((order) => order.pharmacy.id === pharmacyId);
@@ -172,18 +172,22 @@ function orderOfLabel(candidates, code) {
   ) ?? null;
 }
 
-// machines/label-scanner.machine.ts
-var labelScannerMachine = setup({
+// machines/label-scanner.definition.ts
+var labelScannerCalls = {
+  /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
+  camera: fromCallback(() => {
+    throw new Error("provide camera");
+  })
+};
+var createLabelScannerMachine = (calls = {}) => setup({
   types: {
     context: {},
     events: {},
     input: {}
   },
   actors: {
-    /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
-    camera: fromCallback(() => {
-      throw new Error("provide camera");
-    })
+    ...labelScannerCalls,
+    ...calls
   },
   guards: {
     /** The label carries an RX number or the external id of one of the screen's bags. */
@@ -252,8 +256,14 @@ var SYSTEM_IDS = {
   offlineQueue: "offlineQueue"
 };
 
-// machines/check-in.machine.ts
-var checkInMachine = setup2({
+// machines/check-in.definition.ts
+var checkInCalls = {
+  /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
+  markArrived: fromPromise(async () => {
+    throw new Error("provide markArrived");
+  })
+};
+var createCheckInMachine = ({ labelScanner, ...calls } = {}) => setup2({
   types: {
     context: {},
     events: {},
@@ -263,11 +273,9 @@ var checkInMachine = setup2({
   },
   actors: {
     /** The camera reading bag labels while the courier scans: the app provides its camera. */
-    labelScanner: labelScannerMachine,
-    /** PUT couriers/{id}/pharmacy_visits/{visitId}/arrived_at_pharmacy */
-    markArrived: fromPromise(async () => {
-      throw new Error("provide markArrived");
-    })
+    labelScanner: labelScanner ?? createLabelScannerMachine(),
+    ...checkInCalls,
+    ...calls
   },
   guards: {
     /** Spec §4: Continue is enabled only when every listed order is picked_up or cancelled. */
@@ -405,6 +413,9 @@ var checkInMachine = setup2({
   },
   output: ({ context }) => ({ next: context.next ?? "deliveries", visit: context.visit })
 });
+
+// machines/check-in.machine.ts
+var checkInMachine = createCheckInMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

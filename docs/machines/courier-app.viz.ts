@@ -23,9 +23,9 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, assign as assign2, assign as assign3, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, fromPromise as fromPromise4, fromPromise as fromPromise5, raise, sendTo, setup, setup as setup2, setup as setup3, setup as setup4, stopChild } from "xstate";
-// machines/courier-app.machine.ts
+// machines/courier-app.definition.ts
 
-// machines/courier-day.machine.ts
+// machines/courier-day.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -136,17 +136,18 @@ function tell(followers, event, news) {
   for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
 }
 
-// machines/courier-day.machine.ts
-var courierDayMachine = setup({
+// machines/courier-day.definition.ts
+var dayCalls = {
+  loadDay: fromPromise(async () => {
+    throw new Error("provide loadDay");
+  }),
+  saveDay: fromPromise(async () => {
+    throw new Error("provide saveDay");
+  })
+};
+var createCourierDayMachine = (calls = {}) => setup({
   types: { context: {}, events: {} },
-  actors: {
-    loadDay: fromPromise(async () => {
-      throw new Error("provide loadDay");
-    }),
-    saveDay: fromPromise(async () => {
-      throw new Error("provide saveDay");
-    })
-  },
+  actors: { ...dayCalls, ...calls },
   actions: {
     storeDay: assign((_, load) => ({ day: load.itinerary, source: load.source, error: null })),
     storeError: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
@@ -223,7 +224,7 @@ var courierDayMachine = setup({
   }
 });
 
-// machines/offline-queue.machine.ts
+// machines/offline-queue.definition.ts
 
 // domain/offline-queue.ts
 var byCreatedAt = (a, b) => a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
@@ -259,25 +260,26 @@ function removeEntries(context, keys) {
   };
 }
 
-// machines/offline-queue.machine.ts
-var offlineQueueMachine = setup2({
+// machines/offline-queue.definition.ts
+var queueCalls = {
+  loadQueue: fromPromise2(async () => {
+    throw new Error("provide loadQueue");
+  }),
+  saveQueue: fromPromise2(async () => {
+    throw new Error("provide saveQueue");
+  }),
+  /** Sends one stored entry with its Idempotency-Key; rejects with an ApiFailure. */
+  resubmit: fromPromise2(async () => {
+    throw new Error("provide resubmit");
+  })
+};
+var createOfflineQueueMachine = (calls = {}) => setup2({
   types: {
     context: {},
     events: {},
     input: {}
   },
-  actors: {
-    loadQueue: fromPromise2(async () => {
-      throw new Error("provide loadQueue");
-    }),
-    saveQueue: fromPromise2(async () => {
-      throw new Error("provide saveQueue");
-    }),
-    /** Sends one stored entry with its Idempotency-Key; rejects with an ApiFailure. */
-    resubmit: fromPromise2(async () => {
-      throw new Error("provide resubmit");
-    })
-  },
+  actors: { ...queueCalls, ...calls },
   guards: {
     hasNext: ({ context }) => nextEntry(context) !== void 0,
     anyRefused: ({ context }) => context.failedKeys.length > 0,
@@ -510,20 +512,21 @@ var offlineQueueMachine = setup2({
   }
 });
 
-// machines/session.machine.ts
-var sessionMachine = setup3({
+// machines/session.definition.ts
+var sessionCalls = {
+  fetchCurrentSession: fromPromise3(async () => {
+    throw new Error("provide fetchCurrentSession");
+  }),
+  logIn: fromPromise3(async () => {
+    throw new Error("provide logIn");
+  }),
+  logOut: fromPromise3(async () => {
+    throw new Error("provide logOut");
+  })
+};
+var createSessionMachine = (calls = {}) => setup3({
   types: { context: {}, events: {}, input: {} },
-  actors: {
-    fetchCurrentSession: fromPromise3(async () => {
-      throw new Error("provide fetchCurrentSession");
-    }),
-    logIn: fromPromise3(async () => {
-      throw new Error("provide logIn");
-    }),
-    logOut: fromPromise3(async () => {
-      throw new Error("provide logOut");
-    })
-  },
+  actors: { ...sessionCalls, ...calls },
   guards: {
     /** fetchCurrentSession resolves null when the server answers 401. */
     serverKnowsThisDevice: ({ event }) => event.output !== null
@@ -615,30 +618,26 @@ var SYSTEM_IDS = {
   offlineQueue: "offlineQueue"
 };
 
-// machines/courier-app.machine.ts
-var courierAppMachine = setup4({
+// machines/courier-app.definition.ts
+var startFlowStandIn = () => {
+  throw new Error("provide startFlow");
+};
+var createCourierAppMachine = ({ actors = {}, startFlow = startFlowStandIn } = {}) => setup4({
   types: {
     context: {},
     events: {},
     input: {}
   },
   actors: {
-    session: sessionMachine,
-    courierDay: courierDayMachine,
-    offlineQueue: offlineQueueMachine,
-    /** Resolves with the device's day (YYYY-MM-DD) the next time the browser's "online" event fires. */
-    browserOnline: fromPromise4(async () => {
+    session: actors.session ?? createSessionMachine(),
+    courierDay: actors.courierDay ?? createCourierDayMachine(),
+    offlineQueue: actors.offlineQueue ?? createOfflineQueueMachine(),
+    browserOnline: actors.browserOnline ?? fromPromise4(async () => {
       throw new Error("provide browserOnline");
     })
   },
   actions: {
-    /**
-     * Starts the named flow as child `id` with its input; once per id (React's strict mode opens a screen twice).
-     * The app provides it: a flow's logic loads with its screen, from the app's registry (src/app/flows.ts).
-     */
-    startFlow: (_, _start) => {
-      throw new Error("provide startFlow");
-    },
+    startFlow,
     /** A finished flow leaves the system (its screen keeps the final snapshot it shows). */
     removeFlow: stopChild(({ event }) => event.type.slice("xstate.done.actor.".length)),
     resubmitOffline: sendTo(SYSTEM_IDS.offlineQueue, (_, today) => ({ type: "ONLINE", today })),
@@ -704,6 +703,9 @@ var courierAppMachine = setup4({
   }
 });
 
+// machines/courier-app.machine.ts
+var courierAppMachine = createCourierAppMachine();
+
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {
   return demo;
@@ -744,6 +746,9 @@ function demoEvents(demo) {
   visit(demo.machine.root);
   return [...copy(demo.events), ...settles];
 }
+
+// machines/courier-day.machine.ts
+var courierDayMachine = createCourierDayMachine();
 
 // domain/vocabulary.ts
 var ORDER_STATUSES = [
@@ -912,6 +917,9 @@ var courier_day_demo_default = defineDemo({
   events: [{ type: "REFRESH" }, { type: "ORDERS_CHANGED", orders: [{ ...ORDERS.toPickUp, status: { id: 3, name: "picked_up" } }] }]
 });
 
+// machines/offline-queue.machine.ts
+var offlineQueueMachine = createOfflineQueueMachine();
+
 // scripts/machines/demos/offline-queue.demo.ts
 var STORED = {
   kind: "signature",
@@ -943,6 +951,9 @@ var offline_queue_demo_default = defineDemo({
     { type: "CLEAR" }
   ]
 });
+
+// machines/session.machine.ts
+var sessionMachine = createSessionMachine();
 
 // scripts/machines/demos/session.demo.ts
 var SESSION = { courier: COURIER, csrf_token: "csrf-3f9a1c" };

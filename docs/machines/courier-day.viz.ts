@@ -14,7 +14,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
-// machines/courier-day.machine.ts
+// machines/courier-day.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -124,17 +124,18 @@ function tell(followers, event, news) {
   for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
 }
 
-// machines/courier-day.machine.ts
-var courierDayMachine = setup({
+// machines/courier-day.definition.ts
+var dayCalls = {
+  loadDay: fromPromise(async () => {
+    throw new Error("provide loadDay");
+  }),
+  saveDay: fromPromise(async () => {
+    throw new Error("provide saveDay");
+  })
+};
+var createCourierDayMachine = (calls = {}) => setup({
   types: { context: {}, events: {} },
-  actors: {
-    loadDay: fromPromise(async () => {
-      throw new Error("provide loadDay");
-    }),
-    saveDay: fromPromise(async () => {
-      throw new Error("provide saveDay");
-    })
-  },
+  actors: { ...dayCalls, ...calls },
   actions: {
     storeDay: assign((_, load) => ({ day: load.itinerary, source: load.source, error: null })),
     storeError: assign((_, error) => ({ error: failureText(toApiFailure(error)) })),
@@ -210,6 +211,9 @@ var courierDayMachine = setup({
     }
   }
 });
+
+// machines/courier-day.machine.ts
+var courierDayMachine = createCourierDayMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

@@ -14,7 +14,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, enqueueActions, fromCallback, fromCallback as fromCallback2, fromPromise, setup } from "xstate";
-// machines/label-scanner.machine.ts
+// machines/label-scanner.definition.ts
 
 // domain/label-scan.ts
 function normalLabel(code) {
@@ -28,18 +28,22 @@ function orderOfLabel(candidates, code) {
   ) ?? null;
 }
 
-// machines/label-scanner.machine.ts
-var labelScannerMachine = setup({
+// machines/label-scanner.definition.ts
+var labelScannerCalls = {
+  /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
+  camera: fromCallback(() => {
+    throw new Error("provide camera");
+  })
+};
+var createLabelScannerMachine = (calls = {}) => setup({
   types: {
     context: {},
     events: {},
     input: {}
   },
   actors: {
-    /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
-    camera: fromCallback(() => {
-      throw new Error("provide camera");
-    })
+    ...labelScannerCalls,
+    ...calls
   },
   guards: {
     /** The label carries an RX number or the external id of one of the screen's bags. */
@@ -100,6 +104,9 @@ var labelScannerMachine = setup({
     closed: { type: "final", description: "Scanning stopped: the camera is off." }
   }
 });
+
+// machines/label-scanner.machine.ts
+var labelScannerMachine = createLabelScannerMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

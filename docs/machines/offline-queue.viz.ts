@@ -16,7 +16,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, raise, setup } from "xstate";
-// machines/offline-queue.machine.ts
+// machines/offline-queue.definition.ts
 
 // domain/api-failure.ts
 function isApiFailure(value) {
@@ -71,25 +71,26 @@ function tell(followers, event, news) {
   for (const follower of event.type === "FOLLOW" ? [event.follower] : followers) follower.send(news);
 }
 
-// machines/offline-queue.machine.ts
-var offlineQueueMachine = setup({
+// machines/offline-queue.definition.ts
+var queueCalls = {
+  loadQueue: fromPromise(async () => {
+    throw new Error("provide loadQueue");
+  }),
+  saveQueue: fromPromise(async () => {
+    throw new Error("provide saveQueue");
+  }),
+  /** Sends one stored entry with its Idempotency-Key; rejects with an ApiFailure. */
+  resubmit: fromPromise(async () => {
+    throw new Error("provide resubmit");
+  })
+};
+var createOfflineQueueMachine = (calls = {}) => setup({
   types: {
     context: {},
     events: {},
     input: {}
   },
-  actors: {
-    loadQueue: fromPromise(async () => {
-      throw new Error("provide loadQueue");
-    }),
-    saveQueue: fromPromise(async () => {
-      throw new Error("provide saveQueue");
-    }),
-    /** Sends one stored entry with its Idempotency-Key; rejects with an ApiFailure. */
-    resubmit: fromPromise(async () => {
-      throw new Error("provide resubmit");
-    })
-  },
+  actors: { ...queueCalls, ...calls },
   guards: {
     hasNext: ({ context }) => nextEntry(context) !== void 0,
     anyRefused: ({ context }) => context.failedKeys.length > 0,
@@ -321,6 +322,9 @@ var offlineQueueMachine = setup({
     }
   }
 });
+
+// machines/offline-queue.machine.ts
+var offlineQueueMachine = createOfflineQueueMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

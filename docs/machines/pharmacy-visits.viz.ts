@@ -14,7 +14,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
-// machines/pharmacy-visits.machine.ts
+// machines/pharmacy-visits.definition.ts
 
 // domain/pharmacy-list.ts
 function pendingVisits(visits) {
@@ -86,8 +86,14 @@ function fill(text, values) {
 }
 var PROVIDER_NAME = "Rx Courier support";
 
-// machines/pharmacy-visits.machine.ts
-var pharmacyVisitsMachine = setup({
+// machines/pharmacy-visits.definition.ts
+var pharmacyVisitsCalls = {
+  /** POST couriers/{id}/pharmacy_visits/confirm {pharmacy_visits:[{id, confirmed}]} */
+  confirmVisits: fromPromise(async () => {
+    throw new Error("provide confirmVisits");
+  })
+};
+var createPharmacyVisitsMachine = (calls = {}) => setup({
   types: {
     context: {},
     events: {},
@@ -95,10 +101,8 @@ var pharmacyVisitsMachine = setup({
     output: {}
   },
   actors: {
-    /** POST couriers/{id}/pharmacy_visits/confirm {pharmacy_visits:[{id, confirmed}]} */
-    confirmVisits: fromPromise(async () => {
-      throw new Error("provide confirmVisits");
-    })
+    ...pharmacyVisitsCalls,
+    ...calls
   },
   guards: {
     noPendingVisits: ({ context }) => context.pending.length === 0,
@@ -165,6 +169,9 @@ var pharmacyVisitsMachine = setup({
   },
   output: ({ context }) => ({ visits: context.confirmed })
 });
+
+// machines/pharmacy-visits.machine.ts
+var pharmacyVisitsMachine = createPharmacyVisitsMachine();
 
 // domain/vocabulary.ts
 var ORDER_STATUSES = [

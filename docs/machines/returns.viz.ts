@@ -15,7 +15,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, assign as assign2, createMachine, enqueueActions, fromCallback, fromCallback as fromCallback2, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, setup as setup3, transition } from "xstate";
-// machines/returns.machine.ts
+// machines/returns.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -291,18 +291,22 @@ function dayChange(record, orders, incompleteOffline) {
   return { orders, incompleteOffline, summary, tickedOrderIds: record.tickedOrderIds.filter((id) => bags.has(id)) };
 }
 
-// machines/label-scanner.machine.ts
-var labelScannerMachine = setup({
+// machines/label-scanner.definition.ts
+var labelScannerCalls = {
+  /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
+  camera: fromCallback(() => {
+    throw new Error("provide camera");
+  })
+};
+var createLabelScannerMachine = (calls = {}) => setup({
   types: {
     context: {},
     events: {},
     input: {}
   },
   actors: {
-    /** Opens the rear camera and reads labels until stopped: leaving `camera` closes it. The app and the tests provide it. */
-    camera: fromCallback(() => {
-      throw new Error("provide camera");
-    })
+    ...labelScannerCalls,
+    ...calls
   },
   guards: {
     /** The label carries an RX number or the external id of one of the screen's bags. */
@@ -462,14 +466,20 @@ var SYSTEM_IDS = {
   offlineQueue: "offlineQueue"
 };
 
-// machines/returns.machine.ts
+// machines/returns.definition.ts
 var SUMMARY = { screen: "summary" };
 function followedChange(context, event) {
   if (event.type === "DAY_CHANGED") return dayChange(context, event.orders, context.incompleteOffline);
   if (event.type === "QUEUE_CHANGED") return dayChange(context, context.orders, event.incompleteOffline);
   return { orders: context.orders, incompleteOffline: context.incompleteOffline, summary: context.summary, tickedOrderIds: context.tickedOrderIds };
 }
-var returnsMachine = setup3({
+var returnsCalls = {
+  /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
+  submitReturn: fromPromise(async () => {
+    throw new Error("provide submitReturn");
+  })
+};
+var createReturnsMachine = ({ labelScanner, ...calls } = {}) => setup3({
   types: {
     context: {},
     events: {},
@@ -478,11 +488,9 @@ var returnsMachine = setup3({
   },
   actors: {
     /** The camera ticking bags off while the courier scans: the app provides its camera. */
-    labelScanner: labelScannerMachine,
-    /** POST /courier/pharmacies/{id}/returns with the reconcile signature form. */
-    submitReturn: fromPromise(async () => {
-      throw new Error("provide submitReturn");
-    })
+    labelScanner: labelScanner ?? createLabelScannerMachine(),
+    ...returnsCalls,
+    ...calls
   },
   guards: {
     incompleteOffline: ({ context }) => context.incompleteOffline,
@@ -675,6 +683,9 @@ var returnsMachine = setup3({
   },
   output: ({ context }) => ({ result: context.result, orders: context.returnedOrders })
 });
+
+// machines/returns.machine.ts
+var returnsMachine = createReturnsMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

@@ -16,7 +16,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, setup } from "xstate";
-// machines/session.machine.ts
+// machines/session.definition.ts
 
 // domain/api-failure.ts
 function isApiFailure(value) {
@@ -29,20 +29,21 @@ function toApiFailure(error, kind = "other") {
 }
 var loginMessage = (failure) => failure.status === 401 || failure.status === 400 || failure.status === 429 ? failure.message : failure.kind === "network" || failure.kind === "unavailable" ? "No internet connection. Please connect to the internet to log in." : "Something went wrong. Please try again.";
 
-// machines/session.machine.ts
-var sessionMachine = setup({
+// machines/session.definition.ts
+var sessionCalls = {
+  fetchCurrentSession: fromPromise(async () => {
+    throw new Error("provide fetchCurrentSession");
+  }),
+  logIn: fromPromise(async () => {
+    throw new Error("provide logIn");
+  }),
+  logOut: fromPromise(async () => {
+    throw new Error("provide logOut");
+  })
+};
+var createSessionMachine = (calls = {}) => setup({
   types: { context: {}, events: {}, input: {} },
-  actors: {
-    fetchCurrentSession: fromPromise(async () => {
-      throw new Error("provide fetchCurrentSession");
-    }),
-    logIn: fromPromise(async () => {
-      throw new Error("provide logIn");
-    }),
-    logOut: fromPromise(async () => {
-      throw new Error("provide logOut");
-    })
-  },
+  actors: { ...sessionCalls, ...calls },
   guards: {
     /** fetchCurrentSession resolves null when the server answers 401. */
     serverKnowsThisDevice: ({ event }) => event.output !== null
@@ -126,6 +127,9 @@ var sessionMachine = setup({
     }
   }
 });
+
+// machines/session.machine.ts
+var sessionMachine = createSessionMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

@@ -16,7 +16,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, sendTo, setup, setup as setup2, transition } from "xstate";
-// machines/verify-order.machine.ts
+// machines/verify-order.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -247,8 +247,22 @@ var SYSTEM_IDS = {
   offlineQueue: "offlineQueue"
 };
 
-// machines/verify-order.machine.ts
-var verifyOrderMachine = setup2({
+// machines/verify-order.definition.ts
+var verifyOrderCalls = {
+  /** PUT /orders/{id} {order:{copay}} */
+  assertCopay: fromPromise(async () => {
+    throw new Error("provide assertCopay");
+  }),
+  /** POST /orders/{id}/pickups */
+  pickUpOrder: fromPromise(async () => {
+    throw new Error("provide pickUpOrder");
+  }),
+  /** POST /courier/cancellation {order_id} */
+  cancelOrder: fromPromise(async () => {
+    throw new Error("provide cancelOrder");
+  })
+};
+var createVerifyOrderMachine = (calls = {}) => setup2({
   types: {
     context: {},
     events: {},
@@ -256,18 +270,8 @@ var verifyOrderMachine = setup2({
     output: {}
   },
   actors: {
-    /** PUT /orders/{id} {order:{copay}} */
-    assertCopay: fromPromise(async () => {
-      throw new Error("provide assertCopay");
-    }),
-    /** POST /orders/{id}/pickups */
-    pickUpOrder: fromPromise(async () => {
-      throw new Error("provide pickUpOrder");
-    }),
-    /** POST /courier/cancellation {order_id} */
-    cancelOrder: fromPromise(async () => {
-      throw new Error("provide cancelOrder");
-    })
+    ...verifyOrderCalls,
+    ...calls
   },
   guards: {
     /** The lifecycle lets this order be picked up (it is not picked up, cancelled or further along). */
@@ -425,6 +429,9 @@ var verifyOrderMachine = setup2({
   },
   output: ({ context }) => ({ order: context.order })
 });
+
+// machines/verify-order.machine.ts
+var verifyOrderMachine = createVerifyOrderMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

@@ -68,6 +68,8 @@ export interface RunFigures {
   mainThreadMs: number;
   /** Its script evaluation part. */
   scriptEvaluationMs: number;
+  /** The whole of it by Lighthouse's groups (mainthread-work-breakdown's items), ms each. */
+  workByGroup: WorkByGroup;
   /**
    * The page's main-thread CPU time in the trace (its top-level tasks' thread
    * time, which leaves out the time the thread waited for a core), × the
@@ -77,13 +79,27 @@ export interface RunFigures {
   benchmarkIndex: number;
 }
 
+/** Lighthouse's groups of main-thread work (mainthread-work-breakdown), in the order the report shows them. */
+export const WORK_GROUPS = ["scriptEvaluation", "styleLayout", "parseHTML", "scriptParseCompile", "garbageCollection", "paintCompositeRender", "other"] as const;
+export type WorkGroup = (typeof WORK_GROUPS)[number];
+export type WorkByGroup = Record<WorkGroup, number>;
+const WORK_GROUP_NAMES: Record<WorkGroup, string> = {
+  scriptEvaluation: "script evaluation",
+  styleLayout: "style & layout",
+  parseHTML: "HTML & CSS parse",
+  scriptParseCompile: "script parse & compile",
+  garbageCollection: "garbage collection",
+  paintCompositeRender: "paint & composite",
+  other: "other",
+};
+
 export interface ScreenTierResult {
   key: ScreenKey;
   name: string;
   path: string;
   tier: Tier;
   runs: RunFigures[];
-  /** Each figure's median over the runs. */
+  /** Each figure's median over the runs (each group of main-thread work its own median). */
   median: Omit<RunFigures, "accessibility" | "benchmarkIndex"> & { accessibility: number | null };
   /** Main-thread work ÷ the bare page's at the same setting (medians). */
   mainThreadRatio: number;
@@ -210,6 +226,7 @@ function figures(lhr: Lhr, cpuMs = Number.NaN): RunFigures {
     cls: round(numeric(lhr, "cumulative-layout-shift"), 3),
     mainThreadMs: Math.round(numeric(lhr, "mainthread-work-breakdown")),
     scriptEvaluationMs: Math.round(breakdown.find((item) => item.group === "scriptEvaluation")?.duration ?? 0),
+    workByGroup: Object.fromEntries(WORK_GROUPS.map((group) => [group, Math.round(breakdown.find((item) => item.group === group)?.duration ?? 0)])) as WorkByGroup,
     mainThreadCpuMs: Math.round(cpuMs * lhr.configSettings.throttling.cpuSlowdownMultiplier!),
     benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
   };
@@ -333,6 +350,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
           }
           const f = figures(result.lhr, entry.cpuMs.at(-1));
           log(`  ${screen.name} [${tier} ${calibration.cpuSlowdown[tier]}×, run ${run + 1}]: performance ${f.score}, TBT ${f.tbtMs} ms, LCP ${f.lcpMs} ms, main thread ${f.mainThreadMs} ms (CPU ${f.mainThreadCpuMs} ms; index ${f.benchmarkIndex})`);
+          log(`    by kind: ${WORK_GROUPS.map((group) => `${group} ${f.workByGroup[group]}`).join(", ")} ms`);
           // Only the figures are kept: whole runner results hold the trace.
           entry.runs[entry.runs.length - 1] = { lhr: result.lhr } as RunnerResult;
         }
@@ -364,7 +382,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
         path: entry.screen.path,
         tier,
         runs,
-        median: { score: scoreMedian, accessibility, fcpMs: m((r) => r.fcpMs), lcpMs: m((r) => r.lcpMs), tbtMs: m((r) => r.tbtMs), cls: m((r) => r.cls), mainThreadMs, scriptEvaluationMs: m((r) => r.scriptEvaluationMs), mainThreadCpuMs: m((r) => r.mainThreadCpuMs) },
+        median: { score: scoreMedian, accessibility, fcpMs: m((r) => r.fcpMs), lcpMs: m((r) => r.lcpMs), tbtMs: m((r) => r.tbtMs), cls: m((r) => r.cls), mainThreadMs, scriptEvaluationMs: m((r) => r.scriptEvaluationMs), workByGroup: medianWork(runs), mainThreadCpuMs: m((r) => r.mainThreadCpuMs) },
         mainThreadRatio: round(mainThreadMs / bareMainThread, 2),
         mainThreadCpuRatio: round(m((r) => r.mainThreadCpuMs) / bareCpu, 2),
         longTasks: longTasks(typical.lhr),
@@ -395,6 +413,35 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
       met: kib(bundle.jsGzipBytes) <= INITIAL_JS_BUDGET_KIB && bundle.onDemandInInitial.length === 0,
     },
   };
+}
+
+/** Each group's median over the runs (results of a bench before the groups were recorded have none: 0). */
+export const medianWork = (runs: readonly Pick<RunFigures, "workByGroup">[]): WorkByGroup =>
+  Object.fromEntries(WORK_GROUPS.map((group) => [group, median(runs.map((run) => run.workByGroup?.[group] ?? 0))])) as WorkByGroup;
+
+/**
+ * Main-thread work by kind against the bare page's at one setting: each
+ * group's median and what it is above the bare page's, so the table says
+ * which kind of work a screen adds.
+ */
+function workByKindTable(rows: readonly ScreenTierResult[]): string[] {
+  const bare = rows.find((r) => r.key === "bare");
+  if (!bare?.median.workByGroup) return [];
+  const cell = (r: ScreenTierResult, group: WorkGroup) => {
+    const value = r.median.workByGroup[group];
+    if (r.key === "bare") return ms(value);
+    const above = value - bare.median.workByGroup[group];
+    return `${ms(value)} (${above >= 0 ? "+" : "−"}${Math.abs(Math.round(above)).toLocaleString("en-US")})`;
+  };
+  return [
+    "Main-thread work by kind (Lighthouse's mainthread-work-breakdown groups, medians; in brackets, above (+) or below (−) the bare page's):",
+    "",
+    table(
+      ["Screen", ...WORK_GROUPS.map((group) => WORK_GROUP_NAMES[group])],
+      rows.map((r) => [r.name, ...WORK_GROUPS.map((group) => cell(r, group))]),
+    ),
+    "",
+  ];
 }
 
 /** Issue 29's budgets, each screen against the bare page at the same setting in the same run. */
@@ -451,6 +498,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
         ]),
       ),
       "",
+      ...workByKindTable(rows),
     ];
   };
   const met = result.budgets.filter((b) => b.met).length;

@@ -1,5 +1,5 @@
 import { assign } from "xstate";
-import type { courierAppMachine } from "../../machines/courier-app.machine.ts";
+import type { CourierAppEvent, CourierAppInput, StartFlow } from "../../machines/courier-app.definition.ts";
 import type { FlowLoaders, FlowMachines, FlowName, FlowStart } from "../../machines/flows.ts";
 
 /**
@@ -40,36 +40,30 @@ function loadedFlow<F extends FlowName>(flow: F): FlowMachines[F] {
 }
 
 /**
- * The application machine with its startFlow: the named flow, from the
- * registry, as a child with its input, registered in the application's system
- * under the opening's id (how its screen finds it: system.get(id)).
+ * The application machine's startFlow: the named flow, from the registry, as
+ * a child with its input, registered in the application's system under the
+ * opening's id (how its screen finds it: system.get(id)).
  */
-export function withFlows(app: typeof courierAppMachine): typeof courierAppMachine {
-  return app.provide({
-    actions: {
-      startFlow: assign(({ spawn, self }, start: FlowStart) => {
-        // One flow per id: React's strict mode runs the screen's effect twice.
-        if (self.system.get(start.id)) return {};
-        const options = { systemId: start.id };
-        switch (start.flow) {
-          case "checkIn":
-            spawn(loadedFlow("checkIn"), { ...options, input: start.input });
-            break;
-          case "verifyOrder":
-            spawn(loadedFlow("verifyOrder"), { ...options, input: start.input });
-            break;
-          case "addons":
-            spawn(loadedFlow("addons"), { ...options, input: start.input });
-            break;
-          case "deliveryFlow":
-            spawn(loadedFlow("deliveryFlow"), { ...options, input: start.input });
-            break;
-          case "returns":
-            spawn(loadedFlow("returns"), { ...options, input: start.input });
-            break;
-        }
-        return {};
-      }),
-    },
-  });
-}
+export const startFlow: StartFlow = assign<CourierAppInput, CourierAppEvent, FlowStart, CourierAppEvent, never>(({ spawn, self }, start) => {
+  // One flow per id: React's strict mode runs the screen's effect twice.
+  if (self.system.get(start.id)) return {};
+  const options = { systemId: start.id };
+  switch (start.flow) {
+    case "checkIn":
+      spawn(loadedFlow("checkIn"), { ...options, input: start.input });
+      break;
+    case "verifyOrder":
+      spawn(loadedFlow("verifyOrder"), { ...options, input: start.input });
+      break;
+    case "addons":
+      spawn(loadedFlow("addons"), { ...options, input: start.input });
+      break;
+    case "deliveryFlow":
+      spawn(loadedFlow("deliveryFlow"), { ...options, input: start.input });
+      break;
+    case "returns":
+      spawn(loadedFlow("returns"), { ...options, input: start.input });
+      break;
+  }
+  return {};
+});

@@ -1,30 +1,66 @@
-import { createActorContext, useSelector } from "@xstate/react";
+import { useActorRef, useSelector } from "@xstate/react";
+import { createContext, createElement, useContext, type ReactNode } from "react";
 import { fromPromise, type ActorRefFrom, type SnapshotFrom } from "xstate";
-import { courierAppMachine } from "../../machines/courier-app.machine.ts";
-import type { courierDayMachine } from "../../machines/courier-day.machine.ts";
-import type { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
-import type { sessionMachine } from "../../machines/session.machine.ts";
-import { deviceToday, appOfflineQueueMachine } from "./offline-queue-logic.ts";
-import { appCourierDayMachine, appSessionMachine } from "./session-context.ts";
+import { createCourierAppMachine, type CourierAppActors, type StartFlow } from "../../machines/courier-app.definition.ts";
+import { createCourierDayMachine } from "../../machines/courier-day.definition.ts";
+import { createOfflineQueueMachine } from "../../machines/offline-queue.definition.ts";
+import { createSessionMachine } from "../../machines/session.definition.ts";
+import { deviceToday, appOfflineQueueCalls } from "./offline-queue-logic.ts";
+import { appCourierDayCalls, appSessionCalls } from "./session-context.ts";
 
-/** The application's actor system with the app's adapters (storage, HTTP, the browser's "online" event). */
-export const appCourierAppMachine = courierAppMachine.provide({
-  actors: {
-    session: appSessionMachine,
-    courierDay: appCourierDayMachine,
-    offlineQueue: appOfflineQueueMachine,
-    browserOnline: fromPromise<string>(
-      () => new Promise((resolve) => window.addEventListener("online", () => resolve(deviceToday()), { once: true })),
-    ),
-  },
-});
+/**
+ * The application's actor system with the app's adapters (storage, HTTP, the
+ * browser's "online" event), each machine built once, here, with them (a
+ * test gives its own children instead); the app gives its registry's
+ * startFlow (src/app/flows.ts).
+ */
+export function createAppCourierAppMachine({ actors = {}, startFlow }: { actors?: Partial<CourierAppActors>; startFlow?: StartFlow } = {}) {
+  return createCourierAppMachine({
+    actors: {
+      session: actors.session ?? createSessionMachine(appSessionCalls),
+      courierDay: actors.courierDay ?? createCourierDayMachine(appCourierDayCalls),
+      offlineQueue: actors.offlineQueue ?? createOfflineQueueMachine(appOfflineQueueCalls),
+      browserOnline:
+        actors.browserOnline ??
+        fromPromise<string>(() => new Promise((resolve) => window.addEventListener("online", () => resolve(deviceToday()), { once: true }))),
+    },
+    startFlow,
+  });
+}
 
-/** One application actor per page; tests give the Provider their own `logic`. */
-export const CourierAppContext = createActorContext(appCourierAppMachine, { input: { today: deviceToday() } });
+type CourierAppMachine = ReturnType<typeof createCourierAppMachine>;
+type CourierAppRef = ActorRefFrom<CourierAppMachine>;
 
-type SessionRef = ActorRefFrom<typeof sessionMachine>;
-type DayRef = ActorRefFrom<typeof courierDayMachine>;
-type QueueRef = ActorRefFrom<typeof offlineQueueMachine>;
+const AppActor = createContext<CourierAppRef | null>(null);
+let defaultApp: CourierAppMachine | undefined;
+
+function Provider({ logic, children }: { logic?: CourierAppMachine; children?: ReactNode }) {
+  // Without logic (some tests), the app's adapters and no flows, built on first use rather than when this module loads.
+  const actor = useActorRef(logic ?? (defaultApp ??= createAppCourierAppMachine()), { input: { today: deviceToday() } });
+  return createElement(AppActor.Provider, { value: actor }, children);
+}
+
+function useAppActor(): CourierAppRef {
+  const actor = useContext(AppActor);
+  if (!actor) throw new Error("The courier app's actor is used outside CourierAppContext.Provider.");
+  return actor;
+}
+
+/**
+ * One application actor per page; tests give the Provider their own `logic`.
+ * (@xstate/react's createActorContext wants the machine when this module
+ * loads; the app builds it once, when it renders.)
+ */
+export const CourierAppContext = {
+  Provider,
+  useActorRef: useAppActor,
+  useSelector: <T,>(selector: (snapshot: SnapshotFrom<CourierAppMachine>) => T, compare?: (a: T, b: T) => boolean): T =>
+    useSelector(useAppActor(), selector, compare),
+};
+
+type SessionRef = ActorRefFrom<CourierAppActors["session"]>;
+type DayRef = ActorRefFrom<CourierAppActors["courierDay"]>;
+type QueueRef = ActorRefFrom<CourierAppActors["offlineQueue"]>;
 
 export const useSessionRef = (): SessionRef => CourierAppContext.useSelector((app) => app.children.session) as SessionRef;
 /** The day, while someone is logged in (undefined before the session is known and after logging out). */
@@ -34,7 +70,7 @@ export const useOfflineQueueRef = (): QueueRef => CourierAppContext.useSelector(
 /** The session, read and told the way the screens always have (SessionContext.useSelector / useActorRef). */
 export const SessionContext = {
   useActorRef: useSessionRef,
-  useSelector: <T,>(selector: (snapshot: SnapshotFrom<typeof sessionMachine>) => T, compare?: (a: T, b: T) => boolean): T =>
+  useSelector: <T,>(selector: (snapshot: SnapshotFrom<CourierAppActors["session"]>) => T, compare?: (a: T, b: T) => boolean): T =>
     useSelector(useSessionRef(), selector, compare),
 };
 
@@ -45,6 +81,6 @@ export const CourierDayContext = {
     if (!day) throw new Error("no courier's day");
     return day;
   },
-  useSelector: <T,>(selector: (snapshot: SnapshotFrom<typeof courierDayMachine>) => T, compare?: (a: T, b: T) => boolean): T =>
+  useSelector: <T,>(selector: (snapshot: SnapshotFrom<CourierAppActors["courierDay"]>) => T, compare?: (a: T, b: T) => boolean): T =>
     useSelector(CourierDayContext.useActorRef(), selector, compare),
 };

@@ -1,6 +1,6 @@
 import { fromPromise } from "xstate";
 import { localCalendarDate } from "../../domain/dates.ts";
-import { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
+import type { OfflineQueueCalls } from "../../machines/offline-queue.definition.ts";
 import { withQueueLock } from "../offline/queue-lock.ts";
 import { whenIdle } from "../ui/when-idle.ts";
 import { deviceStore } from "../offline/device-store.ts";
@@ -17,16 +17,14 @@ export const deviceToday = () => localCalendarDate(new Date());
 export const firstScreenUp = () => new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
 
 /** The offline queue with the device's storage and the delivery client (both loaded on first use: out of the first screen's bundle). */
-export const appOfflineQueueMachine = offlineQueueMachine.provide({
-  actors: {
-    loadQueue: fromPromise(async () => {
-      await firstScreenUp();
-      return (await deviceStore()).loadQueue();
-    }),
-    saveQueue: fromPromise(async ({ input }) => (await deviceStore()).saveQueue(input)),
-    // One entry at a time across every tab and trigger (Web Locks); the Idempotency-Key makes a repeat harmless anyway.
-    resubmit: fromPromise(async ({ input }) =>
-      withQueueLock(async () => (await import("../api/deliveries.ts")).sendStoredOrder(input)),
-    ),
-  },
-});
+export const appOfflineQueueCalls: OfflineQueueCalls = {
+  loadQueue: fromPromise(async () => {
+    await firstScreenUp();
+    return (await deviceStore()).loadQueue();
+  }),
+  saveQueue: fromPromise(async ({ input }) => (await deviceStore()).saveQueue(input)),
+  // One entry at a time across every tab and trigger (Web Locks); the Idempotency-Key makes a repeat harmless anyway.
+  resubmit: fromPromise(async ({ input }) =>
+    withQueueLock(async () => (await import("../api/deliveries.ts")).sendStoredOrder(input)),
+  ),
+};

@@ -1,11 +1,11 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { fromPromise } from "xstate";
 import type { SessionResponse } from "../../domain/contract/index.ts";
-import { sessionMachine } from "../../machines/session.machine.ts";
+import { createSessionMachine } from "../../machines/session.machine.ts";
 import type { courierDayMachine } from "../../machines/courier-day.machine.ts";
 import type { offlineQueueMachine } from "../../machines/offline-queue.machine.ts";
-import { appCourierAppMachine, CourierAppContext, useCourierDayRef } from "../../src/shell/app-actor.ts";
-import { FLOW_LOADERS, loadFlows, withFlows } from "../../src/app/flows.ts";
+import { createAppCourierAppMachine, CourierAppContext, useCourierDayRef } from "../../src/shell/app-actor.ts";
+import { FLOW_LOADERS, loadFlows, startFlow } from "../../src/app/flows.ts";
 import type { FlowName } from "../../machines/flows.ts";
 
 /** A courier the device already knows (the session check answers at once). */
@@ -17,14 +17,14 @@ const SESSION: SessionResponse = { courier: { id: 7, first_name: "Dana", last_na
  * with the app's registry of flows (as App.tsx has it).
  */
 export function appWithDay(day: typeof courierDayMachine, queue?: typeof offlineQueueMachine) {
-  const app = appCourierAppMachine.provide({
+  return createAppCourierAppMachine({
     actors: {
-      session: sessionMachine.provide({ actors: { fetchCurrentSession: fromPromise<SessionResponse | null>(async () => SESSION) } }),
+      session: createSessionMachine({ fetchCurrentSession: fromPromise<SessionResponse | null>(async () => SESSION) }),
       courierDay: day,
       ...(queue ? { offlineQueue: queue } : {}),
     },
+    startFlow,
   });
-  return withFlows(app);
 }
 
 /** Every flow's logic, as the router loads a screen's flows with the screen. */

@@ -3,16 +3,14 @@ import { useNavigate } from "react-router";
 import { fromPromise } from "xstate";
 import type { PharmacyVisit } from "../../../domain/contract/entities.ts";
 import { formatAddress } from "../../../domain/address.ts";
-import { pharmacyVisitsMachine } from "../../../machines/pharmacy-visits.machine.ts";
+import { createPharmacyVisitsMachine } from "../../../machines/pharmacy-visits.definition.ts";
 import { confirmVisits } from "../../api/pickup.ts";
 import { CourierDayContext } from "../../shell/app-actor.ts";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { useWhenDone } from "./use-when-done.ts";
 
-const appPharmacyVisitsMachine = pharmacyVisitsMachine.provide({
-  actors: {
-    confirmVisits: fromPromise(({ input }) => confirmVisits(input.courierId, input.pharmacy_visits)),
-  },
+const appPharmacyVisitsMachine = createPharmacyVisitsMachine({
+  confirmVisits: fromPromise(({ input }) => confirmVisits(input.courierId, input.pharmacy_visits)),
 });
 
 /**

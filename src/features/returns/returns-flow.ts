@@ -1,10 +1,14 @@
 import { fromPromise } from "xstate";
-import { returnsMachine } from "../../../machines/returns.machine.ts";
+import { createReturnsMachine } from "../../../machines/returns.definition.ts";
 import { submitReturn } from "../../api/returns.ts";
-import { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
+import { createLabelScannerMachine } from "../../../machines/label-scanner.definition.ts";
 import { cameraActor } from "../../ui/scanner/camera-actor.ts";
 
-/** The returns flow with the app's adapters: what the app's registry of flows (src/app/flows.ts) loads for the returns screens. */
-export const appReturnsMachine = returnsMachine.provide({
-  actors: { submitReturn: fromPromise(({ input }) => submitReturn(input)), labelScanner: labelScannerMachine.provide({ actors: { camera: cameraActor } }) },
+/**
+ * The returns flow with the app's adapters: what the app's registry of flows (src/app/flows.ts) loads for the returns screens.
+ * Built once, here, with them (not defined, then built again by provide()).
+ */
+export const appReturnsMachine = createReturnsMachine({
+  submitReturn: fromPromise(({ input }) => submitReturn(input)),
+  labelScanner: createLabelScannerMachine({ camera: cameraActor }),
 });

@@ -9,7 +9,7 @@ import { PASSWORD_MIN_LENGTH } from "../../../domain/password-rules.ts";
 import { passwordRuleText, SET_PASSWORD_TEXT as T } from "../../../domain/set-password-texts.ts";
 import { sessionMachine } from "../../../machines/session.machine.ts";
 import * as onboardingApi from "../../../src/api/onboarding.ts";
-import { appCourierAppMachine, CourierAppContext } from "../../../src/shell/app-actor.ts";
+import { createAppCourierAppMachine, CourierAppContext } from "../../../src/shell/app-actor.ts";
 import { Component as SetPasswordRoute } from "../../../src/features/onboarding/SetPasswordRoute.tsx";
 import { LoginScreen } from "../../../src/features/login/LoginScreen.tsx";
 
@@ -38,7 +38,7 @@ function renderAt(path: string) {
     { initialEntries: [path] },
   );
   render(
-    <CourierAppContext.Provider logic={appCourierAppMachine.provide({ actors: { session: loggedOut } })}>
+    <CourierAppContext.Provider logic={createAppCourierAppMachine({ actors: { session: loggedOut } })}>
       <RouterProvider router={router} />
     </CourierAppContext.Provider>,
   );
