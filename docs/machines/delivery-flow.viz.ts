@@ -1382,9 +1382,9 @@ var deliveryFlowMachine = setup5({
               description: "A reason for not signing: the photo of the drop-off (child 'photo', as at the recipient step).",
               on: { PHOTO_CHANGED: { actions: "keepPhoto" } },
               invoke: {
-                src: "photoProof",
                 id: "photo",
-                input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
+                src: "photoProof",
+                input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }]
               }
             }
