@@ -41,6 +41,27 @@ export interface FailureAsked {
   step: DeliveryStep;
 }
 
+/**
+ * The courier's answers at a step that ask to confirm a failed delivery, by the
+ * delivery flow's event: the reason each gives, and the step it is given at.
+ */
+export const FAILURE_ANSWERS = {
+  ADDRESS_INCORRECT: { reason: "Incorrect Address", step: "address" },
+  DOB_NOT_VERIFIED: { reason: "Date of Birth Not Verified", step: "verifyDob" },
+  ID_NOT_PROVIDED: { reason: "ID Not Provided", step: "idVerification" },
+} as const satisfies Record<string, FailureAsked>;
+export type FailureAnswer = keyof typeof FAILURE_ANSWERS;
+
+/** The failed delivery a courier's answer asks to confirm; null for any other event. */
+export const failureAskedBy = (eventType: string): FailureAsked | null =>
+  Object.hasOwn(FAILURE_ANSWERS, eventType) ? FAILURE_ANSWERS[eventType as FailureAnswer] : null;
+
+/** The recipient step's 'Failed delivery' tick (recorded with the courier's notes). */
+export const FAILED_TICK = { reason: "Patient Not Home", step: "recipient" } as const satisfies FailureAsked;
+
+/** 'Unable to pay', confirmed in the payment step itself. */
+export const COULD_NOT_PAY = { reason: "Patient Could Not Provide Copayment", step: "payment" } as const satisfies FailureAsked;
+
 interface PendingFailure extends FailureAsked {
   occurred_at: string;
   /** Courier notes, for the recipient step's failed tick. */

@@ -4,7 +4,8 @@ import type { Order, Status } from "../domain/contract/entities.ts";
 import type { DeliveryDraft, DraftPlace } from "../domain/delivery-draft.ts";
 import { deliveryOutcomeOf, ordersAfterDelivery } from "../domain/delivery-outcome.ts";
 import { photoRequired, type DeliveryPhoto } from "../domain/delivery-photo.ts";
-import { EMPTY_SURVEY, submissionOf, submittedFrom, type DeliveryRecord, type DeliveryStep, type FailureAsked } from "../domain/delivery-record.ts";
+import { COULD_NOT_PAY, EMPTY_SURVEY, FAILED_TICK, failureAskedBy, submissionOf, submittedFrom } from "../domain/delivery-record.ts";
+import type { DeliveryRecord, DeliveryStep, FailureAsked } from "../domain/delivery-record.ts";
 import { dobCanBeVerified, dobVerificationNeeded, EMPTY_IDENTIFICATION, EMPTY_SIGNATURE_FORM, groupableOrders, identificationComplete } from "../domain/delivery-rules.ts";
 import { identificationNeeded, paymentStepNeeded, signatureComplete, type IdentificationForm } from "../domain/delivery-rules.ts";
 import type { PaymentOutput } from "../domain/payment-step.ts";
@@ -149,18 +150,20 @@ export const deliveryFlowMachine = setup({
     verifyDob: assign({ dobVerified: true }),
     /** A deep link: the flow opens the step it names again (starting routes it). */
     aimAtStep: assign({ resumeAt: ({ context, event }) => (event.type === "GO_TO_STEP" ? event.step : context.resumeAt) }),
-    /** The reason a step gives for a failed delivery: asked in the confirmation, or already confirmed (unable to pay). */
-    noteFailure: assign({ confirming: (_, params: FailureAsked) => params }),
+    /** The failed delivery the courier's answer asks to confirm: its reason and step (the domain's FAILURE_ANSWERS). */
+    noteFailure: assign({ confirming: ({ event }) => failureAskedBy(event.type) }),
     /** The failed delivery confirmed: recorded as of now. */
     recordFailure: assign(({ context }) => ({
       failure: context.confirming && { ...context.confirming, occurred_at: new Date().toISOString(), body: null },
       confirming: null,
     })),
+    /** Unable to pay, confirmed in the payment step: recorded as of now. */
+    recordCouldNotPay: assign({ failure: () => ({ ...COULD_NOT_PAY, occurred_at: new Date().toISOString(), body: null }) }),
     /** Not confirmed: the courier goes back to the step that gave the reason. */
     withdrawFailure: assign(({ context }) => ({ resumeAt: context.confirming?.step ?? "address", confirming: null })),
     /** The recipient step's failed tick, with the courier's notes. */
     recordRecipientFailure: assign(({ context }) => ({
-      failure: { reason: "Patient Not Home", step: "recipient", occurred_at: new Date().toISOString(), body: context.recipient.courier_notes.trim() },
+      failure: { ...FAILED_TICK, occurred_at: new Date().toISOString(), body: context.recipient.courier_notes.trim() },
     })),
     /** A call cancelled after it failed: the courier goes back to the step it was sent from, a failed delivery forgotten. */
     returnToSentStep: assign(({ context }) => ({ resumeAt: submittedFrom(context), failure: null })),
@@ -284,11 +287,7 @@ export const deliveryFlowMachine = setup({
               { guard: "dobVerificationEnabled", target: "verifyDob", description: "'I am present at the address above'" },
               { target: "recipient" },
             ],
-            ADDRESS_INCORRECT: {
-              target: "confirmingFailure",
-              actions: { type: "noteFailure", params: { reason: "Incorrect Address", step: "address" } },
-              description: "'The address is incorrect'",
-            },
+            ADDRESS_INCORRECT: { target: "confirmingFailure", actions: "noteFailure", description: "'The address is incorrect'" },
           },
         },
         verifyDob: {
@@ -301,11 +300,7 @@ export const deliveryFlowMachine = setup({
               actions: "verifyDob",
               description: "'Date of birth verified': only when the order has a date of birth on file to check.",
             },
-            DOB_NOT_VERIFIED: {
-              target: "confirmingFailure",
-              actions: { type: "noteFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } },
-              description: "'Did not verify date of birth'",
-            },
+            DOB_NOT_VERIFIED: { target: "confirmingFailure", actions: "noteFailure", description: "'Did not verify date of birth'" },
           },
         },
         recipient: {
@@ -366,11 +361,7 @@ export const deliveryFlowMachine = setup({
               { guard: and(["identificationComplete", "paymentDue"]), target: "payment" },
               { guard: "identificationComplete", target: "signature" },
             ],
-            ID_NOT_PROVIDED: {
-              target: "confirmingFailure",
-              actions: { type: "noteFailure", params: { reason: "ID Not Provided", step: "idVerification" } },
-              description: "'Unable to provide ID'",
-            },
+            ID_NOT_PROVIDED: { target: "confirmingFailure", actions: "noteFailure", description: "'Unable to provide ID'" },
           },
         },
         payment: {
@@ -385,7 +376,7 @@ export const deliveryFlowMachine = setup({
               {
                 guard: "patientCouldNotPay",
                 target: "#deliveryFlow.submitting",
-                actions: [{ type: "noteFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } }, "recordFailure"],
+                actions: "recordCouldNotPay",
                 description: "Unable to pay, confirmed in the payment step: the failed delivery is recorded.",
               },
               { target: "signature", actions: "recordPayment" },
@@ -421,9 +412,9 @@ export const deliveryFlowMachine = setup({
               description: "A reason for not signing: the photo of the drop-off (child 'photo', as at the recipient step).",
               on: { PHOTO_CHANGED: { actions: "keepPhoto" } },
               invoke: {
-                src: "photoProof",
                 id: "photo",
-                input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
+                src: "photoProof",
+                input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }],
               },
             },

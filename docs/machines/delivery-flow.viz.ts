@@ -412,6 +412,14 @@ var EMPTY_SURVEY = {
   use_delivery_service_again: null,
   refill_reminder_opt_in: null
 };
+var FAILURE_ANSWERS = {
+  ADDRESS_INCORRECT: { reason: "Incorrect Address", step: "address" },
+  DOB_NOT_VERIFIED: { reason: "Date of Birth Not Verified", step: "verifyDob" },
+  ID_NOT_PROVIDED: { reason: "ID Not Provided", step: "idVerification" }
+};
+var failureAskedBy = (eventType) => Object.hasOwn(FAILURE_ANSWERS, eventType) ? FAILURE_ANSWERS[eventType] : null;
+var FAILED_TICK = { reason: "Patient Not Home", step: "recipient" };
+var COULD_NOT_PAY = { reason: "Patient Could Not Provide Copayment", step: "payment" };
 var now = () => (/* @__PURE__ */ new Date()).toISOString();
 var orderIdsOf = (record) => [record.order.id, ...record.groupedOrderIds];
 function failureSubmissionOf(record) {
@@ -1120,18 +1128,20 @@ var deliveryFlowMachine = setup5({
     verifyDob: assign4({ dobVerified: true }),
     /** A deep link: the flow opens the step it names again (starting routes it). */
     aimAtStep: assign4({ resumeAt: ({ context, event }) => event.type === "GO_TO_STEP" ? event.step : context.resumeAt }),
-    /** The reason a step gives for a failed delivery: asked in the confirmation, or already confirmed (unable to pay). */
-    noteFailure: assign4({ confirming: (_, params) => params }),
+    /** The failed delivery the courier's answer asks to confirm: its reason and step (the domain's FAILURE_ANSWERS). */
+    noteFailure: assign4({ confirming: ({ event }) => failureAskedBy(event.type) }),
     /** The failed delivery confirmed: recorded as of now. */
     recordFailure: assign4(({ context }) => ({
       failure: context.confirming && { ...context.confirming, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null },
       confirming: null
     })),
+    /** Unable to pay, confirmed in the payment step: recorded as of now. */
+    recordCouldNotPay: assign4({ failure: () => ({ ...COULD_NOT_PAY, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: null }) }),
     /** Not confirmed: the courier goes back to the step that gave the reason. */
     withdrawFailure: assign4(({ context }) => ({ resumeAt: context.confirming?.step ?? "address", confirming: null })),
     /** The recipient step's failed tick, with the courier's notes. */
     recordRecipientFailure: assign4(({ context }) => ({
-      failure: { reason: "Patient Not Home", step: "recipient", occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: context.recipient.courier_notes.trim() }
+      failure: { ...FAILED_TICK, occurred_at: (/* @__PURE__ */ new Date()).toISOString(), body: context.recipient.courier_notes.trim() }
     })),
     /** A call cancelled after it failed: the courier goes back to the step it was sent from, a failed delivery forgotten. */
     returnToSentStep: assign4(({ context }) => ({ resumeAt: submittedFrom(context), failure: null })),
@@ -1248,11 +1258,7 @@ var deliveryFlowMachine = setup5({
               { guard: "dobVerificationEnabled", target: "verifyDob", description: "'I am present at the address above'" },
               { target: "recipient" }
             ],
-            ADDRESS_INCORRECT: {
-              target: "confirmingFailure",
-              actions: { type: "noteFailure", params: { reason: "Incorrect Address", step: "address" } },
-              description: "'The address is incorrect'"
-            }
+            ADDRESS_INCORRECT: { target: "confirmingFailure", actions: "noteFailure", description: "'The address is incorrect'" }
           }
         },
         verifyDob: {
@@ -1265,11 +1271,7 @@ var deliveryFlowMachine = setup5({
               actions: "verifyDob",
               description: "'Date of birth verified': only when the order has a date of birth on file to check."
             },
-            DOB_NOT_VERIFIED: {
-              target: "confirmingFailure",
-              actions: { type: "noteFailure", params: { reason: "Date of Birth Not Verified", step: "verifyDob" } },
-              description: "'Did not verify date of birth'"
-            }
+            DOB_NOT_VERIFIED: { target: "confirmingFailure", actions: "noteFailure", description: "'Did not verify date of birth'" }
           }
         },
         recipient: {
@@ -1329,11 +1331,7 @@ var deliveryFlowMachine = setup5({
               { guard: and2(["identificationComplete", "paymentDue"]), target: "payment" },
               { guard: "identificationComplete", target: "signature" }
             ],
-            ID_NOT_PROVIDED: {
-              target: "confirmingFailure",
-              actions: { type: "noteFailure", params: { reason: "ID Not Provided", step: "idVerification" } },
-              description: "'Unable to provide ID'"
-            }
+            ID_NOT_PROVIDED: { target: "confirmingFailure", actions: "noteFailure", description: "'Unable to provide ID'" }
           }
         },
         payment: {
@@ -1348,7 +1346,7 @@ var deliveryFlowMachine = setup5({
               {
                 guard: "patientCouldNotPay",
                 target: "#deliveryFlow.submitting",
-                actions: [{ type: "noteFailure", params: { reason: "Patient Could Not Provide Copayment", step: "payment" } }, "recordFailure"],
+                actions: "recordCouldNotPay",
                 description: "Unable to pay, confirmed in the payment step: the failed delivery is recorded."
               },
               { target: "signature", actions: "recordPayment" }
@@ -1384,9 +1382,9 @@ var deliveryFlowMachine = setup5({
               description: "A reason for not signing: the photo of the drop-off (child 'photo', as at the recipient step).",
               on: { PHOTO_CHANGED: { actions: "keepPhoto" } },
               invoke: {
-                src: "photoProof",
                 id: "photo",
-                input: ({ context, self }) => ({ required: photoRequired(context.order), photo: context.photo, reportTo: self }),
+                src: "photoProof",
+                input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }]
               }
             }

@@ -38,12 +38,12 @@ export const Proof = z.object({
     external_id: z.string().nullable(),
     status: z.enum(ORDER_STATUS_NAMES),
     service_date: z.string(),
-    rx_numbers: z.array(z.string()).meta({ description: "The prescriptions delivered (issue 25)." }),
+    rx_numbers: z.array(z.string()).meta({ description: "The prescriptions delivered." }),
   }),
   pharmacy: z.object({ id: z.number().int(), name: z.string() }),
   courier: z.object({ id: z.number().int(), first_name: z.string(), last_name: z.string() }).nullable(),
   ...Filing,
-  patient: PersonName.meta({ description: "The pharmacy's own patient the order was for (issue 25)." }),
+  patient: PersonName.meta({ description: "The pharmacy's own patient the order was for." }),
   delivery_address: DeliveryAddress,
   outcome: ProofOutcome,
   failure: z.object({ reason: z.enum(FAILURE_REASON_NAMES), notes: z.string().nullable() }).nullable(),
@@ -88,7 +88,7 @@ export const Proof = z.object({
   ...Position,
   grouped_order_ids: z.array(z.number().int()),
   signature_url: z.string().nullable(),
-  photo_url: z.string().nullable().meta({ description: "Issue 19: the photo of the drop-off where nobody signed, when the courier took one." }),
+  photo_url: z.string().nullable().meta({ description: "The photo of the drop-off where nobody signed, when the courier took one." }),
   returned: z
     .object({
       return_id: z.number().int(),

@@ -1,6 +1,7 @@
 import {
   getInitialMicrosteps,
   getMicrosteps,
+  getStateNodes,
   initialTransition,
   transition,
   type AnyActorLogic,
@@ -58,10 +59,14 @@ export interface Coverage {
   transitions: Set<string>;
 }
 
+/** The state nodes a snapshot is in, ancestors included, in document order (xstate's public getStateNodes, not the snapshot's private _nodes). */
+const activeNodes = (snapshot: AnyMachineSnapshot): Set<AnyStateNode> =>
+  new Set(getStateNodes(snapshot.machine.root, snapshot.value).sort((a, b) => a.order - b.order));
+
 /** The eventless transitions taken between two microsteps. */
 function eventlessTaken(before: AnyMachineSnapshot, after: AnyMachineSnapshot): AnyTransitionDefinition[] {
-  const active = new Set<AnyStateNode>(before._nodes as AnyStateNode[]);
-  const next = new Set<AnyStateNode>(after._nodes as AnyStateNode[]);
+  const active = activeNodes(before);
+  const next = activeNodes(after);
   for (const node of active) {
     // Of the transitions whose targets were all entered, the one aiming deepest (starting → steps.recipient.photo, not → steps.recipient).
     const entered = (node.always ?? []).filter((t) => {
@@ -80,7 +85,7 @@ function eventlessTaken(before: AnyMachineSnapshot, after: AnyMachineSnapshot): 
 function record(coverage: Coverage, machine: AnyStateMachine, microsteps: [AnyMachineSnapshot, unknown[]][], from?: AnyMachineSnapshot, event?: EventObject) {
   let previous = from;
   microsteps.forEach(([snapshot], index) => {
-    for (const node of snapshot._nodes as AnyStateNode[]) coverage.states.add(node.id);
+    for (const node of activeNodes(snapshot)) coverage.states.add(node.id);
     if (previous) {
       const taken = index === 0 && event ? machine.getTransitionData(previous, event) : eventlessTaken(previous, snapshot);
       for (const t of taken) coverage.transitions.add(transitionKey(t));

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { actorSystemEdges, consoleSystemEdges, SCREENS, withDiagram } from "../../scripts/architecture/actor-system.ts";
 
@@ -61,29 +61,5 @@ describe("the dispatch console's actor system", () => {
         ...screens.map((screen) => `${screen} sends consoleSession: tellSessionEnded: SESSION_EXPIRED`),
       ]),
     );
-  });
-});
-
-describe("actors talk by events", () => {
-  /** The delivery flow still reads the day's orders from its snapshot: issue 26 moves the outcome into the day (branch h-flows). */
-  const NOT_YET = ["delivery-flow.machine.ts"];
-
-  it("no machine reads or subscribes to the snapshot of another actor of the system", () => {
-    const reads = readdirSync("machines")
-      .filter((file) => file.endsWith(".ts") && !NOT_YET.includes(file))
-      .flatMap((file) =>
-        readFileSync(`machines/${file}`, "utf8")
-          .split("\n")
-          .map((line, index) => ({ where: `machines/${file}:${index + 1}`, line }))
-          .filter(
-            ({ line }) =>
-              /system\.get\(.*\)[\s\S]*\.(getSnapshot|subscribe)\(/.test(line) ||
-              /\b(day|queue)\??\.(getSnapshot|subscribe)\(/.test(line) ||
-              // An invoke's onSnapshot hands the invoker its child's every snapshot (the app once watched the session's so).
-              /\bonSnapshot\b/.test(line),
-          ),
-      )
-      .map(({ where }) => where);
-    expect(reads).toEqual([]);
   });
 });

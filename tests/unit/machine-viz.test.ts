@@ -4,7 +4,7 @@ import vm from "node:vm";
 import { transformSync } from "esbuild";
 import { describe, expect, it, vi } from "vitest";
 import * as xstate from "xstate";
-import { createActor, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from "xstate";
+import { createActor, getStateNodes, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from "xstate";
 import { getShortestPaths } from "xstate/graph";
 import { demoEvents, demoMachine, type Demo } from "../../scripts/machines/demo-kit.ts";
 import { discoverMachines, isStateMachine, ROOT } from "../../scripts/machines/discover.ts";
@@ -61,7 +61,7 @@ function evaluateCopy(file: string): VizCopy {
   return { machine, events };
 }
 
-const activeIds = (snapshot: AnyMachineSnapshot) => (snapshot as unknown as { _nodes: { id: string }[] })._nodes.map((node) => node.id);
+const activeIds = (snapshot: AnyMachineSnapshot) => getStateNodes(snapshot.machine.root, snapshot.value).map((node) => node.id);
 const shape = (snapshot: AnyMachineSnapshot) => JSON.stringify({ value: snapshot.value, context: snapshot.context, status: snapshot.status });
 
 const SETTLES = /^xstate\.done\.actor\./;

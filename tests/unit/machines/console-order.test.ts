@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { OpsOrderDetail } from "../../../domain/contract/ops.ts";
-import { consoleOrderMachine, type OrderPageData } from "../../../machines/console-order.machine.ts";
+import { consoleOrderMachine, type ConsoleOrderContext, type OrderPageData } from "../../../machines/console-order.machine.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { pathName, possibleEvents, replayPath } from "../../support/replay-paths.ts";
 
@@ -111,7 +111,8 @@ describe("console order machine (issue 27)", () => {
   });
 
   it("a pharmacist may edit and cancel their order but never assign it", () => {
-    const snapshot = consoleOrderMachine.resolveState({ value: { ready: "idle" }, context: { orderId: 7, role: "pharmacist", csrfToken: "t", data: UNASSIGNED, error: null, failure: null, actionError: null, notice: null, stale: false } as never });
+    const context: ConsoleOrderContext = { orderId: 7, role: "pharmacist", csrfToken: "t", data: UNASSIGNED, error: null, failure: null, actionError: null, notice: null, stale: false };
+    const snapshot = consoleOrderMachine.resolveState({ value: { ready: "idle" }, context });
     expect(snapshot.can({ type: "EDIT" })).toBe(true);
     expect(snapshot.can({ type: "CANCEL_ORDER" })).toBe(true);
     expect(snapshot.can({ type: "ASSIGN", courierId: 3 })).toBe(false);

@@ -7,7 +7,7 @@ import { identificationComplete } from "../../../domain/delivery-rules.ts";
 import { courierNotesLongEnough, recipientCountsAsSelected, type RecipientForm } from "../../../domain/recipient.ts";
 import { TEXT } from "../../../domain/texts.ts";
 import { SIGNATURE_REFUSAL_REASONS } from "../../../domain/vocabulary.ts";
-import { DELIVERY_STEPS } from "../../../domain/delivery-record.ts";
+import { DELIVERY_STEPS, FAILURE_ANSWERS, failureAskedBy } from "../../../domain/delivery-record.ts";
 import {
   deliveryFlowMachine,
   type DeliveryFlowContext,
@@ -511,6 +511,17 @@ describe("failures (spec §4, §5)", () => {
     expect(deliveryConfirmation(asking.snapshot)).toBe(TEXT.failedDeliveryConfirm);
     const call = await failureCall(full, [...events, E.confirm, E.sent]);
     expect(call).toEqual({ actor: "submitFailure", input: { failure_reason: reason, client_occurred_at: NOW, order_ids: [70] } });
+  });
+
+  it("asks to confirm a failure on just the courier answers the domain gives a reason for, each at the step it names", () => {
+    const asking = DELIVERY_STEPS.flatMap((step) =>
+      Object.entries(deliveryFlowMachine.getStateNodeById(`deliveryFlow.steps.${step}`).on)
+        .filter(([, transitions]) => transitions.some((t) => t.target?.some((node) => node.id === "deliveryFlow.steps.confirmingFailure")))
+        .map(([event]) => [event, step]),
+    );
+    expect(asking).toEqual(Object.entries(FAILURE_ANSWERS).map(([answer, asked]) => [answer, asked.step]));
+    for (const [answer, asked] of Object.entries(FAILURE_ANSWERS)) expect(failureAskedBy(answer)).toBe(asked);
+    expect(["CONFIRM", "CONTINUE", "toString", "constructor"].map(failureAskedBy)).toEqual([null, null, null, null]);
   });
 
   it("cannot pay (confirmed in the payment step): submits 'Patient Could Not Provide Copayment'", async () => {
