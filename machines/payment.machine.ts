@@ -112,9 +112,7 @@ export const paymentMachine = setup({
         event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS,
     }),
     clearError: assign({ error: null }),
-    recordTransaction: assign({
-      transactionId: ({ event }) => (event as unknown as { output: AuthorizeCardOutput }).output.transaction_id,
-    }),
+    recordTransaction: assign({ transactionId: (_, authorized: AuthorizeCardOutput) => authorized.transaction_id }),
     showAuthorizationError: assign({
       error: ({ event }) => authorizationErrorText(toApiFailure((event as { error?: unknown }).error)),
     }),
@@ -190,7 +188,7 @@ export const paymentMachine = setup({
             id: "authorizeCard",
             src: "authorizeCard",
             input: ({ context }) => authorizeCardInputOf(context),
-            onDone: { target: "#payment.collected", actions: "recordTransaction" },
+            onDone: { target: "#payment.collected", actions: { type: "recordTransaction", params: ({ event }) => event.output } },
             onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." },
           },
         },

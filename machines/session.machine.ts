@@ -44,7 +44,7 @@ export const sessionMachine = setup({
   },
   guards: {
     /** fetchCurrentSession resolves null when the server answers 401. */
-    serverKnowsThisDevice: ({ event }) => (event as unknown as { output: SessionResponse | null }).output !== null,
+    serverKnowsThisDevice: (_, session: SessionResponse | null) => session !== null,
   },
   actions: {
     rememberSession: assign((_, session: SessionResponse) => ({
@@ -75,7 +75,7 @@ export const sessionMachine = setup({
         src: "fetchCurrentSession",
         onDone: [
           {
-            guard: "serverKnowsThisDevice",
+            guard: { type: "serverKnowsThisDevice", params: ({ event }) => event.output },
             target: "loggedIn",
             actions: { type: "rememberSession", params: ({ event }) => event.output! },
           },

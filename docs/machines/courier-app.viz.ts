@@ -526,7 +526,7 @@ var sessionMachine = setup3({
   },
   guards: {
     /** fetchCurrentSession resolves null when the server answers 401. */
-    serverKnowsThisDevice: ({ event }) => event.output !== null
+    serverKnowsThisDevice: (_, session) => session !== null
   },
   actions: {
     rememberSession: assign3((_, session) => ({
@@ -557,7 +557,7 @@ var sessionMachine = setup3({
         src: "fetchCurrentSession",
         onDone: [
           {
-            guard: "serverKnowsThisDevice",
+            guard: { type: "serverKnowsThisDevice", params: ({ event }) => event.output },
             target: "loggedIn",
             actions: { type: "rememberSession", params: ({ event }) => event.output }
           },

@@ -675,16 +675,16 @@ var deliverySubmitMachine = setup({
   },
   guards: {
     /** The call failed on the network: the submission answered with the entry to keep on the device. */
-    storedOffline: ({ event }) => event.output?.entry != null
+    storedOffline: (_, result) => result.entry != null
   },
   actions: {
     clearError: assign({ error: null }),
     showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
-    recordSubmission: assign({ sent: true, queued: ({ event }) => event.output?.queued === true }),
+    recordSubmission: assign({ sent: true, queued: (_, result) => result.queued === true }),
     /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
     handToOfflineQueue: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
-      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
+      (_, result) => ({ type: "ENQUEUE", entry: result.entry })
     )
   }
 }).createMachine({
@@ -703,12 +703,15 @@ var deliverySubmitMachine = setup({
         input: ({ context }) => context.submission,
         onDone: [
           {
-            guard: "storedOffline",
+            guard: { type: "storedOffline", params: ({ event }) => event.output },
             target: "sent",
-            actions: ["recordSubmission", "handToOfflineQueue"],
+            actions: [
+              { type: "recordSubmission", params: ({ event }) => event.output },
+              { type: "handToOfflineQueue", params: ({ event }) => event.output }
+            ],
             description: "No answer (network): the call is handed to the offline queue; the delivery carries on as if it was sent."
           },
-          { target: "sent", actions: "recordSubmission" }
+          { target: "sent", actions: { type: "recordSubmission", params: ({ event }) => event.output } }
         ],
         onError: { target: "failed", actions: "showError" }
       }
@@ -909,9 +912,7 @@ var paymentMachine = setup3({
       cardFields: ({ event }) => event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS
     }),
     clearError: assign2({ error: null }),
-    recordTransaction: assign2({
-      transactionId: ({ event }) => event.output.transaction_id
-    }),
+    recordTransaction: assign2({ transactionId: (_, authorized) => authorized.transaction_id }),
     showAuthorizationError: assign2({
       error: ({ event }) => authorizationErrorText(toApiFailure(event.error))
     }),
@@ -986,7 +987,7 @@ var paymentMachine = setup3({
             id: "authorizeCard",
             src: "authorizeCard",
             input: ({ context }) => authorizeCardInputOf(context),
-            onDone: { target: "#payment.collected", actions: "recordTransaction" },
+            onDone: { target: "#payment.collected", actions: { type: "recordTransaction", params: ({ event }) => event.output } },
             onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." }
           }
         },

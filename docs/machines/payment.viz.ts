@@ -276,9 +276,7 @@ var paymentMachine = setup({
       cardFields: ({ event }) => event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS
     }),
     clearError: assign({ error: null }),
-    recordTransaction: assign({
-      transactionId: ({ event }) => event.output.transaction_id
-    }),
+    recordTransaction: assign({ transactionId: (_, authorized) => authorized.transaction_id }),
     showAuthorizationError: assign({
       error: ({ event }) => authorizationErrorText(toApiFailure(event.error))
     }),
@@ -353,7 +351,7 @@ var paymentMachine = setup({
             id: "authorizeCard",
             src: "authorizeCard",
             input: ({ context }) => authorizeCardInputOf(context),
-            onDone: { target: "#payment.collected", actions: "recordTransaction" },
+            onDone: { target: "#payment.collected", actions: { type: "recordTransaction", params: ({ event }) => event.output } },
             onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." }
           }
         },

@@ -45,7 +45,7 @@ var sessionMachine = setup({
   },
   guards: {
     /** fetchCurrentSession resolves null when the server answers 401. */
-    serverKnowsThisDevice: ({ event }) => event.output !== null
+    serverKnowsThisDevice: (_, session) => session !== null
   },
   actions: {
     rememberSession: assign((_, session) => ({
@@ -76,7 +76,7 @@ var sessionMachine = setup({
         src: "fetchCurrentSession",
         onDone: [
           {
-            guard: "serverKnowsThisDevice",
+            guard: { type: "serverKnowsThisDevice", params: ({ event }) => event.output },
             target: "loggedIn",
             actions: { type: "rememberSession", params: ({ event }) => event.output }
           },
