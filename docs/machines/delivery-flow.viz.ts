@@ -1091,8 +1091,8 @@ var deliveryFlowMachine = setup5({
     nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
     /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
     noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
-    /** The call went out (or is kept on the device for the offline queue); not cancelled after a failure. */
-    submissionSent: ({ event }) => event.output.sent,
+    /** The courier cancelled after the call failed: nothing went out (nor is kept on the device for the offline queue). */
+    submissionCancelled: (_, submitted) => !submitted.sent,
     /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
     recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
     relationshipOffered: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" && isRelationshipOffered(context.order, event.relationship_id),
@@ -1108,7 +1108,7 @@ var deliveryFlowMachine = setup5({
     identificationComplete: ({ context }) => identificationComplete(context.identification, context.today),
     /** Spec §5 Signature step. */
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
-    patientCouldNotPay: ({ event }) => event.output.outcome === "could_not_pay",
+    patientCouldNotPay: (_, payment) => payment.outcome === "could_not_pay",
     /** A failed delivery is recorded: once sent, the delivery was attempted. */
     failureRecorded: ({ context }) => context.failure != null,
     /** A deep link to a step already reached (never ahead of the courier). */
@@ -1120,7 +1120,7 @@ var deliveryFlowMachine = setup5({
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     /** Continue on the photo of the drop-off (not Back). */
-    photoAccepted: ({ event }) => event.output.accepted
+    photoAccepted: (_, photo) => photo.accepted
   },
   actions: {
     markReached: assign4({
@@ -1174,7 +1174,7 @@ var deliveryFlowMachine = setup5({
     changeSurvey: assign4({
       survey: ({ context, event }) => event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey
     }),
-    recordPayment: assign4({ payment: ({ event }) => event.output }),
+    recordPayment: assign4({ payment: (_, payment) => payment }),
     stampOccurredAt: assign4({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
     keepPhoto: assign4({ photo: ({ context, event }) => event.type === "PHOTO_CHANGED" ? event.photo : context.photo }),
     /**
@@ -1188,7 +1188,7 @@ var deliveryFlowMachine = setup5({
         orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, params.outcome), nextOrderStatus, context.statuses)
       })
     ),
-    recordSubmission: assign4({ queued: ({ event }) => event.output.queued })
+    recordSubmission: assign4({ queued: (_, submitted) => submitted.queued })
   }
 }).createMachine({
   id: "deliveryFlow",
@@ -1316,7 +1316,7 @@ var deliveryFlowMachine = setup5({
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [
-                  { guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
+                  { guard: { type: "photoAccepted", params: ({ event }) => event.output }, target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
                   { target: "editing", description: "Back to the recipient step." }
                 ]
               }
@@ -1345,12 +1345,12 @@ var deliveryFlowMachine = setup5({
             input: ({ context }) => ({ order: context.order, supportPhone: context.supportPhone }),
             onDone: [
               {
-                guard: "patientCouldNotPay",
+                guard: { type: "patientCouldNotPay", params: ({ event }) => event.output },
                 target: "#deliveryFlow.submitting",
                 actions: "recordCouldNotPay",
                 description: "Unable to pay, confirmed in the payment step: the failed delivery is recorded."
               },
-              { target: "signature", actions: "recordPayment" }
+              { target: "signature", actions: { type: "recordPayment", params: ({ event }) => event.output } }
             ]
           }
         },
@@ -1386,7 +1386,7 @@ var deliveryFlowMachine = setup5({
                 id: "photo",
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
-                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }]
+                onDone: [{ guard: { type: "photoAccepted", params: ({ event }) => event.output }, target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }]
               }
             }
           }
@@ -1408,13 +1408,14 @@ var deliveryFlowMachine = setup5({
         src: "deliverySubmit",
         input: ({ context }) => submissionOf(context),
         onDone: [
-          { guard: and2(["submissionSent", "failureRecorded"]), target: "attempted", actions: "recordSubmission" },
-          { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
           {
+            guard: { type: "submissionCancelled", params: ({ event }) => event.output },
             target: "starting",
             actions: "returnToSentStep",
             description: "Cancelled after the call failed: back to the step it was sent from, as entered (a failed delivery forgotten)."
-          }
+          },
+          { guard: "failureRecorded", target: "attempted", actions: { type: "recordSubmission", params: ({ event }) => event.output } },
+          { target: "finished", actions: { type: "recordSubmission", params: ({ event }) => event.output } }
         ]
       }
     },
