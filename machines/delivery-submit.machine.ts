@@ -1,5 +1,5 @@
 import { assign, fromPromise, sendTo, setup } from "xstate";
-import { failureText, toApiFailure } from "../domain/api-failure.ts";
+import { failureText, toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { DeliveryResponse } from "../domain/contract/deliveries.ts";
 import type { DeliverySubmission } from "../domain/delivery-record.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
@@ -59,7 +59,7 @@ export const deliverySubmitMachine = setup({
   },
   actions: {
     clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure((event as { error?: unknown }).error)) }),
+    showError: assign({ error: (_, failure: ApiFailure) => failureText(failure) }),
     recordSubmission: assign({ sent: true, queued: (_, result: SubmissionResult) => result.queued === true }),
     /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
     handToOfflineQueue: sendTo(
@@ -93,7 +93,7 @@ export const deliverySubmitMachine = setup({
           },
           { target: "sent", actions: { type: "recordSubmission", params: ({ event }) => event.output } },
         ],
-        onError: { target: "failed", actions: "showError" },
+        onError: { target: "failed", actions: { type: "showError", params: ({ event }) => toApiFailure(event.error) } },
       },
     },
     failed: {

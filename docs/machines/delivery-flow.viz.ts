@@ -679,7 +679,7 @@ var deliverySubmitMachine = setup({
   },
   actions: {
     clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
+    showError: assign({ error: (_, failure) => failureText(failure) }),
     recordSubmission: assign({ sent: true, queued: (_, result) => result.queued === true }),
     /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
     handToOfflineQueue: sendTo(
@@ -713,7 +713,7 @@ var deliverySubmitMachine = setup({
           },
           { target: "sent", actions: { type: "recordSubmission", params: ({ event }) => event.output } }
         ],
-        onError: { target: "failed", actions: "showError" }
+        onError: { target: "failed", actions: { type: "showError", params: ({ event }) => toApiFailure(event.error) } }
       }
     },
     failed: {
@@ -896,11 +896,7 @@ var paymentMachine = setup3({
       method: ({ event }) => event.type === "CHOOSE_METHOD" ? event.method : null,
       error: null
     }),
-    resetMethod: assign2({
-      method: null,
-      cardFields: NO_CARD_FIELDS,
-      error: ({ event }) => cardSetupErrorText(toApiFailure(event.error))
-    }),
+    resetMethod: assign2({ method: null, cardFields: NO_CARD_FIELDS, error: (_, failure) => cardSetupErrorText(failure) }),
     correctCopay: assign2({
       newCopay: ({ event }) => {
         if (event.type !== "CORRECT_COPAY" || event.new_copay == null) return null;
@@ -913,9 +909,7 @@ var paymentMachine = setup3({
     }),
     clearError: assign2({ error: null }),
     recordTransaction: assign2({ transactionId: (_, authorized) => authorized.transaction_id }),
-    showAuthorizationError: assign2({
-      error: ({ event }) => authorizationErrorText(toApiFailure(event.error))
-    }),
+    showAuthorizationError: assign2({ error: (_, failure) => authorizationErrorText(failure) }),
     markCollected: assign2({ outcome: "collected" }),
     markNotCollected: assign2({ outcome: "not_collected" }),
     markCouldNotPay: assign2({ outcome: "could_not_pay" })
@@ -967,7 +961,7 @@ var paymentMachine = setup3({
             src: "setUpCardClient",
             input: ({ context }) => ({ order_id: context.order.id }),
             onDone: { target: "entering" },
-            onError: { target: "#payment.choosing", actions: "resetMethod", description: "Card client setup failure: payment method reset to empty." }
+            onError: { target: "#payment.choosing", actions: { type: "resetMethod", params: ({ event }) => toApiFailure(event.error) }, description: "Card client setup failure: payment method reset to empty." }
           }
         },
         entering: {
@@ -988,7 +982,7 @@ var paymentMachine = setup3({
             src: "authorizeCard",
             input: ({ context }) => authorizeCardInputOf(context),
             onDone: { target: "#payment.collected", actions: { type: "recordTransaction", params: ({ event }) => event.output } },
-            onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." }
+            onError: { target: "entering", actions: { type: "showAuthorizationError", params: ({ event }) => toApiFailure(event.error) }, description: "The failure is shown and the waiting flag resets." }
           }
         },
         confirmingSkip: {

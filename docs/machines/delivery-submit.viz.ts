@@ -133,7 +133,7 @@ var deliverySubmitMachine = setup({
   },
   actions: {
     clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
+    showError: assign({ error: (_, failure) => failureText(failure) }),
     recordSubmission: assign({ sent: true, queued: (_, result) => result.queued === true }),
     /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
     handToOfflineQueue: sendTo(
@@ -167,7 +167,7 @@ var deliverySubmitMachine = setup({
           },
           { target: "sent", actions: { type: "recordSubmission", params: ({ event }) => event.output } }
         ],
-        onError: { target: "failed", actions: "showError" }
+        onError: { target: "failed", actions: { type: "showError", params: ({ event }) => toApiFailure(event.error) } }
       }
     },
     failed: {
