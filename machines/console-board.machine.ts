@@ -260,8 +260,8 @@ export const consoleBoardMachine = setup({
     boardIsStale: ({ context }) => context.stale,
     ordersAreDirty: ({ context }) => context.dirty.length > 0,
     /** Orders were named while those fetched were on their way (the guard sees the board before the answer is applied). */
-    moreOrdersWereNamed: ({ context, event }) => {
-      const fetched = new Set((event as unknown as { output?: ChangedOrders }).output?.orderIds ?? []);
+    moreOrdersWereNamed: ({ context }, changed: ChangedOrders) => {
+      const fetched = new Set(changed.orderIds);
       return context.dirty.some((id) => !fetched.has(id));
     },
     eventCannotBeApplied: ({ event }) => event.type === "STREAM_EVENT" && event.orders === null,
@@ -445,7 +445,7 @@ export const consoleBoardMachine = setup({
             input: ({ context }) => ({ serviceDate: context.serviceDate, orderIds: [...context.dirty] }),
             onDone: [
               { guard: "boardIsStale", target: "refreshing", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
-              { guard: "moreOrdersWereNamed", target: "updating", reenter: true, actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
+              { guard: { type: "moreOrdersWereNamed", params: ({ event }) => event.output }, target: "updating", reenter: true, actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
               { target: "ready", actions: { type: "applyChangedOrders", params: ({ event }) => event.output } },
             ],
             onError: { target: "refreshing", actions: { type: "tellSessionEnded", params: ({ event }) => toApiFailure(event.error) }, description: "The orders could not be fetched: the whole day again." },

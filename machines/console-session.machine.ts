@@ -56,7 +56,7 @@ export const consoleSessionMachine = setup({
   },
   guards: {
     /** fetchCurrentStaffSession resolves null when the server answers 401. */
-    serverKnowsThisBrowser: ({ event }) => (event as unknown as { output: StaffSessionResponse | null }).output !== null,
+    serverKnowsThisBrowser: (_, session: StaffSessionResponse | null) => session !== null,
   },
   actions: {
     rememberStaffSession: assign((_, session: StaffSessionResponse) => ({ staff: session.staff, csrfToken: session.csrf_token, serviceTimeZone: session.service_time_zone, error: null })),
@@ -82,7 +82,7 @@ export const consoleSessionMachine = setup({
         id: "fetchCurrentStaffSession",
         src: "fetchCurrentStaffSession",
         onDone: [
-          { guard: "serverKnowsThisBrowser", target: "signedIn", actions: { type: "rememberStaffSession", params: ({ event }) => event.output! } },
+          { guard: { type: "serverKnowsThisBrowser", params: ({ event }) => event.output }, target: "signedIn", actions: { type: "rememberStaffSession", params: ({ event }) => event.output! } },
           { target: "signedOut" },
         ],
         // The network is down at start: the login screen says so when they try.

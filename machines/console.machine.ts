@@ -1,4 +1,4 @@
-import { assign, enqueueActions, setup, stopChild } from "xstate";
+import { assign, enqueueActions, setup, stopChild, type AnyActorRef } from "xstate";
 import type { ConsoleScreenName, ScreenOpen } from "./console-screens.ts";
 import { consoleSessionMachine, type ConsoleSessionNews } from "./console-session.machine.ts";
 import { CONSOLE_SYSTEM_IDS } from "./system-ids.ts";
@@ -8,9 +8,10 @@ import { CONSOLE_SYSTEM_IDS } from "./system-ids.ts";
  * session under a system id (CONSOLE_SYSTEM_IDS.session), which tells it when
  * it opens and closes (SESSION_OPENED, SESSION_CLOSED, to `reportTo`), and
  * while a session is open it starts a screen's machine (the board, the
- * couriers, the plan, an order page, the import, the returns) as its child
- * when the screen opens (SCREEN.OPEN: the screen's name, an id, its input)
- * and stops it when the screen closes (SCREEN.CLOSE) or the session does. A
+ * couriers, the plan, an order page, the import, the returns) as its child,
+ * registered in its system under the screen's id, when the screen opens
+ * (SCREEN.OPEN: the screen's name, an id, its input) and stops it, found by
+ * that id, when the screen closes (SCREEN.CLOSE) or the session does. A
  * screen whose call answers 401 tells the session itself, by its system id
  * (machines/console-session-ended.ts): no view relays it.
  *
@@ -23,17 +24,20 @@ export { CONSOLE_SYSTEM_IDS };
 export type { ConsoleScreenName, ScreenOpen };
 
 export interface ConsoleContext {
-  /** The ids of the screens' machines running now (children of the console). */
+  /** The system ids of the screens' machines running now (children of the console). */
   screens: string[];
 }
 
 export type ConsoleEvent =
   /** The session opened (logged in, or found logged in after a reload) or closed (logged out, expired, ended by a screen's 401). */
   | ConsoleSessionNews
-  /** A screen opened: its machine runs as child `id`, from its input. */
+  /** A screen opened: its machine runs as a child under system id `id`, from its input. */
   | ({ type: "SCREEN.OPEN" } & ScreenOpen)
-  /** The screen of child `id` closed. */
+  /** The screen whose machine runs under system id `id` closed. */
   | { type: "SCREEN.CLOSE"; id: string };
+
+/** The screen's machine registered under this system id; once it has left the system, the id itself, which names no child: nothing to stop. */
+const screenRef = (system: AnyActorRef["system"], id: string): AnyActorRef | string => system.get(id) ?? id;
 
 export const consoleMachine = setup({
   types: { context: {} as ConsoleContext, events: {} as ConsoleEvent },
@@ -44,16 +48,17 @@ export const consoleMachine = setup({
     screenIsRunning: ({ context, event }) => event.type === "SCREEN.CLOSE" && context.screens.includes(event.id),
   },
   actions: {
-    /** Starts the named screen's machine as child `id` with its input. The console provides it, from its registry (src/console/screens.ts). */
+    /** Starts the named screen's machine as a child under system id `id`, with its input. The console provides it, from its registry (src/console/screens.ts). */
     startScreen: (_, _open: ScreenOpen) => {
       throw new Error("provide startScreen");
     },
     rememberScreen: assign(({ context }, id: string) => ({ screens: [...context.screens, id] })),
-    stopScreen: stopChild((_, id: string) => id),
+    /** A screen's machine is found by the system id it was started under (its child id is one XState gives it). */
+    stopScreen: stopChild(({ system }, id: string) => screenRef(system, id)),
     forgetScreen: assign(({ context }, id: string) => ({ screens: context.screens.filter((screen) => screen !== id) })),
     /** The session closed: no screen's machine calls the server without one. */
-    stopEveryScreen: enqueueActions(({ context, enqueue }) => {
-      for (const id of context.screens) enqueue.stopChild(id);
+    stopEveryScreen: enqueueActions(({ context, system, enqueue }) => {
+      for (const id of context.screens) enqueue.stopChild(screenRef(system, id));
     }),
     forgetEveryScreen: assign({ screens: [] }),
   },

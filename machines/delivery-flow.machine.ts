@@ -109,8 +109,8 @@ export const deliveryFlowMachine = setup({
     nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
     /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
     noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
-    /** The call went out (or is kept on the device for the offline queue); not cancelled after a failure. */
-    submissionSent: ({ event }) => (event as unknown as { output: DeliverySubmitOutput }).output.sent,
+    /** The courier cancelled after the call failed: nothing went out (nor is kept on the device for the offline queue). */
+    submissionCancelled: (_, submitted: DeliverySubmitOutput) => !submitted.sent,
     /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
     recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
     relationshipOffered: ({ context, event }) =>
@@ -128,7 +128,7 @@ export const deliveryFlowMachine = setup({
     identificationComplete: ({ context }) => identificationComplete(context.identification, context.today),
     /** Spec §5 Signature step. */
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
-    patientCouldNotPay: ({ event }) => (event as unknown as { output: PaymentOutput }).output.outcome === "could_not_pay",
+    patientCouldNotPay: (_, payment: PaymentOutput) => payment.outcome === "could_not_pay",
     /** A failed delivery is recorded: once sent, the delivery was attempted. */
     failureRecorded: ({ context }) => context.failure != null,
     /** A deep link to a step already reached (never ahead of the courier). */
@@ -140,7 +140,7 @@ export const deliveryFlowMachine = setup({
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     /** Continue on the photo of the drop-off (not Back). */
-    photoAccepted: ({ event }) => (event as unknown as { output: PhotoProofOutput }).output.accepted,
+    photoAccepted: (_, photo: PhotoProofOutput) => photo.accepted,
   },
   actions: {
     markReached: assign({
@@ -201,7 +201,7 @@ export const deliveryFlowMachine = setup({
     changeSurvey: assign({
       survey: ({ context, event }) => (event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey),
     }),
-    recordPayment: assign({ payment: ({ event }) => (event as unknown as { output: PaymentOutput }).output }),
+    recordPayment: assign({ payment: (_, payment: PaymentOutput) => payment }),
     stampOccurredAt: assign({ occurredAt: () => new Date().toISOString() }),
     keepPhoto: assign({ photo: ({ context, event }) => (event.type === "PHOTO_CHANGED" ? event.photo : context.photo) }),
     /**
@@ -215,7 +215,7 @@ export const deliveryFlowMachine = setup({
         orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, params.outcome), nextOrderStatus, context.statuses),
       }),
     ),
-    recordSubmission: assign({ queued: ({ event }) => (event as unknown as { output: DeliverySubmitOutput }).output.queued }),
+    recordSubmission: assign({ queued: (_, submitted: DeliverySubmitOutput) => submitted.queued }),
   },
 }).createMachine({
   id: "deliveryFlow",
@@ -345,7 +345,7 @@ export const deliveryFlowMachine = setup({
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [
-                  { guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
+                  { guard: { type: "photoAccepted", params: ({ event }) => event.output }, target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
                   { target: "editing", description: "Back to the recipient step." },
                 ],
               },
@@ -374,12 +374,12 @@ export const deliveryFlowMachine = setup({
             input: ({ context }) => ({ order: context.order, supportPhone: context.supportPhone }),
             onDone: [
               {
-                guard: "patientCouldNotPay",
+                guard: { type: "patientCouldNotPay", params: ({ event }) => event.output },
                 target: "#deliveryFlow.submitting",
                 actions: "recordCouldNotPay",
                 description: "Unable to pay, confirmed in the payment step: the failed delivery is recorded.",
               },
-              { target: "signature", actions: "recordPayment" },
+              { target: "signature", actions: { type: "recordPayment", params: ({ event }) => event.output } },
             ],
           },
         },
@@ -415,7 +415,7 @@ export const deliveryFlowMachine = setup({
                 id: "photo",
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
-                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }],
+                onDone: [{ guard: { type: "photoAccepted", params: ({ event }) => event.output }, target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }],
               },
             },
           },
@@ -439,13 +439,14 @@ export const deliveryFlowMachine = setup({
         src: "deliverySubmit",
         input: ({ context }) => submissionOf(context),
         onDone: [
-          { guard: and(["submissionSent", "failureRecorded"]), target: "attempted", actions: "recordSubmission" },
-          { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
           {
+            guard: { type: "submissionCancelled", params: ({ event }) => event.output },
             target: "starting",
             actions: "returnToSentStep",
             description: "Cancelled after the call failed: back to the step it was sent from, as entered (a failed delivery forgotten).",
           },
+          { guard: "failureRecorded", target: "attempted", actions: { type: "recordSubmission", params: ({ event }) => event.output } },
+          { target: "finished", actions: { type: "recordSubmission", params: ({ event }) => event.output } },
         ],
       },
     },

@@ -1,5 +1,5 @@
 import { assign, fromPromise, sendTo, setup } from "xstate";
-import { failureText, toApiFailure } from "../domain/api-failure.ts";
+import { failureText, toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { DeliveryResponse } from "../domain/contract/deliveries.ts";
 import type { DeliverySubmission } from "../domain/delivery-record.ts";
 import type { StoredOfflineOrder } from "../domain/offline-queue.ts";
@@ -55,16 +55,16 @@ export const deliverySubmitMachine = setup({
   },
   guards: {
     /** The call failed on the network: the submission answered with the entry to keep on the device. */
-    storedOffline: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.entry != null,
+    storedOffline: (_, result: SubmissionResult) => result.entry != null,
   },
   actions: {
     clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure((event as { error?: unknown }).error)) }),
-    recordSubmission: assign({ sent: true, queued: ({ event }) => (event as unknown as { output?: SubmissionResult }).output?.queued === true }),
+    showError: assign({ error: (_, failure: ApiFailure) => failureText(failure) }),
+    recordSubmission: assign({ sent: true, queued: (_, result: SubmissionResult) => result.queued === true }),
     /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
     handToOfflineQueue: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
-      ({ event }) => ({ type: "ENQUEUE", entry: (event as unknown as { output: SubmissionResult }).output.entry! }),
+      (_, result: SubmissionResult) => ({ type: "ENQUEUE", entry: result.entry! }),
     ),
   },
 }).createMachine({
@@ -83,14 +83,17 @@ export const deliverySubmitMachine = setup({
         input: ({ context }) => context.submission,
         onDone: [
           {
-            guard: "storedOffline",
+            guard: { type: "storedOffline", params: ({ event }) => event.output },
             target: "sent",
-            actions: ["recordSubmission", "handToOfflineQueue"],
+            actions: [
+              { type: "recordSubmission", params: ({ event }) => event.output },
+              { type: "handToOfflineQueue", params: ({ event }) => event.output },
+            ],
             description: "No answer (network): the call is handed to the offline queue; the delivery carries on as if it was sent.",
           },
-          { target: "sent", actions: "recordSubmission" },
+          { target: "sent", actions: { type: "recordSubmission", params: ({ event }) => event.output } },
         ],
-        onError: { target: "failed", actions: "showError" },
+        onError: { target: "failed", actions: { type: "showError", params: ({ event }) => toApiFailure(event.error) } },
       },
     },
     failed: {

@@ -1,5 +1,5 @@
 import { and, assign, fromPromise, not, setup } from "xstate";
-import { toApiFailure } from "../domain/api-failure.ts";
+import { toApiFailure, type ApiFailure } from "../domain/api-failure.ts";
 import type { Order } from "../domain/contract/entities.ts";
 import { allowedPaymentMethods } from "../domain/delivery-rules.ts";
 import {
@@ -95,11 +95,7 @@ export const paymentMachine = setup({
       method: ({ event }) => (event.type === "CHOOSE_METHOD" ? event.method : null),
       error: null,
     }),
-    resetMethod: assign({
-      method: null,
-      cardFields: NO_CARD_FIELDS,
-      error: ({ event }) => cardSetupErrorText(toApiFailure((event as { error?: unknown }).error)),
-    }),
+    resetMethod: assign({ method: null, cardFields: NO_CARD_FIELDS, error: (_, failure: ApiFailure) => cardSetupErrorText(failure) }),
     correctCopay: assign({
       newCopay: ({ event }) => {
         if (event.type !== "CORRECT_COPAY" || event.new_copay == null) return null;
@@ -112,12 +108,8 @@ export const paymentMachine = setup({
         event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS,
     }),
     clearError: assign({ error: null }),
-    recordTransaction: assign({
-      transactionId: ({ event }) => (event as unknown as { output: AuthorizeCardOutput }).output.transaction_id,
-    }),
-    showAuthorizationError: assign({
-      error: ({ event }) => authorizationErrorText(toApiFailure((event as { error?: unknown }).error)),
-    }),
+    recordTransaction: assign({ transactionId: (_, authorized: AuthorizeCardOutput) => authorized.transaction_id }),
+    showAuthorizationError: assign({ error: (_, failure: ApiFailure) => authorizationErrorText(failure) }),
     markCollected: assign({ outcome: "collected" as const }),
     markNotCollected: assign({ outcome: "not_collected" as const }),
     markCouldNotPay: assign({ outcome: "could_not_pay" as const }),
@@ -170,7 +162,7 @@ export const paymentMachine = setup({
             src: "setUpCardClient",
             input: ({ context }) => ({ order_id: context.order.id }),
             onDone: { target: "entering" },
-            onError: { target: "#payment.choosing", actions: "resetMethod", description: "Card client setup failure: payment method reset to empty." },
+            onError: { target: "#payment.choosing", actions: { type: "resetMethod", params: ({ event }) => toApiFailure(event.error) }, description: "Card client setup failure: payment method reset to empty." },
           },
         },
         entering: {
@@ -190,8 +182,8 @@ export const paymentMachine = setup({
             id: "authorizeCard",
             src: "authorizeCard",
             input: ({ context }) => authorizeCardInputOf(context),
-            onDone: { target: "#payment.collected", actions: "recordTransaction" },
-            onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." },
+            onDone: { target: "#payment.collected", actions: { type: "recordTransaction", params: ({ event }) => event.output } },
+            onError: { target: "entering", actions: { type: "showAuthorizationError", params: ({ event }) => toApiFailure(event.error) }, description: "The failure is shown and the waiting flag resets." },
           },
         },
         confirmingSkip: {

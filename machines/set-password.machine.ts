@@ -30,7 +30,7 @@ export const setPasswordMachine = setup({
     linkHasToken: ({ context }) => wellFormedToken(context.token),
     passwordsDiffer: ({ event }) => event.type === "SUBMIT" && event.password !== event.confirmation,
     passwordBreaksRule: ({ event }) => event.type === "SUBMIT" && passwordProblem(event.password) !== null,
-    inviteUnusable: ({ event }) => inviteUnusable(toApiFailure((event as unknown as { error: unknown }).error)),
+    inviteUnusable: (_, failure: ApiFailure) => inviteUnusable(failure),
   },
   actions: {
     showMismatch: assign({ error: SET_PASSWORD_TEXT.mismatch }),
@@ -73,7 +73,7 @@ export const setPasswordMachine = setup({
         },
         onDone: { target: "done" },
         onError: [
-          { guard: "inviteUnusable", target: "inviteUnusable" },
+          { guard: { type: "inviteUnusable", params: ({ event }) => toApiFailure(event.error) }, target: "inviteUnusable" },
           { target: "editing", actions: { type: "showRefusal", params: ({ event }) => toApiFailure(event.error) } },
         ],
       },

@@ -46,7 +46,7 @@ var consoleSessionMachine = setup({
   },
   guards: {
     /** fetchCurrentStaffSession resolves null when the server answers 401. */
-    serverKnowsThisBrowser: ({ event }) => event.output !== null
+    serverKnowsThisBrowser: (_, session) => session !== null
   },
   actions: {
     rememberStaffSession: assign((_, session) => ({ staff: session.staff, csrfToken: session.csrf_token, serviceTimeZone: session.service_time_zone, error: null })),
@@ -72,7 +72,7 @@ var consoleSessionMachine = setup({
         id: "fetchCurrentStaffSession",
         src: "fetchCurrentStaffSession",
         onDone: [
-          { guard: "serverKnowsThisBrowser", target: "signedIn", actions: { type: "rememberStaffSession", params: ({ event }) => event.output } },
+          { guard: { type: "serverKnowsThisBrowser", params: ({ event }) => event.output }, target: "signedIn", actions: { type: "rememberStaffSession", params: ({ event }) => event.output } },
           { target: "signedOut" }
         ],
         // The network is down at start: the login screen says so when they try.

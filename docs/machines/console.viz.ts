@@ -47,7 +47,7 @@ var consoleSessionMachine = setup({
   },
   guards: {
     /** fetchCurrentStaffSession resolves null when the server answers 401. */
-    serverKnowsThisBrowser: ({ event }) => event.output !== null
+    serverKnowsThisBrowser: (_, session) => session !== null
   },
   actions: {
     rememberStaffSession: assign((_, session) => ({ staff: session.staff, csrfToken: session.csrf_token, serviceTimeZone: session.service_time_zone, error: null })),
@@ -73,7 +73,7 @@ var consoleSessionMachine = setup({
         id: "fetchCurrentStaffSession",
         src: "fetchCurrentStaffSession",
         onDone: [
-          { guard: "serverKnowsThisBrowser", target: "signedIn", actions: { type: "rememberStaffSession", params: ({ event }) => event.output } },
+          { guard: { type: "serverKnowsThisBrowser", params: ({ event }) => event.output }, target: "signedIn", actions: { type: "rememberStaffSession", params: ({ event }) => event.output } },
           { target: "signedOut" }
         ],
         // The network is down at start: the login screen says so when they try.
@@ -125,6 +125,7 @@ var CONSOLE_SYSTEM_IDS = {
 };
 
 // machines/console.machine.ts
+var screenRef = (system, id) => system.get(id) ?? id;
 var consoleMachine = setup2({
   types: { context: {}, events: {} },
   actors: { session: consoleSessionMachine },
@@ -134,16 +135,17 @@ var consoleMachine = setup2({
     screenIsRunning: ({ context, event }) => event.type === "SCREEN.CLOSE" && context.screens.includes(event.id)
   },
   actions: {
-    /** Starts the named screen's machine as child `id` with its input. The console provides it, from its registry (src/console/screens.ts). */
+    /** Starts the named screen's machine as a child under system id `id`, with its input. The console provides it, from its registry (src/console/screens.ts). */
     startScreen: (_, _open) => {
       throw new Error("provide startScreen");
     },
     rememberScreen: assign2(({ context }, id) => ({ screens: [...context.screens, id] })),
-    stopScreen: stopChild((_, id) => id),
+    /** A screen's machine is found by the system id it was started under (its child id is one XState gives it). */
+    stopScreen: stopChild(({ system }, id) => screenRef(system, id)),
     forgetScreen: assign2(({ context }, id) => ({ screens: context.screens.filter((screen) => screen !== id) })),
     /** The session closed: no screen's machine calls the server without one. */
-    stopEveryScreen: enqueueActions(({ context, enqueue }) => {
-      for (const id of context.screens) enqueue.stopChild(id);
+    stopEveryScreen: enqueueActions(({ context, system, enqueue }) => {
+      for (const id of context.screens) enqueue.stopChild(screenRef(system, id));
     }),
     forgetEveryScreen: assign2({ screens: [] })
   }

@@ -529,7 +529,7 @@ var createSessionMachine = (calls = {}) => setup3({
   actors: { ...sessionCalls, ...calls },
   guards: {
     /** fetchCurrentSession resolves null when the server answers 401. */
-    serverKnowsThisDevice: ({ event }) => event.output !== null
+    serverKnowsThisDevice: (_, session) => session !== null
   },
   actions: {
     rememberSession: assign3((_, session) => ({
@@ -560,7 +560,7 @@ var createSessionMachine = (calls = {}) => setup3({
         src: "fetchCurrentSession",
         onDone: [
           {
-            guard: "serverKnowsThisDevice",
+            guard: { type: "serverKnowsThisDevice", params: ({ event }) => event.output },
             target: "loggedIn",
             actions: { type: "rememberSession", params: ({ event }) => event.output }
           },

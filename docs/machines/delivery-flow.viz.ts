@@ -675,16 +675,16 @@ var deliverySubmitMachine = setup({
   },
   guards: {
     /** The call failed on the network: the submission answered with the entry to keep on the device. */
-    storedOffline: ({ event }) => event.output?.entry != null
+    storedOffline: (_, result) => result.entry != null
   },
   actions: {
     clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
-    recordSubmission: assign({ sent: true, queued: ({ event }) => event.output?.queued === true }),
+    showError: assign({ error: (_, failure) => failureText(failure) }),
+    recordSubmission: assign({ sent: true, queued: (_, result) => result.queued === true }),
     /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
     handToOfflineQueue: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
-      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
+      (_, result) => ({ type: "ENQUEUE", entry: result.entry })
     )
   }
 }).createMachine({
@@ -703,14 +703,17 @@ var deliverySubmitMachine = setup({
         input: ({ context }) => context.submission,
         onDone: [
           {
-            guard: "storedOffline",
+            guard: { type: "storedOffline", params: ({ event }) => event.output },
             target: "sent",
-            actions: ["recordSubmission", "handToOfflineQueue"],
+            actions: [
+              { type: "recordSubmission", params: ({ event }) => event.output },
+              { type: "handToOfflineQueue", params: ({ event }) => event.output }
+            ],
             description: "No answer (network): the call is handed to the offline queue; the delivery carries on as if it was sent."
           },
-          { target: "sent", actions: "recordSubmission" }
+          { target: "sent", actions: { type: "recordSubmission", params: ({ event }) => event.output } }
         ],
-        onError: { target: "failed", actions: "showError" }
+        onError: { target: "failed", actions: { type: "showError", params: ({ event }) => toApiFailure(event.error) } }
       }
     },
     failed: {
@@ -893,11 +896,7 @@ var paymentMachine = setup3({
       method: ({ event }) => event.type === "CHOOSE_METHOD" ? event.method : null,
       error: null
     }),
-    resetMethod: assign2({
-      method: null,
-      cardFields: NO_CARD_FIELDS,
-      error: ({ event }) => cardSetupErrorText(toApiFailure(event.error))
-    }),
+    resetMethod: assign2({ method: null, cardFields: NO_CARD_FIELDS, error: (_, failure) => cardSetupErrorText(failure) }),
     correctCopay: assign2({
       newCopay: ({ event }) => {
         if (event.type !== "CORRECT_COPAY" || event.new_copay == null) return null;
@@ -909,12 +908,8 @@ var paymentMachine = setup3({
       cardFields: ({ event }) => event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS
     }),
     clearError: assign2({ error: null }),
-    recordTransaction: assign2({
-      transactionId: ({ event }) => event.output.transaction_id
-    }),
-    showAuthorizationError: assign2({
-      error: ({ event }) => authorizationErrorText(toApiFailure(event.error))
-    }),
+    recordTransaction: assign2({ transactionId: (_, authorized) => authorized.transaction_id }),
+    showAuthorizationError: assign2({ error: (_, failure) => authorizationErrorText(failure) }),
     markCollected: assign2({ outcome: "collected" }),
     markNotCollected: assign2({ outcome: "not_collected" }),
     markCouldNotPay: assign2({ outcome: "could_not_pay" })
@@ -966,7 +961,7 @@ var paymentMachine = setup3({
             src: "setUpCardClient",
             input: ({ context }) => ({ order_id: context.order.id }),
             onDone: { target: "entering" },
-            onError: { target: "#payment.choosing", actions: "resetMethod", description: "Card client setup failure: payment method reset to empty." }
+            onError: { target: "#payment.choosing", actions: { type: "resetMethod", params: ({ event }) => toApiFailure(event.error) }, description: "Card client setup failure: payment method reset to empty." }
           }
         },
         entering: {
@@ -986,8 +981,8 @@ var paymentMachine = setup3({
             id: "authorizeCard",
             src: "authorizeCard",
             input: ({ context }) => authorizeCardInputOf(context),
-            onDone: { target: "#payment.collected", actions: "recordTransaction" },
-            onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." }
+            onDone: { target: "#payment.collected", actions: { type: "recordTransaction", params: ({ event }) => event.output } },
+            onError: { target: "entering", actions: { type: "showAuthorizationError", params: ({ event }) => toApiFailure(event.error) }, description: "The failure is shown and the waiting flag resets." }
           }
         },
         confirmingSkip: {
@@ -1090,8 +1085,8 @@ var deliveryFlowMachine = setup5({
     nothingOwed: ({ context }) => context.payment != null || !paymentStepNeeded(context.order, recipientSkipped(context.recipient)),
     /** Spec §4: a signature step without a chosen relationship redirects to recipient. */
     noRelationshipChosen: ({ context }) => !recipientCountsAsSelected(context.recipient),
-    /** The call went out (or is kept on the device for the offline queue); not cancelled after a failure. */
-    submissionSent: ({ event }) => event.output.sent,
+    /** The courier cancelled after the call failed: nothing went out (nor is kept on the device for the offline queue). */
+    submissionCancelled: (_, submitted) => !submitted.sent,
     /** Spec §4: No Recipient, contactless or a failed tick is submitted at the recipient step, never signed for. */
     recipientSkippedOrFailed: ({ context }) => context.recipient.failed || recipientSkipped(context.recipient),
     relationshipOffered: ({ context, event }) => event.type === "SELECT_RELATIONSHIP" && isRelationshipOffered(context.order, event.relationship_id),
@@ -1107,7 +1102,7 @@ var deliveryFlowMachine = setup5({
     identificationComplete: ({ context }) => identificationComplete(context.identification, context.today),
     /** Spec §5 Signature step. */
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
-    patientCouldNotPay: ({ event }) => event.output.outcome === "could_not_pay",
+    patientCouldNotPay: (_, payment) => payment.outcome === "could_not_pay",
     /** A failed delivery is recorded: once sent, the delivery was attempted. */
     failureRecorded: ({ context }) => context.failure != null,
     /** A deep link to a step already reached (never ahead of the courier). */
@@ -1119,7 +1114,7 @@ var deliveryFlowMachine = setup5({
     /** A refusal reason instead of a signature: nobody signs, so a photo of the drop-off may be taken. */
     nobodySigned: ({ context }) => context.signature.svg == null,
     /** Continue on the photo of the drop-off (not Back). */
-    photoAccepted: ({ event }) => event.output.accepted
+    photoAccepted: (_, photo) => photo.accepted
   },
   actions: {
     markReached: assign4({
@@ -1173,7 +1168,7 @@ var deliveryFlowMachine = setup5({
     changeSurvey: assign4({
       survey: ({ context, event }) => event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey
     }),
-    recordPayment: assign4({ payment: ({ event }) => event.output }),
+    recordPayment: assign4({ payment: (_, payment) => payment }),
     stampOccurredAt: assign4({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
     keepPhoto: assign4({ photo: ({ context, event }) => event.type === "PHOTO_CHANGED" ? event.photo : context.photo }),
     /**
@@ -1187,7 +1182,7 @@ var deliveryFlowMachine = setup5({
         orders: ordersAfterDelivery(context.groupable, context.order, deliveryOutcomeOf(context, params.outcome), nextOrderStatus, context.statuses)
       })
     ),
-    recordSubmission: assign4({ queued: ({ event }) => event.output.queued })
+    recordSubmission: assign4({ queued: (_, submitted) => submitted.queued })
   }
 }).createMachine({
   id: "deliveryFlow",
@@ -1315,7 +1310,7 @@ var deliveryFlowMachine = setup5({
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
                 onDone: [
-                  { guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
+                  { guard: { type: "photoAccepted", params: ({ event }) => event.output }, target: "#deliveryFlow.submitting", actions: "stampOccurredAt" },
                   { target: "editing", description: "Back to the recipient step." }
                 ]
               }
@@ -1344,12 +1339,12 @@ var deliveryFlowMachine = setup5({
             input: ({ context }) => ({ order: context.order, supportPhone: context.supportPhone }),
             onDone: [
               {
-                guard: "patientCouldNotPay",
+                guard: { type: "patientCouldNotPay", params: ({ event }) => event.output },
                 target: "#deliveryFlow.submitting",
                 actions: "recordCouldNotPay",
                 description: "Unable to pay, confirmed in the payment step: the failed delivery is recorded."
               },
-              { target: "signature", actions: "recordPayment" }
+              { target: "signature", actions: { type: "recordPayment", params: ({ event }) => event.output } }
             ]
           }
         },
@@ -1385,7 +1380,7 @@ var deliveryFlowMachine = setup5({
                 id: "photo",
                 src: "photoProof",
                 input: ({ context, self }) => ({ photo: context.photo, required: photoRequired(context.order), reportTo: self }),
-                onDone: [{ guard: "photoAccepted", target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }]
+                onDone: [{ guard: { type: "photoAccepted", params: ({ event }) => event.output }, target: "#deliveryFlow.submitting", actions: "stampOccurredAt" }, { target: "signing" }]
               }
             }
           }
@@ -1407,13 +1402,14 @@ var deliveryFlowMachine = setup5({
         src: "deliverySubmit",
         input: ({ context }) => submissionOf(context),
         onDone: [
-          { guard: and2(["submissionSent", "failureRecorded"]), target: "attempted", actions: "recordSubmission" },
-          { guard: "submissionSent", target: "finished", actions: "recordSubmission" },
           {
+            guard: { type: "submissionCancelled", params: ({ event }) => event.output },
             target: "starting",
             actions: "returnToSentStep",
             description: "Cancelled after the call failed: back to the step it was sent from, as entered (a failed delivery forgotten)."
-          }
+          },
+          { guard: "failureRecorded", target: "attempted", actions: { type: "recordSubmission", params: ({ event }) => event.output } },
+          { target: "finished", actions: { type: "recordSubmission", params: ({ event }) => event.output } }
         ]
       }
     },

@@ -129,16 +129,16 @@ var deliverySubmitMachine = setup({
   },
   guards: {
     /** The call failed on the network: the submission answered with the entry to keep on the device. */
-    storedOffline: ({ event }) => event.output?.entry != null
+    storedOffline: (_, result) => result.entry != null
   },
   actions: {
     clearError: assign({ error: null }),
-    showError: assign({ error: ({ event }) => failureText(toApiFailure(event.error)) }),
-    recordSubmission: assign({ sent: true, queued: ({ event }) => event.output?.queued === true }),
+    showError: assign({ error: (_, failure) => failureText(failure) }),
+    recordSubmission: assign({ sent: true, queued: (_, result) => result.queued === true }),
     /** Spec §4 "Offline storage": the stored call goes to the application's offline queue, which resubmits it. */
     handToOfflineQueue: sendTo(
       ({ system }) => system.get(SYSTEM_IDS.offlineQueue),
-      ({ event }) => ({ type: "ENQUEUE", entry: event.output.entry })
+      (_, result) => ({ type: "ENQUEUE", entry: result.entry })
     )
   }
 }).createMachine({
@@ -157,14 +157,17 @@ var deliverySubmitMachine = setup({
         input: ({ context }) => context.submission,
         onDone: [
           {
-            guard: "storedOffline",
+            guard: { type: "storedOffline", params: ({ event }) => event.output },
             target: "sent",
-            actions: ["recordSubmission", "handToOfflineQueue"],
+            actions: [
+              { type: "recordSubmission", params: ({ event }) => event.output },
+              { type: "handToOfflineQueue", params: ({ event }) => event.output }
+            ],
             description: "No answer (network): the call is handed to the offline queue; the delivery carries on as if it was sent."
           },
-          { target: "sent", actions: "recordSubmission" }
+          { target: "sent", actions: { type: "recordSubmission", params: ({ event }) => event.output } }
         ],
-        onError: { target: "failed", actions: "showError" }
+        onError: { target: "failed", actions: { type: "showError", params: ({ event }) => toApiFailure(event.error) } }
       }
     },
     failed: {

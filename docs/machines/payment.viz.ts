@@ -260,11 +260,7 @@ var paymentMachine = setup({
       method: ({ event }) => event.type === "CHOOSE_METHOD" ? event.method : null,
       error: null
     }),
-    resetMethod: assign({
-      method: null,
-      cardFields: NO_CARD_FIELDS,
-      error: ({ event }) => cardSetupErrorText(toApiFailure(event.error))
-    }),
+    resetMethod: assign({ method: null, cardFields: NO_CARD_FIELDS, error: (_, failure) => cardSetupErrorText(failure) }),
     correctCopay: assign({
       newCopay: ({ event }) => {
         if (event.type !== "CORRECT_COPAY" || event.new_copay == null) return null;
@@ -276,12 +272,8 @@ var paymentMachine = setup({
       cardFields: ({ event }) => event.type === "CARD_FIELDS_CHANGED" ? { number: event.number, cvv: event.cvv, expiration: event.expiration } : NO_CARD_FIELDS
     }),
     clearError: assign({ error: null }),
-    recordTransaction: assign({
-      transactionId: ({ event }) => event.output.transaction_id
-    }),
-    showAuthorizationError: assign({
-      error: ({ event }) => authorizationErrorText(toApiFailure(event.error))
-    }),
+    recordTransaction: assign({ transactionId: (_, authorized) => authorized.transaction_id }),
+    showAuthorizationError: assign({ error: (_, failure) => authorizationErrorText(failure) }),
     markCollected: assign({ outcome: "collected" }),
     markNotCollected: assign({ outcome: "not_collected" }),
     markCouldNotPay: assign({ outcome: "could_not_pay" })
@@ -333,7 +325,7 @@ var paymentMachine = setup({
             src: "setUpCardClient",
             input: ({ context }) => ({ order_id: context.order.id }),
             onDone: { target: "entering" },
-            onError: { target: "#payment.choosing", actions: "resetMethod", description: "Card client setup failure: payment method reset to empty." }
+            onError: { target: "#payment.choosing", actions: { type: "resetMethod", params: ({ event }) => toApiFailure(event.error) }, description: "Card client setup failure: payment method reset to empty." }
           }
         },
         entering: {
@@ -353,8 +345,8 @@ var paymentMachine = setup({
             id: "authorizeCard",
             src: "authorizeCard",
             input: ({ context }) => authorizeCardInputOf(context),
-            onDone: { target: "#payment.collected", actions: "recordTransaction" },
-            onError: { target: "entering", actions: "showAuthorizationError", description: "The failure is shown and the waiting flag resets." }
+            onDone: { target: "#payment.collected", actions: { type: "recordTransaction", params: ({ event }) => event.output } },
+            onError: { target: "entering", actions: { type: "showAuthorizationError", params: ({ event }) => toApiFailure(event.error) }, description: "The failure is shown and the waiting flag resets." }
           }
         },
         confirmingSkip: {

@@ -46,7 +46,7 @@ var createSessionMachine = (calls = {}) => setup({
   actors: { ...sessionCalls, ...calls },
   guards: {
     /** fetchCurrentSession resolves null when the server answers 401. */
-    serverKnowsThisDevice: ({ event }) => event.output !== null
+    serverKnowsThisDevice: (_, session) => session !== null
   },
   actions: {
     rememberSession: assign((_, session) => ({
@@ -77,7 +77,7 @@ var createSessionMachine = (calls = {}) => setup({
         src: "fetchCurrentSession",
         onDone: [
           {
-            guard: "serverKnowsThisDevice",
+            guard: { type: "serverKnowsThisDevice", params: ({ event }) => event.output },
             target: "loggedIn",
             actions: { type: "rememberSession", params: ({ event }) => event.output }
           },

@@ -209,7 +209,7 @@ var setPasswordMachine = setup({
     linkHasToken: ({ context }) => wellFormedToken(context.token),
     passwordsDiffer: ({ event }) => event.type === "SUBMIT" && event.password !== event.confirmation,
     passwordBreaksRule: ({ event }) => event.type === "SUBMIT" && passwordProblem(event.password) !== null,
-    inviteUnusable: ({ event }) => inviteUnusable(toApiFailure(event.error))
+    inviteUnusable: (_, failure) => inviteUnusable(failure)
   },
   actions: {
     showMismatch: assign({ error: SET_PASSWORD_TEXT.mismatch }),
@@ -252,7 +252,7 @@ var setPasswordMachine = setup({
         },
         onDone: { target: "done" },
         onError: [
-          { guard: "inviteUnusable", target: "inviteUnusable" },
+          { guard: { type: "inviteUnusable", params: ({ event }) => toApiFailure(event.error) }, target: "inviteUnusable" },
           { target: "editing", actions: { type: "showRefusal", params: ({ event }) => toApiFailure(event.error) } }
         ]
       }

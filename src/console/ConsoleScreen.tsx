@@ -14,7 +14,8 @@ export type ScreenActor<S extends ConsoleScreenName> = ActorRefFrom<ConsoleScree
  * screen opens it by name with its input (SCREEN.OPEN) and closes it when it
  * goes (SCREEN.CLOSE), so it lives in the console's actor system — a call of
  * it that answers 401 tells the session itself — and stops with the session.
- * Each opening of a screen is a machine of its own (its own id).
+ * Each opening of a screen is a machine of its own (its own id, the system id
+ * it runs under: system.get(id)).
  *
  * The children are rendered once the machine runs: it is opened in a layout
  * effect (rendering sends nothing), so before the first paint.
@@ -36,7 +37,9 @@ export function ConsoleScreen<S extends ConsoleScreenName>({
     consoleRef.send({ type: "SCREEN.OPEN", ...open });
     return () => consoleRef.send({ type: "SCREEN.CLOSE", id: open.id });
   }, [consoleRef, open]);
-  const actor = useSelector(consoleRef, (snapshot) => (snapshot.children as Record<string, unknown>)[open.id]) as ScreenActor<S> | undefined;
+  // Registered in the console's system under the opening's id (src/console/screens.ts), which holds it untyped: it is
+  // the machine S names. Read again as the console's snapshot changes, which it does as the machine starts and stops.
+  const actor: ScreenActor<S> | undefined = useSelector(consoleRef, () => consoleRef.system.get(open.id));
   return actor ? children(actor) : null;
 }
 

@@ -1,4 +1,4 @@
-import { assign, type AnyActorLogic } from "xstate";
+import { assign } from "xstate";
 import type { consoleMachine } from "../../machines/console.machine.ts";
 import type { ConsoleScreenMachines, ConsoleScreenName, ScreenOpen } from "../../machines/console-screens.ts";
 import { consoleCouriersLogic } from "./api/couriers.ts";
@@ -26,26 +26,47 @@ const loaded: ScreenLogic = { couriers: consoleCouriersLogic, plan: consolePlanL
 
 /** Loads a screen's logic (once); its screen renders after this. */
 export async function loadScreen<S extends LazyScreen>(screen: S): Promise<void> {
-  loaded[screen] ??= (await LOADERS[screen]()) as ScreenLogic[S];
+  loaded[screen] ??= await LOADERS[screen]();
 }
 
 /**
  * The console machine with its startScreen: the named screen's machine — the
  * one given (the board's by the entry, any by a test) or the registry's — as
- * the console's child `id`, with its input.
+ * a child with its input, registered in the console's system under the
+ * opening's id (how its screen finds it and the console stops it:
+ * system.get(id)), as the courier app starts its flows (src/app/flows.ts).
  */
 export function withScreens(app: typeof consoleMachine, given: ScreenLogic): typeof consoleMachine {
-  const logicOf = (screen: ConsoleScreenName): AnyActorLogic => {
+  function logicOf<S extends ConsoleScreenName>(screen: S): ConsoleScreenMachines[S] {
     const logic = given[screen] ?? loaded[screen];
     if (!logic) throw new Error(`The ${screen} screen's machine was started before its screen loaded it (loadScreen).`);
     return logic;
-  };
+  }
   return app.provide({
     actions: {
       startScreen: assign(({ spawn }, open: ScreenOpen) => {
-        // The console's children are typed by its own actors (the session): a screen's machine runs under the opening's id.
-        const start = spawn as unknown as (logic: AnyActorLogic, options: { id: string; input: unknown }) => unknown;
-        start(logicOf(open.screen), { id: open.id, input: open.input });
+        // Each screen's logic by its name, so the input is typed by the machine it starts.
+        const options = { systemId: open.id };
+        switch (open.screen) {
+          case "board":
+            spawn(logicOf("board"), { ...options, input: open.input });
+            break;
+          case "couriers":
+            spawn(logicOf("couriers"), { ...options, input: open.input });
+            break;
+          case "plan":
+            spawn(logicOf("plan"), { ...options, input: open.input });
+            break;
+          case "order":
+            spawn(logicOf("order"), { ...options, input: open.input });
+            break;
+          case "import":
+            spawn(logicOf("import"), { ...options, input: open.input });
+            break;
+          case "returns":
+            spawn(logicOf("returns"), { ...options, input: open.input });
+            break;
+        }
         return {};
       }),
     },

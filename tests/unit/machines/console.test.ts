@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { assign, createActor, fromCallback, fromPromise, setup, type AnyActorLogic, type AnyActorRef } from "xstate";
+import { createActor, fromCallback, fromPromise, type AnyActorRef } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { StaffSessionResponse } from "../../../domain/contract/staff.ts";
-import { CONSOLE_SYSTEM_IDS, consoleMachine, type ConsoleContext, type ConsoleEvent, type ScreenOpen } from "../../../machines/console.machine.ts";
+import { CONSOLE_SYSTEM_IDS, consoleMachine, type ConsoleEvent, type ScreenOpen } from "../../../machines/console.machine.ts";
 import { consoleCouriersMachine, type CouriersData } from "../../../machines/console-couriers.machine.ts";
 import { consoleSessionMachine, SESSION_ENDED_MESSAGE } from "../../../machines/console-session.machine.ts";
+import { withScreens } from "../../../src/console/screens.ts";
 import { expectFullCoverage, transitionCoverPaths } from "../../support/model-coverage.ts";
 import { pathName, possibleEvents, type ModelPath } from "../../support/replay-paths.ts";
 
@@ -23,8 +24,13 @@ const EVENTS = [
   { type: "SCREEN.CLOSE", id: SCREEN_ID },
 ];
 
-/** A screen's machine that only runs (the console starts and stops it; what it does is its own test's). */
-const standInScreen = setup({}).createMachine({ id: "screen", initial: "open", states: { open: {} } });
+/** The couriers' machine, its calls never answering: it only runs (the console starts and stops it; what it does is its own test's). */
+const standInScreen = consoleCouriersMachine.provide({
+  actors: {
+    loadCouriers: fromPromise<CouriersData, { serviceDate: string }>(() => new Promise(() => undefined)),
+    eventStream: fromCallback(() => undefined),
+  },
+});
 
 /** The real session machine, its calls answered by the test: no session at start, a login that succeeds, a logout the server answers. */
 const testSession = consoleSessionMachine.provide({
@@ -35,19 +41,13 @@ const testSession = consoleSessionMachine.provide({
   },
 });
 
-/** The console's startScreen (src/console/screens.ts's, with the test's logic): the screen's machine as the console's child `id`. */
-const startScreenFrom = (logicOf: (screen: ScreenOpen["screen"]) => AnyActorLogic) =>
-  assign<ConsoleContext, ConsoleEvent, ScreenOpen, ConsoleEvent, never>(({ spawn }, open) => {
-    (spawn as unknown as (logic: AnyActorLogic, options: { id: string; input: unknown }) => void)(logicOf(open.screen), { id: open.id, input: open.input });
-    return {};
-  });
-
-function startConsole(screen: AnyActorLogic = standInScreen) {
-  return createActor(consoleMachine.provide({ actors: { session: testSession }, actions: { startScreen: startScreenFrom(() => screen) } })).start();
+/** The console as the app makes it (src/console/screens.ts's startScreen), the couriers' screen's machine the test's. */
+function startConsole(couriers: typeof consoleCouriersMachine = standInScreen) {
+  return createActor(withScreens(consoleMachine.provide({ actors: { session: testSession } }), { couriers })).start();
 }
 
-/** The screen's machine, if the console runs it (the console's children are typed by its own actors: the session). */
-const screenOf = (app: AnyActorRef): AnyActorRef | undefined => (app.getSnapshot().children as Record<string, AnyActorRef | undefined>)[SCREEN_ID];
+/** The screen's machine, if the console runs it: registered in its system under the opening's id. */
+const screenOf = (app: AnyActorRef): AnyActorRef | undefined => app.system.get(SCREEN_ID);
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -102,6 +102,30 @@ describe("console machine (issue 27)", () => {
     app.send({ type: "SCREEN.OPEN", ...OPEN });
     expect(screenOf(app)).toBe(screen);
     expect(app.getSnapshot().context.screens).toEqual([SCREEN_ID]);
+    app.stop();
+  });
+
+  it("stops a closed screen's machine, and a reopening under the same id (strict mode) starts a fresh one", async () => {
+    const app = startConsole();
+    await tick();
+    app.system.get(CONSOLE_SYSTEM_IDS.session).send({ type: "LOG_IN", email: "dispatch@example.com", password: "dispatch-safely" });
+    await tick();
+    app.send({ type: "SCREEN.OPEN", ...OPEN });
+    const first = screenOf(app)!;
+    expect(Object.values(app.getSnapshot().children)).toContain(first);
+    app.send({ type: "SCREEN.CLOSE", id: SCREEN_ID });
+    await tick();
+    expect(first.getSnapshot().status).toBe("stopped");
+    expect(Object.values(app.getSnapshot().children)).not.toContain(first);
+    app.send({ type: "SCREEN.OPEN", ...OPEN });
+    const second = screenOf(app)!;
+    expect(second).not.toBe(first);
+    expect(second.getSnapshot().status).toBe("active");
+    expect(Object.keys(app.getSnapshot().children)).toHaveLength(2); // The session and this screen's machine.
+    app.system.get(CONSOLE_SYSTEM_IDS.session).send({ type: "LOG_OUT" });
+    await tick();
+    expect(second.getSnapshot().status).toBe("stopped");
+    expect(Object.keys(app.getSnapshot().children)).toEqual(["session"]);
     app.stop();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createActor, createMachine, type AnyMachineSnapshot, type EventObject } from "xstate";
+import { createActor, setup, type AnyMachineSnapshot, type EventObject } from "xstate";
 import { photoProofMachine, type PhotoProofContext, type PhotoProofEvent, type PhotoProofInput } from "../../../machines/photo-proof.machine.ts";
 import { PHOTO } from "../../support/delivery-flow-events.ts";
 import { transitionCoverPaths } from "../../support/model-coverage.ts";
@@ -37,12 +37,12 @@ describe("photo proof machine (model-based)", () => {
 /** The photo machine as the delivery flow runs it: what it tells the flow, and what it answers. */
 function underFlow(input: PhotoProofInput) {
   const told: EventObject[] = [];
-  const parent = createMachine({
-    invoke: { id: "photo", src: photoProofMachine, input: ({ self }) => ({ ...input, reportTo: self }), onDone: { actions: ({ event }) => told.push({ type: "done", ...(event.output as object) }) } },
+  const parent = setup({ actors: { photo: photoProofMachine } }).createMachine({
+    invoke: { id: "photo", src: "photo", input: ({ self }) => ({ ...input, reportTo: self }), onDone: { actions: ({ event }) => told.push({ type: "done", ...event.output }) } },
     on: { PHOTO_CHANGED: { actions: ({ event }) => told.push(event) } },
   });
   const actor = createActor(parent).start();
-  const photo = actor.getSnapshot().children.photo as unknown as { send(event: PhotoProofEvent): void; getSnapshot(): AnyMachineSnapshot };
+  const photo = actor.getSnapshot().children.photo!;
   return { photo, told };
 }
 
