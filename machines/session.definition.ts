@@ -54,7 +54,7 @@ export const createSessionMachine = (calls: Partial<SessionCalls> = {}) =>
     actors: { ...sessionCalls, ...calls },
     guards: {
       /** fetchCurrentSession resolves null when the server answers 401. */
-      serverKnowsThisDevice: ({ event }) => (event as unknown as { output: SessionResponse | null }).output !== null,
+      serverKnowsThisDevice: (_, session: SessionResponse | null) => session !== null,
     },
     actions: {
       rememberSession: assign((_, session: SessionResponse) => ({
@@ -85,7 +85,7 @@ export const createSessionMachine = (calls: Partial<SessionCalls> = {}) =>
           src: "fetchCurrentSession",
           onDone: [
             {
-              guard: "serverKnowsThisDevice",
+              guard: { type: "serverKnowsThisDevice", params: ({ event }) => event.output },
               target: "loggedIn",
               actions: { type: "rememberSession", params: ({ event }) => event.output! },
             },
