@@ -1,6 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { auditEvents, orders, pharmacyVisits } from "../../server/db/schema.ts";
+import { auditEvents, dispatchEvents, orders, pharmacyVisits } from "../../server/db/schema.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { describeOps, orderBody, pharmacyBody, type OpsContext } from "../support/ops-harness.ts";
 
@@ -382,6 +382,47 @@ describeOps("ops API: batch", (ctx) => {
     expect(response.json().results.every((r: { status: string }) => r.status === "created")).toBe(true);
     console.info(`batch of 1000 orders: ${Date.now() - started} ms`);
   }, 120_000);
+
+  it("leaves nothing of a batch whose last write the database refuses, and gives its events positions in the orders' order", async () => {
+    const pharmacyId = await newPharmacy(ctx(), { name: "Refused batch" });
+    const rows = Array.from({ length: 250 }, (_, i) => orderBody(pharmacyId, `FAIL-${String(i).padStart(3, "0")}`));
+    const { db } = ctx().database;
+    const createdAudits = async () => (await db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "order_created"))).length;
+    // The batch's events are its transaction's last statement: the database refuses the event of its last row.
+    await db.execute(sql.raw(`create function refuse_fail_249() returns trigger language plpgsql as $$
+      begin raise exception 'refused by the test'; end $$`));
+    await db.execute(
+      sql.raw(`create trigger refuse_fail_249 before insert on dispatch_events for each row
+        when (new.data -> 'order' ->> 'external_id' = 'FAIL-249') execute function refuse_fail_249()`),
+    );
+    try {
+      const eventsBefore = (await db.select({ id: dispatchEvents.id }).from(dispatchEvents)).length;
+      const auditsBefore = await createdAudits();
+      const response = await ctx().ops("POST", `${V1}/orders/batch`, { orders: rows });
+      expect(response.statusCode).toBe(500);
+      expect(await db.select().from(orders).where(eq(orders.pharmacyId, pharmacyId))).toEqual([]);
+      expect(await createdAudits()).toBe(auditsBefore);
+      expect((await db.select({ id: dispatchEvents.id }).from(dispatchEvents)).length).toBe(eventsBefore);
+    } finally {
+      await db.execute(sql.raw("drop trigger refuse_fail_249 on dispatch_events"));
+      await db.execute(sql.raw("drop function refuse_fail_249()"));
+    }
+    // The same file again once the database takes it: every row created, its audit row and its event each written once.
+    const response = await ctx().ops("POST", `${V1}/orders/batch`, { orders: rows });
+    expect(response.statusCode).toBe(200);
+    const created = await db.select({ id: orders.id }).from(orders).where(eq(orders.pharmacyId, pharmacyId));
+    expect(created).toHaveLength(250);
+    const ids = created.map((row) => row.id).sort((a, b) => a - b);
+    expect(await db.select({ id: auditEvents.id }).from(auditEvents).where(and(inArray(auditEvents.orderId, ids), eq(auditEvents.action, "order_created")))).toHaveLength(250);
+    // One order.created each, positioned (in commit order, the live stream's order) in the orders' order.
+    const events = await db
+      .select({ orderId: dispatchEvents.orderId, type: dispatchEvents.type, position: dispatchEvents.position })
+      .from(dispatchEvents)
+      .where(inArray(dispatchEvents.orderId, ids))
+      .orderBy(dispatchEvents.position);
+    expect(events.map((event) => [event.orderId, event.type])).toEqual(ids.map((id) => [id, "order.created"]));
+    expect(events.every((event, i) => event.position !== null && (i === 0 || event.position > events[i - 1]!.position!))).toBe(true);
+  });
 });
 
 describeOps("ops API: assignments", (ctx) => {

@@ -77,7 +77,8 @@ const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchRe
  *   process (or an earlier row of this batch) already made is compared with it:
  *   the same body is `unchanged`, another body is refused as a 409 would be;
  * - a date the rule refuses is accepted only as an exact replay of the stored order;
- * - all in one transaction: a failure of the database itself leaves nothing of the batch.
+ * - all in one transaction: a failure of the database itself leaves nothing of the batch;
+ * - its events take their positions in its last statement, so its commit holds the events' lock only briefly.
  * Background work (server/http/interactive-first.ts, decision 0027): one batch
  * at a time per process; its rows come checked (in the batch check's worker,
  * batch-check/pool.ts, or in slices by checkBatchInSlices) and are built in
@@ -159,7 +160,9 @@ export async function createOrderBatch(
       tx,
       inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
     );
-    await enqueueOrderEvents(tx, "order.created", inserted.sort((a, b) => a.id - b.id));
+    // The transaction's last statement: the events take their positions as they are written (under the lock every
+    // writer of events takes at commit, held from here), not one UPDATE each at commit (server/services/events/record.ts).
+    await enqueueOrderEvents(tx, "order.created", inserted.sort((a, b) => a.id - b.id), { positionNow: true });
     return results as OrderBatchResult[];
   }).finally(() => options.onTransaction?.(performance.now() - began));
   // The transaction's writes are not held back (its locks are held briefly), but PostgreSQL's work for them is paced

@@ -22,8 +22,14 @@ const orderIdOf = (data: Record<string, unknown>): number | null => {
  * transaction (issue 27): they exist if and only if the change commits, and
  * the commit announces them (migration 0013's trigger: a position in commit
  * order, NOTIFY rxc_events). One statement, the rows as one JSON parameter.
+ *
+ * positionNow (many events at once, an orders batch): the rows take their
+ * positions in the insert, under the trigger's lock, instead of one UPDATE
+ * each at commit while every other writer of events waits for that lock
+ * (issue 25). Only as the transaction's LAST statement: the lock is held from
+ * here to the commit.
  */
-export async function recordDispatchEvents(tx: Pick<Tx, "execute">, events: readonly DispatchEvent[]): Promise<void> {
+export async function recordDispatchEvents(tx: Pick<Tx, "execute">, events: readonly DispatchEvent[], options: { positionNow?: boolean } = {}): Promise<void> {
   if (events.length === 0) return;
   const rows = JSON.stringify(
     events.map((event) => ({
@@ -34,7 +40,20 @@ export async function recordDispatchEvents(tx: Pick<Tx, "execute">, events: read
       created_at: (event.at ?? new Date()).toISOString(),
     })),
   );
+  if (options.positionNow) {
+    // The caller's last statement before COMMIT (see positionNow): the lock the commit trigger takes, taken now and
+    // held until the commit is visible, so the positions stay in commit order; rows with one queue no trigger (migration 0014).
+    await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_POSITION_LOCK}), pg_notify('rxc_events', '')`);
+    await tx.execute(sql`insert into ${dispatchEvents} (position, type, pharmacy_id, order_id, data, created_at)
+      select nextval('dispatch_events_position_seq'), type, pharmacy_id, order_id, data, created_at
+      from (select * from rows from (json_to_recordset(${rows}::json) as (type text, pharmacy_id integer, order_id integer, data jsonb, created_at timestamptz))
+        with ordinality as e(type, pharmacy_id, order_id, data, created_at, n) order by n) e`);
+    return;
+  }
   await tx.execute(sql`insert into ${dispatchEvents} (type, pharmacy_id, order_id, data, created_at)
     select type, pharmacy_id, order_id, data, created_at
     from json_to_recordset(${rows}::json) as e(type text, pharmacy_id integer, order_id integer, data jsonb, created_at timestamptz)`);
 }
+
+/** The transaction-level advisory lock under which events take their positions (migration 0013's trigger). */
+const EVENT_POSITION_LOCK = 4_242_027;

@@ -55,13 +55,14 @@ export async function enqueueOrderRescheduled(tx: Tx, row: OrderRow, from: strin
  * order's live event for the console (issue 27: whether or not anyone
  * subscribes), and webhook messages for the orders some subscription hears of.
  */
-export async function enqueueOrderEvents(tx: Tx, type: WebhookEventType, rows: readonly OrderRow[]): Promise<void> {
+export async function enqueueOrderEvents(tx: Tx, type: WebhookEventType, rows: readonly OrderRow[], options: { positionNow?: boolean } = {}): Promise<void> {
   if (rows.length === 0) return;
   const events = rows.map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt }));
-  await recordDispatchEvents(tx, events);
   const heard = await pharmaciesHearing(tx, type);
   await enqueueWebhookMessages(
     tx,
     events.filter((event) => heard(event.pharmacyId)),
   );
+  // Last, for positionNow (recordDispatchEvents): nothing of this function runs after it.
+  await recordDispatchEvents(tx, events, options);
 }
