@@ -3,7 +3,7 @@ import { userEvent } from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation, useNavigate, type NavigateFunction } from "react-router";
 import { expect, vi } from "vitest";
-import { fromPromise, type AnyMachineSnapshot, type EventObject } from "xstate";
+import { fromPromise, type AnyMachineSnapshot, type DoneActorEvent, type EventObject } from "xstate";
 import type { ApiFailure } from "../../../domain/api-failure.ts";
 import type { ItineraryResponse, Order } from "../../../domain/contract/index.ts";
 import { isOther, namesLockedToPatient, recipientSkipped, relationshipName, courierNotesRequired, type RecipientForm } from "../../../domain/recipient.ts";
@@ -11,7 +11,7 @@ import { BUTTON_DEBOUNCE_MS, TEXT } from "../../../domain/texts.ts";
 import { FAILURE_REASONS, ORDER_STATUSES, RELATIONSHIPS } from "../../../domain/vocabulary.ts";
 import { courierDayMachine, type DayLoad } from "../../../machines/courier-day.machine.ts";
 import { submissionKindOf, type DeliveryStep } from "../../../domain/delivery-record.ts";
-import type { DeliveryFlowContext } from "../../../machines/delivery-flow.machine.ts";
+import type { DeliveryFlowContext, DeliveryFlowEvent } from "../../../machines/delivery-flow.machine.ts";
 import type { DeliverySubmitOutput } from "../../../machines/delivery-submit.machine.ts";
 import type { PhotoProofOutput } from "../../../machines/photo-proof.machine.ts";
 import { photoRequired } from "../../../domain/delivery-photo.ts";
@@ -175,40 +175,50 @@ const at = (snapshot: AnyMachineSnapshot, step: DeliveryStep) => snapshot.matche
 const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as DeliveryFlowContext;
 
 /**
+ * A model path's event as the flow takes it: one of its own, or the answer of
+ * the payment, photo or submit child. The graph hands every event over as a
+ * plain EventObject; read here once, each case below is typed by its event.
+ */
+type PathEvent =
+  | DeliveryFlowEvent
+  | DoneActorEvent<PaymentOutput, "payment">
+  | DoneActorEvent<PhotoProofOutput, "photo">
+  | DoneActorEvent<DeliverySubmitOutput, "submit">;
+const pathEvent = (event: EventObject) => event as PathEvent;
+
+/**
  * Whether the courier can send this event through the screen as it is: the
  * machine may take events (typing into a field) that the step does not offer
  * in that state (the field is not shown). Model paths are generated with
  * only these, so every path is one a courier could walk.
  */
-export function courierCanSend(snapshot: AnyMachineSnapshot, event: EventObject): boolean {
+export function courierCanSend(snapshot: AnyMachineSnapshot, sent: EventObject): boolean {
   const context = contextOf(snapshot);
+  const event = pathEvent(sent);
   const form: RecipientForm = context.recipient;
   switch (event.type) {
     case "RECIPIENT_CALLED":
       return at(snapshot, "address") && context.order.phone_number != null;
     case "RECIPIENT_CHANGED": {
       const grouped = context.groupedOrderIds.length > 0;
-      const changes = (event as unknown as { changes: Partial<RecipientForm> }).changes;
-      return Object.keys(changes).every((key) => {
+      return Object.keys(event.changes).every((key) => {
         if (key === "first_name" || key === "last_name") return form.relationship_id != null && !recipientSkipped(form) && !namesLockedToPatient(form, grouped);
         if (key === "other_description") return isOther(form);
         if (key === "courier_notes") return courierNotesRequired(form);
         return false;
       });
     }
-    case "SIGNATURE_CHANGED": {
-      const svg = (event as unknown as { svg: string | null }).svg;
-      return context.signature.refusal_reason == null && (svg != null || context.signature.svg != null);
-    }
+    case "SIGNATURE_CHANGED":
+      return context.signature.refusal_reason == null && (event.svg != null || context.signature.svg != null);
     case "REFUSAL_CHANGED":
       return context.order.pharmacy.can_skip_signature && context.signature.svg == null;
     // One box: a tap ticks it (asking first) or unticks it.
     // The Remove button is shown only with a photo to remove.
     case "PHOTO_CHANGED":
-      return (event as unknown as { photo: unknown }).photo != null || context.photo != null;
+      return event.photo != null || context.photo != null;
     // Continue on the photo screen is enabled with a photo, or where the pharmacy does not require one.
     case "xstate.done.actor.photo":
-      return !(event as unknown as { output: PhotoProofOutput }).output.accepted || context.photo != null || !photoRequired(context.order);
+      return !event.output.accepted || context.photo != null || !photoRequired(context.order);
     case "TICK_FAILED":
       return !form.failed;
     case "UNTICK_FAILED":
@@ -233,27 +243,19 @@ async function settleSubmission(user: User, actor: string, { sent, queued }: Del
 }
 
 /** Plays one model event on the screen. `before` is the model's state the event is sent in. */
-export async function perform(user: User, event: EventObject, before: AnyMachineSnapshot, base: string): Promise<void> {
-  const settle = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
-  if (settle) {
-    const [, outcome, actor] = settle as unknown as [string, "done" | "error", string];
-    if (actor === "payment") return pay(user, (event as unknown as { output: PaymentOutput }).output);
-    // The photo machine answers Continue or Back, the courier's taps on the photo screen.
-    if (actor === "photo") return clickEnabled(user, (event as unknown as { output: PhotoProofOutput }).output.accepted ? TEXT.continue : "Back");
-    // The submit child's call goes out through the API function for the record's call (submitFailure, …).
-    if (outcome === "done" && actor === "submit") {
-      return settleSubmission(user, API_CALLS[submissionKindOf(contextOf(before))], (event as unknown as { output: DeliverySubmitOutput }).output);
-    }
-    const call = await callOf(actor);
-    await act(async () => {
-      if (outcome === "done") call.resolve((event as { output?: unknown }).output);
-      else call.reject((event as { error?: ApiFailure }).error);
-    });
-    return;
-  }
+export async function perform(user: User, sent: EventObject, before: AnyMachineSnapshot, base: string): Promise<void> {
+  const event = pathEvent(sent);
   switch (event.type) {
+    case "xstate.done.actor.payment":
+      return pay(user, event.output);
+    // The photo machine answers Continue or Back, the courier's taps on the photo screen.
+    case "xstate.done.actor.photo":
+      return clickEnabled(user, event.output.accepted ? TEXT.continue : "Back");
+    // The submit child's call goes out through the API function for the record's call (submitFailure, …).
+    case "xstate.done.actor.submit":
+      return settleSubmission(user, API_CALLS[submissionKindOf(contextOf(before))], event.output);
     case "GO_TO_STEP":
-      return goTo(`${base}/${DELIVERY_STEP_PATHS[(event as unknown as { step: DeliveryStep }).step]}`);
+      return goTo(`${base}/${DELIVERY_STEP_PATHS[event.step]}`);
     case "PRESENT_AT_ADDRESS":
       return clickEnabled(user, TEXT.presentAtAddress);
     case "ADDRESS_INCORRECT":
@@ -269,10 +271,9 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
     case "CONTINUE":
       return clickEnabled(user, TEXT.continue);
     case "SELECT_RELATIONSHIP":
-      return user.click(screen.getByRole("radio", { name: relationshipName((event as unknown as { relationship_id: number }).relationship_id)! }));
+      return user.click(screen.getByRole("radio", { name: relationshipName(event.relationship_id)! }));
     case "RECIPIENT_CHANGED": {
-      const changes = (event as unknown as { changes: Record<keyof typeof FIELD_LABELS, string> }).changes;
-      for (const [key, value] of Object.entries(changes)) await retype(user, FIELD_LABELS[key as keyof typeof FIELD_LABELS], value);
+      for (const [key, value] of Object.entries(event.changes)) await retype(user, FIELD_LABELS[key as keyof typeof FIELD_LABELS], value ?? "");
       return;
     }
     case "SET_GROUPED":
@@ -282,8 +283,8 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
     case "RECIPIENT_CALLED":
       return user.click(screen.getByRole("link", { name: /Call the patient/ }));
     case "ID_CHANGED": {
-      const changes = (event as unknown as { changes: Record<string, string> }).changes;
-      if (changes.type !== undefined) await user.selectOptions(screen.getByLabelText("ID type"), changes.type);
+      const { changes } = event;
+      if (changes.type != null) await user.selectOptions(screen.getByLabelText("ID type"), changes.type);
       if (changes.state) await user.selectOptions(screen.getByLabelText("State"), changes.state);
       if (changes.number !== undefined) await retype(user, "ID number", changes.number);
       if (changes.expiration !== undefined) await retype(user, "Expiration date", changes.expiration.replace(/\D/g, ""));
@@ -292,9 +293,9 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
     case "ID_NOT_PROVIDED":
       return clickEnabled(user, TEXT.unableToProvideId);
     case "SIGNATURE_CHANGED":
-      return (event as unknown as { svg: string | null }).svg ? signPad() : user.click(button("Clear"));
+      return event.svg ? signPad() : user.click(button("Clear"));
     case "REFUSAL_CHANGED": {
-      const { reason, notes } = event as unknown as { reason: string | null; notes: string };
+      const { reason, notes } = event;
       const box = screen.getByRole("checkbox", { name: "The recipient did not sign" });
       if (reason == null) {
         if ((box as HTMLInputElement).checked) await user.click(box);
@@ -306,10 +307,10 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
     }
     case "PHOTO_CHANGED":
       // The camera's file; the image code that shrinks it is mocked in jsdom (no canvas) and runs for real in Chromium (e2e).
-      if ((event as unknown as { photo: unknown }).photo == null) return clickEnabled(user, "Remove photo");
+      if (event.photo == null) return clickEnabled(user, "Remove photo");
       return user.upload(screen.getByLabelText(/^(Take a photo|Retake photo)$/), new File([new Uint8Array([0xff, 0xd8, 0xff])], "camera.jpg", { type: "image/jpeg" }));
     case "SURVEY_CHANGED": {
-      const answers = (event as unknown as { answers: Record<string, boolean> }).answers;
+      const { answers } = event;
       const questions: Record<string, string> = {
         have_you_left_prescription_at_pharmacy: "Have you left a prescription at the pharmacy?",
         use_delivery_service_again: "Would you use the delivery service again?",
@@ -322,8 +323,20 @@ export async function perform(user: User, event: EventObject, before: AnyMachine
       return;
     }
     default:
-      throw new Error(`no courier action for ${event.type}`);
+      return settleCall(sent);
   }
+}
+
+/** Any other child's answer (a call's result or its failure): the pending call the screen made settles with it. */
+async function settleCall(event: EventObject): Promise<void> {
+  const settle = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
+  if (!settle) throw new Error(`no courier action for ${event.type}`);
+  const [, outcome, actor] = settle;
+  const call = await callOf(actor!);
+  await act(async () => {
+    if (outcome === "done") call.resolve((event as { output?: unknown }).output);
+    else call.reject((event as { error?: ApiFailure }).error);
+  });
 }
 
 /** A stroke on the pad, once the (lazily loaded) pad is on the canvas. */
