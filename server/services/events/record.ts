@@ -55,5 +55,5 @@ export async function recordDispatchEvents(tx: Pick<Tx, "execute">, events: read
     from json_to_recordset(${rows}::json) as e(type text, pharmacy_id integer, order_id integer, data jsonb, created_at timestamptz)`);
 }
 
-/** The transaction-level advisory lock under which events take their positions (migration 0013's trigger). */
-const EVENT_POSITION_LOCK = 4_242_027;
+/** The transaction-level advisory lock under which events take their positions (migration 0013's trigger takes the same). */
+export const EVENT_POSITION_LOCK = 4_242_027;
