@@ -160,14 +160,27 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(violations).toEqual([]);
 }
 
-/** Every visible button and link is at least 44×44 CSS px (one thumb, a moving courier). */
-export async function expectTapTargets(page: Page): Promise<void> {
-  const small = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>("button, a[href], input[type=checkbox], input[type=radio], select")]
-      .filter((el) => el.offsetParent !== null && !el.closest(".inline-link"))
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      .filter(({ box }) => box.width < 44 || box.height < 44)
-      .map(({ el, box }) => `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute("aria-label") || "").trim()}" ${Math.round(box.width)}×${Math.round(box.height)}`),
+/**
+ * Every visible target is at least 44×44 CSS px (one thumb, a moving courier).
+ * The console checks its buttons and checkboxes on a tablet with `of`, and its
+ * board's row checkboxes at WCAG 2.5.8's least, 24 px, with `leastCheckbox`.
+ */
+export async function expectTapTargets(
+  page: Page,
+  { of = "button, a[href], input[type=checkbox], input[type=radio], select", least = 44, leastCheckbox }: { of?: string; least?: number; leastCheckbox?: number } = {},
+): Promise<void> {
+  const small = await page.evaluate(
+    ({ of, least, leastCheckbox }) =>
+      [...document.querySelectorAll<HTMLElement>(of)]
+        .filter((el) => el.offsetParent !== null && !el.closest(".inline-link"))
+        .map((el) => ({ el, box: el.getBoundingClientRect(), min: el instanceof HTMLInputElement && el.type === "checkbox" ? leastCheckbox : least }))
+        .filter(({ box, min }) => box.width < min || box.height < min)
+        .map(({ el, box }) => {
+          const labelledBy = el.getAttribute("aria-labelledby");
+          const name = el.textContent || el.getAttribute("aria-label") || (labelledBy && document.getElementById(labelledBy)?.textContent) || "";
+          return `${el.tagName.toLowerCase()} "${name.trim()}" ${Math.round(box.width)}×${Math.round(box.height)}`;
+        }),
+    { of, least, leastCheckbox: leastCheckbox ?? least },
   );
   expect(small).toEqual([]);
 }
