@@ -199,16 +199,26 @@ interface TraceEvent {
   pid: number;
   tid: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { url?: string } };
 }
 
-/** Thread time (µs → ms) of the top-level tasks of the page's main thread (the renderer main thread with the most tasks). */
+/**
+ * Thread time (µs → ms) of the top-level tasks of the page's main thread: the renderer
+ * main thread that loaded a page over http(s). Chromium's own WebUI renderer (the
+ * "WebUI Top Renderer" process, its omnibox and tab strip, with chrome:// URLs) can
+ * run more tasks than the page during a load, so the busiest thread is not the page's.
+ */
 export function mainThreadCpuTime(trace: { traceEvents: TraceEvent[] }): number {
   const threadKey = (event: TraceEvent) => `${event.pid}:${event.tid}`;
-  const mains = new Set(trace.traceEvents.filter((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain").map(threadKey));
+  const webUi = new Set(trace.traceEvents.filter((event) => event.name === "process_name" && event.args?.name?.startsWith("WebUI")).map((event) => event.pid));
+  const mains = new Set(
+    trace.traceEvents.filter((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain" && !webUi.has(event.pid)).map(threadKey),
+  );
+  const pages = new Set(trace.traceEvents.filter((event) => mains.has(threadKey(event)) && /^https?:/.test(event.args?.data?.url ?? "")).map(threadKey));
   const byThread = new Map<string, number[]>();
   for (const event of trace.traceEvents) {
     if (event.ph !== "X" || event.name !== "RunTask" || !mains.has(threadKey(event))) continue;
+    if (pages.size > 0 && !pages.has(threadKey(event))) continue;
     byThread.set(threadKey(event), [...(byThread.get(threadKey(event)) ?? []), event.tdur ?? 0]);
   }
   const busiest = [...byThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
