@@ -18,7 +18,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { and, and as and2, assign, assign as assign2, assign as assign3, assign as assign4, createMachine, enqueueActions, fromCallback, fromPromise, fromPromise as fromPromise2, fromPromise as fromPromise3, not, not as not2, or, or as or2, sendTo, sendTo as sendTo2, setup, setup as setup2, setup as setup3, setup as setup4, setup as setup5, transition } from "xstate";
-// machines/delivery-flow.machine.ts
+// machines/delivery-flow.definition.ts
 
 // domain/money.ts
 var DECIMAL_AMOUNT = /^\d+\.\d{2}$/;
@@ -624,7 +624,7 @@ function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (match, name) => name in values ? String(values[name]) : match);
 }
 
-// machines/delivery-submit.machine.ts
+// machines/delivery-submit.definition.ts
 
 // domain/api-failure.ts
 function isApiFailure(value) {
@@ -660,8 +660,13 @@ var SYSTEM_IDS = {
   offlineQueue: "offlineQueue"
 };
 
-// machines/delivery-submit.machine.ts
-var deliverySubmitMachine = setup({
+// machines/delivery-submit.definition.ts
+var deliverySubmitCalls = {
+  send: fromPromise(async () => {
+    throw new Error("provide send");
+  })
+};
+var createDeliverySubmitMachine = (calls = {}) => setup({
   types: {
     input: {},
     context: {},
@@ -669,9 +674,8 @@ var deliverySubmitMachine = setup({
     output: {}
   },
   actors: {
-    send: fromPromise(async () => {
-      throw new Error("provide send");
-    })
+    ...deliverySubmitCalls,
+    ...calls
   },
   guards: {
     /** The call failed on the network: the submission answered with the entry to keep on the device. */
@@ -819,7 +823,7 @@ function nextOrderStatus(status, event, context = {}) {
   return next.value;
 }
 
-// machines/payment.machine.ts
+// machines/payment.definition.ts
 
 // domain/payment-step.ts
 var WIRE = { cash: "cash", check: "check", card: "credit_card" };
@@ -863,9 +867,17 @@ function paymentOutputOf(entry) {
   };
 }
 
-// machines/payment.machine.ts
+// machines/payment.definition.ts
 var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-var paymentMachine = setup3({
+var paymentCalls = {
+  setUpCardClient: fromPromise2(async () => {
+    throw new Error("provide setUpCardClient");
+  }),
+  authorizeCard: fromPromise2(async () => {
+    throw new Error("provide authorizeCard");
+  })
+};
+var createPaymentMachine = (calls = {}) => setup3({
   types: {
     input: {},
     context: {},
@@ -873,12 +885,8 @@ var paymentMachine = setup3({
     output: {}
   },
   actors: {
-    setUpCardClient: fromPromise2(async () => {
-      throw new Error("provide setUpCardClient");
-    }),
-    authorizeCard: fromPromise2(async () => {
-      throw new Error("provide authorizeCard");
-    })
+    ...paymentCalls,
+    ...calls
   },
   guards: {
     /** Spec §5: only methods the pharmacy allows. */
@@ -1059,8 +1067,11 @@ var photoProofMachine = setup4({
   output: ({ context }) => ({ accepted: context.accepted })
 });
 
-// machines/delivery-flow.machine.ts
-var deliveryFlowMachine = setup5({
+// machines/delivery-flow.definition.ts
+var createDeliveryFlowMachine = ({
+  deliverySubmit = createDeliverySubmitMachine(),
+  payment = createPaymentMachine()
+} = {}) => setup5({
   types: {
     input: {},
     context: {},
@@ -1068,8 +1079,8 @@ var deliveryFlowMachine = setup5({
     output: {}
   },
   actors: {
-    deliverySubmit: deliverySubmitMachine,
-    payment: paymentMachine,
+    deliverySubmit,
+    payment,
     photoProof: photoProofMachine
   },
   guards: {
@@ -1102,7 +1113,7 @@ var deliveryFlowMachine = setup5({
     identificationComplete: ({ context }) => identificationComplete(context.identification, context.today),
     /** Spec §5 Signature step. */
     signatureComplete: ({ context }) => signatureComplete({ signed: context.signature.svg != null, ...context.signature }, context.order),
-    patientCouldNotPay: (_, payment) => payment.outcome === "could_not_pay",
+    patientCouldNotPay: (_, payment2) => payment2.outcome === "could_not_pay",
     /** A failed delivery is recorded: once sent, the delivery was attempted. */
     failureRecorded: ({ context }) => context.failure != null,
     /** A deep link to a step already reached (never ahead of the courier). */
@@ -1168,7 +1179,7 @@ var deliveryFlowMachine = setup5({
     changeSurvey: assign4({
       survey: ({ context, event }) => event.type === "SURVEY_CHANGED" ? { ...context.survey, ...event.answers } : context.survey
     }),
-    recordPayment: assign4({ payment: (_, payment) => payment }),
+    recordPayment: assign4({ payment: (_, payment2) => payment2 }),
     stampOccurredAt: assign4({ occurredAt: () => (/* @__PURE__ */ new Date()).toISOString() }),
     keepPhoto: assign4({ photo: ({ context, event }) => event.type === "PHOTO_CHANGED" ? event.photo : context.photo }),
     /**
@@ -1426,6 +1437,9 @@ var deliveryFlowMachine = setup5({
   }
 });
 
+// machines/delivery-flow.machine.ts
+var deliveryFlowMachine = createDeliveryFlowMachine();
+
 // tests/support/order-fixtures.ts
 function makePharmacy(overrides = {}) {
   return {
@@ -1551,6 +1565,9 @@ function demoEvents(demo) {
   return [...copy(demo.events), ...settles];
 }
 
+// machines/delivery-submit.machine.ts
+var deliverySubmitMachine = createDeliverySubmitMachine();
+
 // scripts/machines/demos/delivery-submit.demo.ts
 var ORDER_ID = 4107;
 var deliverySubmitStandIns = {
@@ -1569,6 +1586,9 @@ var delivery_submit_demo_default = defineDemo({
   standIns: deliverySubmitStandIns,
   events: [{ type: "RETRY" }, { type: "CANCEL" }]
 });
+
+// machines/payment.machine.ts
+var paymentMachine = createPaymentMachine();
 
 // scripts/machines/demos/payment.demo.ts
 var paymentStandIns = {

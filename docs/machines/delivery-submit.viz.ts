@@ -14,7 +14,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, sendTo, setup } from "xstate";
-// machines/delivery-submit.machine.ts
+// machines/delivery-submit.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -114,8 +114,13 @@ var SYSTEM_IDS = {
   offlineQueue: "offlineQueue"
 };
 
-// machines/delivery-submit.machine.ts
-var deliverySubmitMachine = setup({
+// machines/delivery-submit.definition.ts
+var deliverySubmitCalls = {
+  send: fromPromise(async () => {
+    throw new Error("provide send");
+  })
+};
+var createDeliverySubmitMachine = (calls = {}) => setup({
   types: {
     input: {},
     context: {},
@@ -123,9 +128,8 @@ var deliverySubmitMachine = setup({
     output: {}
   },
   actors: {
-    send: fromPromise(async () => {
-      throw new Error("provide send");
-    })
+    ...deliverySubmitCalls,
+    ...calls
   },
   guards: {
     /** The call failed on the network: the submission answered with the entry to keep on the device. */
@@ -181,6 +185,9 @@ var deliverySubmitMachine = setup({
     cancelled: { type: "final", description: "Not recorded: the courier is back on the step the call was sent from." }
   }
 });
+
+// machines/delivery-submit.machine.ts
+var deliverySubmitMachine = createDeliverySubmitMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

@@ -15,7 +15,7 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { and, assign, createMachine, fromCallback, fromPromise, fromPromise as fromPromise2, not, setup } from "xstate";
-// machines/payment.machine.ts
+// machines/payment.definition.ts
 
 // domain/texts.ts
 var TEXT = {
@@ -227,9 +227,17 @@ function paymentOutputOf(entry) {
   };
 }
 
-// machines/payment.machine.ts
+// machines/payment.definition.ts
 var NO_CARD_FIELDS = { number: false, cvv: false, expiration: false };
-var paymentMachine = setup({
+var paymentCalls = {
+  setUpCardClient: fromPromise(async () => {
+    throw new Error("provide setUpCardClient");
+  }),
+  authorizeCard: fromPromise(async () => {
+    throw new Error("provide authorizeCard");
+  })
+};
+var createPaymentMachine = (calls = {}) => setup({
   types: {
     input: {},
     context: {},
@@ -237,12 +245,8 @@ var paymentMachine = setup({
     output: {}
   },
   actors: {
-    setUpCardClient: fromPromise(async () => {
-      throw new Error("provide setUpCardClient");
-    }),
-    authorizeCard: fromPromise(async () => {
-      throw new Error("provide authorizeCard");
-    })
+    ...paymentCalls,
+    ...calls
   },
   guards: {
     /** Spec §5: only methods the pharmacy allows. */
@@ -380,6 +384,9 @@ var paymentMachine = setup({
     couldNotPay: { type: "final", entry: "markCouldNotPay", description: "Patient Could Not Provide Copayment." }
   }
 });
+
+// machines/payment.machine.ts
+var paymentMachine = createPaymentMachine();
 
 // tests/support/order-fixtures.ts
 function makePharmacy(overrides = {}) {

@@ -1,8 +1,8 @@
 import { fromPromise } from "xstate";
-import { deliveryFlowMachine } from "../../../machines/delivery-flow.machine.ts";
-import { deliverySubmitMachine, type DeliverySubmission, type SubmissionResult } from "../../../machines/delivery-submit.machine.ts";
+import { createDeliveryFlowMachine } from "../../../machines/delivery-flow.definition.ts";
+import { createDeliverySubmitMachine, type DeliverySubmission, type SubmissionResult } from "../../../machines/delivery-submit.definition.ts";
 import type { AuthorizeCardInput } from "../../../domain/payment-step.ts";
-import { paymentMachine, type AuthorizeCardOutput, type SetUpCardClientInput } from "../../../machines/payment.machine.ts";
+import { createPaymentMachine, type AuthorizeCardOutput, type SetUpCardClientInput } from "../../../machines/payment.definition.ts";
 import { submitDelivery, submitFailure, submitRecipient } from "../../api/deliveries.ts";
 import { saveChargeData } from "../../api/payments.ts";
 import type { ActionMemo } from "./action-memo.ts";
@@ -44,18 +44,16 @@ const context = (orderId: number, action: string) => {
   return { idempotencyKey: memo.keyFor(action), storedOn };
 };
 
-const payment = paymentMachine.provide({
-  actors: {
-    setUpCardClient: fromPromise<void, SetUpCardClientInput>(({ input }) => adaptersOf(input.order_id).cards.setUp()),
-    authorizeCard: fromPromise<AuthorizeCardOutput, AuthorizeCardInput>(async ({ input }) => {
-      const result = await adaptersOf(input.order_id).cards.authorize(input);
-      // The authorization already recorded the charge on the server; this re-save is the spec's
-      // "delivery with charge data" and must not hold the courier at the door if it fails.
-      const chargeData = { transaction_id: result.transaction_id, amount: input.total, new_copay: input.new_copay, payment_type: "credit_card" as const };
-      void saveChargeData(input.order_id, chargeData).catch(() => undefined);
-      return result;
-    }),
-  },
+const payment = createPaymentMachine({
+  setUpCardClient: fromPromise<void, SetUpCardClientInput>(({ input }) => adaptersOf(input.order_id).cards.setUp()),
+  authorizeCard: fromPromise<AuthorizeCardOutput, AuthorizeCardInput>(async ({ input }) => {
+    const result = await adaptersOf(input.order_id).cards.authorize(input);
+    // The authorization already recorded the charge on the server; this re-save is the spec's
+    // "delivery with charge data" and must not hold the courier at the door if it fails.
+    const chargeData = { transaction_id: result.transaction_id, amount: input.total, new_copay: input.new_copay, payment_type: "credit_card" as const };
+    void saveChargeData(input.order_id, chargeData).catch(() => undefined);
+    return result;
+  }),
 });
 
 /**
@@ -80,19 +78,15 @@ function send(submission: DeliverySubmission): Promise<SubmissionResult> {
   }
 }
 
-const deliverySubmit = deliverySubmitMachine.provide({
-  actors: { send: fromPromise<SubmissionResult, DeliverySubmission>(({ input }) => send(input)) },
+const deliverySubmit = createDeliverySubmitMachine({
+  send: fromPromise<SubmissionResult, DeliverySubmission>(({ input }) => send(input)),
 });
 
 /**
  * The delivery-flow machine with the app's adapters (what the app's registry
  * of flows, src/app/flows.ts, loads for the delivery screens): its submit child's
  * calls, and the payment child's card fields and authorization — each with the
- * adapters its order's delivery was opened with (openDelivery).
+ * adapters its order's delivery was opened with (openDelivery). Each machine is built
+ * once, here, with them (not defined, then built again by provide()).
  */
-export const appDeliveryFlowMachine = deliveryFlowMachine.provide({
-  actors: {
-    deliverySubmit,
-    payment,
-  },
-});
+export const appDeliveryFlowMachine = createDeliveryFlowMachine({ deliverySubmit, payment });
