@@ -1,6 +1,10 @@
 import { transition } from "xstate";
 import type { OrderStatusName } from "../domain/vocabulary.ts";
-import { orderLifecycleMachine, type OrderLifecycleContext, type OrderLifecycleEvent } from "./order-lifecycle.machine.ts";
+import { createOrderLifecycleMachine, type OrderLifecycleContext, type OrderLifecycleEvent } from "./order-lifecycle.definition.ts";
+
+/** Built on the first status computed: the screens that load this module (check-in, delivery, returns) compute one only when the courier records something. */
+let lifecycle: ReturnType<typeof createOrderLifecycleMachine> | undefined;
+const orderLifecycle = () => (lifecycle ??= createOrderLifecycleMachine());
 
 /**
  * The status an order moves to on an event, or null when the lifecycle
@@ -11,12 +15,13 @@ export function nextOrderStatus(
   event: OrderLifecycleEvent["type"],
   context: Partial<OrderLifecycleContext> = {},
 ): OrderStatusName | null {
-  const snapshot = orderLifecycleMachine.resolveState({
+  const machine = orderLifecycle();
+  const snapshot = machine.resolveState({
     value: status,
     context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false },
   });
   if (!snapshot.can({ type: event })) return null;
-  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
+  const [next] = transition(machine, snapshot, { type: event });
   return next.value as OrderStatusName;
 }
 

@@ -177,8 +177,8 @@ var FAILURE_REASON_NAMES = FAILURE_REASONS.map((r) => r.name);
 
 // machines/order-status.ts
 
-// machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup({
+// machines/order-lifecycle.definition.ts
+var createOrderLifecycleMachine = () => setup({
   types: {
     context: {},
     events: {},
@@ -256,13 +256,16 @@ var orderLifecycleMachine = setup({
 });
 
 // machines/order-status.ts
+var lifecycle;
+var orderLifecycle = () => lifecycle ??= createOrderLifecycleMachine();
 function nextOrderStatus(status, event, context = {}) {
-  const snapshot = orderLifecycleMachine.resolveState({
+  const machine = orderLifecycle();
+  const snapshot = machine.resolveState({
     value: status,
     context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false }
   });
   if (!snapshot.can({ type: event })) return null;
-  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
+  const [next] = transition(machine, snapshot, { type: event });
   return next.value;
 }
 

@@ -734,8 +734,8 @@ var createDeliverySubmitMachine = (calls = {}) => setup({
 
 // machines/order-status.ts
 
-// machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup2({
+// machines/order-lifecycle.definition.ts
+var createOrderLifecycleMachine = () => setup2({
   types: {
     context: {},
     events: {},
@@ -813,13 +813,16 @@ var orderLifecycleMachine = setup2({
 });
 
 // machines/order-status.ts
+var lifecycle;
+var orderLifecycle = () => lifecycle ??= createOrderLifecycleMachine();
 function nextOrderStatus(status, event, context = {}) {
-  const snapshot = orderLifecycleMachine.resolveState({
+  const machine = orderLifecycle();
+  const snapshot = machine.resolveState({
     value: status,
     context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false }
   });
   if (!snapshot.can({ type: event })) return null;
-  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
+  const [next] = transition(machine, snapshot, { type: event });
   return next.value;
 }
 

@@ -13,8 +13,8 @@
 //
 // `demoEvents`: events to send from the visualizer's event panel, payloads included, and the answer of each call.
 import { createMachine, fromCallback, fromPromise, setup } from "xstate";
-// machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup({
+// machines/order-lifecycle.definition.ts
+var createOrderLifecycleMachine = () => setup({
   types: {
     context: {},
     events: {},
@@ -90,6 +90,9 @@ var orderLifecycleMachine = setup({
     reconciled: { type: "final", description: "Delivered, and its cash or check handed to the pharmacy." }
   }
 });
+
+// machines/order-lifecycle.machine.ts
+var orderLifecycleMachine = createOrderLifecycleMachine();
 
 // scripts/machines/demo-kit.ts
 function defineDemo(demo) {

@@ -151,8 +151,8 @@ function statusNamed(statuses, name) {
 
 // machines/order-status.ts
 
-// machines/order-lifecycle.machine.ts
-var orderLifecycleMachine = setup({
+// machines/order-lifecycle.definition.ts
+var createOrderLifecycleMachine = () => setup({
   types: {
     context: {},
     events: {},
@@ -230,13 +230,16 @@ var orderLifecycleMachine = setup({
 });
 
 // machines/order-status.ts
+var lifecycle;
+var orderLifecycle = () => lifecycle ??= createOrderLifecycleMachine();
 function nextOrderStatus(status, event, context = {}) {
-  const snapshot = orderLifecycleMachine.resolveState({
+  const machine = orderLifecycle();
+  const snapshot = machine.resolveState({
     value: status,
     context: { paymentType: context.paymentType ?? null, paymentCollected: context.paymentCollected ?? false }
   });
   if (!snapshot.can({ type: event })) return null;
-  const [next] = transition(orderLifecycleMachine, snapshot, { type: event });
+  const [next] = transition(machine, snapshot, { type: event });
   return next.value;
 }
 
