@@ -24,5 +24,12 @@ export type FlowName = keyof FlowMachines;
 /** What starts one flow: its name, the id it runs under in the application, and its input. */
 export type FlowStart = { [F in FlowName]: { flow: F; id: string; input: InputFrom<FlowMachines[F]> } }[FlowName];
 
-/** The app's registry: each flow's logic (its machine with the app's adapters), loaded on demand. */
-export type FlowLoaders = { [F in FlowName]: () => Promise<FlowMachines[F]> };
+/**
+ * The app's registry: each flow's logic (its machine with the app's adapters), loaded on demand
+ * with its screen's code, and built when the flow first starts (a screen's chunk may carry the
+ * flows of the screens after it: check-in's carries verify's and add-ons').
+ */
+export type FlowLoaders = { [F in FlowName]: () => Promise<FlowBuilders[F]> };
+
+/** Each flow's machine with the app's adapters, built when called. */
+export type FlowBuilders = { [F in FlowName]: () => FlowMachines[F] };

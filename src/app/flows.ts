@@ -1,6 +1,6 @@
 import { assign } from "xstate";
 import type { CourierAppEvent, CourierAppInput, StartFlow } from "../../machines/courier-app.definition.ts";
-import type { FlowLoaders, FlowMachines, FlowName, FlowStart } from "../../machines/flows.ts";
+import type { FlowBuilders, FlowLoaders, FlowMachines, FlowName, FlowStart } from "../../machines/flows.ts";
 
 /**
  * The app's registry of flows (machines/flows.ts names them): each entry loads
@@ -18,11 +18,12 @@ export const FLOW_LOADERS: FlowLoaders = {
   checkIn: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appCheckInMachine),
   verifyOrder: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appVerifyOrderMachine),
   addons: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appAddonsMachine),
-  deliveryFlow: () => import("../features/delivery/DeliveryRoutes.tsx").then((module) => module.appDeliveryFlowMachine),
-  returns: () => import("../features/returns/ReturnsRoute.tsx").then((module) => module.appReturnsMachine),
+  deliveryFlow: () => import("../features/delivery/DeliveryRoutes.tsx").then((module) => () => module.appDeliveryFlowMachine),
+  returns: () => import("../features/returns/ReturnsRoute.tsx").then((module) => () => module.appReturnsMachine),
 };
 
-const loaded: Partial<FlowMachines> = {};
+const loaded: Partial<FlowBuilders> = {};
+const built: Partial<FlowMachines> = {};
 
 /** Loads these flows' logic (once); a screen that runs them renders after this. */
 export async function loadFlows(...flows: FlowName[]): Promise<void> {
@@ -33,10 +34,11 @@ async function loadOne<F extends FlowName>(flow: F): Promise<void> {
   loaded[flow] ??= await FLOW_LOADERS[flow]();
 }
 
+/** The flow's machine, built the first time the flow starts (the check-in screen never builds verify's or add-ons'). */
 function loadedFlow<F extends FlowName>(flow: F): FlowMachines[F] {
-  const logic = loaded[flow];
-  if (!logic) throw new Error(`The ${flow} flow was started before its screen loaded it (loadFlows).`);
-  return logic;
+  const build = loaded[flow];
+  if (!build) throw new Error(`The ${flow} flow was started before its screen loaded it (loadFlows).`);
+  return (built[flow] ??= build());
 }
 
 /**
