@@ -263,6 +263,8 @@ function scripts(lhr: Lhr): ScreenTierResult["scripts"] {
 
 export interface FirstScreenOptions {
   runs: number;
+  /** A build made beforehand (`npx vite build --outDir …`), to compare two builds run after run; built from this tree otherwise. */
+  webRoot?: string;
   log?: (line: string) => void;
   /** Keep every run's whole Lighthouse report here. */
   reportsDir?: string;
@@ -279,7 +281,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   const log = options.log ?? console.log;
   const tiers = options.tiers ?? (["low", "mid"] as const);
   const machine = describeMachine();
-  const webRoot = productionBuild(log);
+  const webRoot = options.webRoot ?? productionBuild(log);
   const bundle = measureInitialBundle(webRoot);
   const bareRoot = await buildBarePage(log);
 
