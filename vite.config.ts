@@ -3,6 +3,7 @@ import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { defineConfig, type Plugin, type Rollup } from "vite";
 import react from "@vitejs/plugin-react";
+import { featureChunkGroups } from "./scripts/build/feature-chunks.ts";
 import { FEATURE_ROUTES } from "./src/app/feature-routes.ts";
 
 /**
@@ -67,7 +68,9 @@ function routePreloads(): Plugin {
       if (!entry) return this.error("no entry chunk for index.html");
       const inThePage = withStaticImports([entry.fileName]);
       const routes = FEATURE_ROUTES.map(({ module, paths }) => {
-        const chunk = chunks.find((candidate) => candidate.facadeModuleId === path.resolve(root, module));
+        // A screen's module is the facade of its chunk, or one module of its screen's group (scripts/build/feature-chunks.ts).
+        const id = path.resolve(root, module);
+        const chunk = chunks.find((candidate) => candidate.facadeModuleId === id) ?? chunks.find((candidate) => candidate.moduleIds.includes(id));
         if (!chunk) return this.error(`${module} (src/app/feature-routes.ts) has no chunk of its own`);
         const files = [...withStaticImports([chunk.fileName])].filter((file) => !inThePage.has(file)).map((file) => `/${file}`);
         return { paths, files };
@@ -208,6 +211,8 @@ export default defineConfig({
         // A console module already named dispatch-… (dispatch-map.tsx) keeps its name rather than becoming dispatch-dispatch-….
         chunkFileNames: (chunk) =>
           chunk.moduleIds.some((id) => id.includes("/src/console/")) && !chunk.name.startsWith(`${CONSOLE_ASSET_PREFIX}-`) ? `assets/${CONSOLE_ASSET_PREFIX}-[name]-[hash].js` : "assets/[name]-[hash].js",
+        // The courier's on-demand screens: one chunk each and one they share, not one per set of importers (scripts/build/feature-chunks.ts).
+        codeSplitting: { groups: featureChunkGroups(import.meta.dirname, { courierEntry: "index.html", features: FEATURE_ROUTES, ignored: ["src/features/machines/MachinesRoute.tsx"] }) },
         assetFileNames: (asset) => (asset.names.some((name) => CONSOLE_STYLESHEETS.includes(name)) ? `assets/${CONSOLE_ASSET_PREFIX}-[name]-[hash][extname]` : "assets/[name]-[hash][extname]"),
       },
     },

@@ -63,6 +63,31 @@ describe("dist/route-preloads.json (the chunks the server names in an on-demand 
   });
 });
 
+describe("the courier's on-demand screens' chunks (issue 29: one script task each on the phone)", () => {
+  const routes = () => JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
+  const sourcesOf = (file: string): string[] => {
+    const map = path.join(DIST, "assets", `${file}.map`);
+    return existsSync(map) ? (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => path.resolve(DIST, "assets", source)) : [];
+  };
+
+  it("load at most three chunks beyond the first screen's: the screen's own, what the screens share, what they share with the console", () => {
+    // The delivery step preloaded 16, nine of them under 3.5 KB (scripts/build/feature-chunks.ts).
+    // /machines, a developer's page charting every flow, loads the screens' chunks.
+    const screens = routes().filter((route) => !route.paths.includes("/machines"));
+    expect(screens.length).toBeGreaterThan(3);
+    for (const route of screens) expect(route.files.length, `${route.paths[0]}: ${route.files.join(" ")}`).toBeLessThanOrEqual(3);
+  });
+
+  it("put each module in exactly one chunk (a module with state copied into two would be two modules)", () => {
+    const chunksOf = new Map<string, string[]>();
+    for (const file of readdirSync(path.join(DIST, "assets")).filter((name) => name.endsWith(".js"))) {
+      for (const source of sourcesOf(file)) chunksOf.set(source, [...(chunksOf.get(source) ?? []), file]);
+    }
+    expect(chunksOf.size).toBeGreaterThan(100);
+    expect([...chunksOf].filter(([, files]) => files.length > 1)).toEqual([]);
+  });
+});
+
 describe("the label scanner (issue 19): its code loads when the courier taps Scan", () => {
   const routes = () => JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
   const chunkNamed = (prefix: string) => readdirSync(path.join(DIST, "assets")).filter((file) => file.startsWith(`${prefix}-`) && file.endsWith(".js"));
