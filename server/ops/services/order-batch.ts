@@ -27,6 +27,14 @@ interface Candidate {
 const SLICE_MS = 3;
 
 /**
+ * Rows written per transaction (decision 0039): a 1000-row batch's one
+ * transaction held the events' lock, which couriers' pickups and deliveries
+ * wait for at their commits, for its 1,000 events and its commit (22-38 ms),
+ * and PostgreSQL's core for ~100 ms in one block.
+ */
+export const PIECE_ROWS = 100;
+
+/**
  * Slices a batch's CPU work: after SLICE_MS of it, a turn of the event loop
  * and a short wait while couriers' calls are being answered, so they go first
  * (server/http/interactive-first.ts).
@@ -77,20 +85,23 @@ const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchRe
  *   process (or an earlier row of this batch) already made is compared with it:
  *   the same body is `unchanged`, another body is refused as a 409 would be;
  * - a date the rule refuses is accepted only as an exact replay of the stored order;
- * - all in one transaction: a failure of the database itself leaves nothing of the batch;
- * - its events take their positions in its last statement, so its commit holds the events' lock only briefly.
+ * - written in pieces of PIECE_ROWS rows, each its own transaction (decision 0039): a row is
+ *   written whole (order, audit row, event) or not at all; a failure of the database itself
+ *   leaves the pieces committed before it, and the same batch sent again answers their rows
+ *   `unchanged` and writes the rest once;
+ * - each piece's events take their positions in its last statement, so its commit holds the events' lock only briefly.
  * Background work (server/http/interactive-first.ts, decision 0027): one batch
  * at a time per process; its rows come checked (in the batch check's worker,
  * batch-check/pool.ts, or in slices by checkBatchInSlices) and are built in
- * slices with a turn for the couriers' calls between two, and a last turn after the commit paces
- * the writes' share.
+ * slices with a turn for the couriers' calls between two, a turn between two pieces, and a last
+ * turn after the last commit paces the writes' share.
  */
 export async function createOrderBatch(
   db: Db,
   actor: Actor,
   rows: readonly CheckedRow[],
   options: Omit<CreateOptions, "pharmacyCache"> & {
-    /** Told how long the transaction took, ms (the route's Server-Timing header). */
+    /** Told how long the longest of its transactions took, ms (the route's Server-Timing header). */
     onTransaction?: (ms: number) => void;
   },
 ): Promise<OrderBatchResult[]> {
@@ -112,8 +123,8 @@ export async function createOrderBatch(
   }
   if (candidates.length === 0) return results as OrderBatchResult[];
 
-  // Everything that reads without locking or only builds is done before the transaction, in slices:
-  // the transaction holds just the writes (a pharmacy removed meanwhile fails the insert on its foreign key, as before).
+  // Everything that reads without locking or only builds is done before the writes, in slices:
+  // the transactions hold just the writes (a pharmacy removed meanwhile fails the insert on its foreign key, as before).
   const pharmacyById = await loadPharmacies(db, candidates);
   const live: Candidate[] = [];
   for (const candidate of candidates) {
@@ -132,43 +143,63 @@ export async function createOrderBatch(
     c.json !== undefined && (c.body.pickup_note || !pharmacyById.get(c.body.pharmacy_id)!.pickupNote) ? c.json : orderRowJson(keys, values[i]!),
   );
 
-  const began = performance.now();
-  const written = await db.transaction(async (tx) => {
-    const inserted = await insertOrders(tx, keys, values, json);
-    const stored = new Map<string, OrderRow>(inserted.map((row) => [keyOf(row.pharmacyId, row.externalId!), row]));
-    const created = new Set(stored.keys());
-
-    for (const row of await storedOrders(tx, live.filter((c) => !stored.has(c.key)))) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
-
-    for (const candidate of live) {
-      const row = stored.get(candidate.key);
-      const externalId = candidate.body.external_id;
-      if (row && created.has(candidate.key) && inserting.get(candidate.key) === candidate) {
-        results[candidate.index] = { external_id: externalId, status: "created", order_id: row.id };
-      } else if (row && row.requestHash === candidate.hash) {
-        results[candidate.index] = { external_id: externalId, status: "unchanged", order_id: row.id };
-      } else if (candidate.dateProblems.length) {
-        results[candidate.index] = rejected(externalId, candidate.dateProblems);
-      } else if (row) {
-        results[candidate.index] = rejected(externalId, [{ path: "external_id", message: externalIdConflictMessage(row, externalId) }]);
-      } else {
-        throw new Error(`order ${externalId} conflicted but cannot be found`);
+  // The writes in pieces, each its own short transaction (decision 0039): a row whole with its audit row and event in
+  // one, a turn for the couriers' calls between two, and the events' lock held for a piece's events, not the batch's.
+  const stored = new Map<string, OrderRow>();
+  let longest = 0;
+  try {
+    for (let first = 0; first < values.length; first += PIECE_ROWS) {
+      if (first > 0) await backgroundTurn();
+      const began = performance.now();
+      try {
+        const inserted = await db.transaction((tx) => writePiece(tx, actor, keys, values.slice(first, first + PIECE_ROWS), json.slice(first, first + PIECE_ROWS)));
+        for (const row of inserted) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
+      } finally {
+        longest = Math.max(longest, performance.now() - began);
       }
     }
+  } finally {
+    options.onTransaction?.(longest);
+  }
+  const created = new Set(stored.keys());
 
-    await audit(
-      tx,
-      inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
-    );
-    // The transaction's last statement: the events take their positions as they are written (under the lock every
-    // writer of events takes at commit, held from here), not one UPDATE each at commit (server/services/events/record.ts).
-    await enqueueOrderEvents(tx, "order.created", inserted.sort((a, b) => a.id - b.id), { positionNow: true });
-    return results as OrderBatchResult[];
-  }).finally(() => options.onTransaction?.(performance.now() - began));
-  // The transaction's writes are not held back (its locks are held briefly), but PostgreSQL's work for them is paced
-  // after the commit: a rest in proportion before the answer, while the lane is still held (interactive-first.ts).
+  // The rest are compared with what is stored (rows another process made first, repeats of a key, dates the rule refuses).
+  for (const row of await storedOrders(db, live.filter((c) => !stored.has(c.key)))) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
+  for (const candidate of live) {
+    const row = stored.get(candidate.key);
+    const externalId = candidate.body.external_id;
+    if (row && created.has(candidate.key) && inserting.get(candidate.key) === candidate) {
+      results[candidate.index] = { external_id: externalId, status: "created", order_id: row.id };
+    } else if (row && row.requestHash === candidate.hash) {
+      results[candidate.index] = { external_id: externalId, status: "unchanged", order_id: row.id };
+    } else if (candidate.dateProblems.length) {
+      results[candidate.index] = rejected(externalId, candidate.dateProblems);
+    } else if (row) {
+      results[candidate.index] = rejected(externalId, [{ path: "external_id", message: externalIdConflictMessage(row, externalId) }]);
+    } else {
+      throw new Error(`order ${externalId} conflicted but cannot be found`);
+    }
+  }
+  // PostgreSQL's work for the writes is paced after the last commit: a rest in proportion before the answer, while
+  // the lane is still held (interactive-first.ts).
   await backgroundTurn();
-  return written;
+  return results as OrderBatchResult[];
+}
+
+/**
+ * One piece of a batch, in its own transaction: its orders, their audit rows,
+ * and last their events, which take their positions as they are written
+ * (under the lock every writer of events takes at commit, held from there to
+ * this piece's commit), not one UPDATE each at commit (server/services/events/record.ts).
+ */
+async function writePiece(tx: Tx, actor: Actor, keys: readonly (keyof OrderValues)[], values: OrderValues[], json: string[]): Promise<OrderRow[]> {
+  const inserted = await insertOrders(tx, keys, values, json);
+  await audit(
+    tx,
+    inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
+  );
+  await enqueueOrderEvents(tx, "order.created", [...inserted].sort((a, b) => a.id - b.id), { positionNow: true });
+  return inserted;
 }
 
 /** The same order of text in JavaScript for every process: code units, not the locale. */
