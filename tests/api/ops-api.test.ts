@@ -384,6 +384,45 @@ describeOps("ops API: batch", (ctx) => {
     console.info(`batch of 1000 orders: ${Date.now() - started} ms`);
   }, 120_000);
 
+  it("announces a batch's events once, after its last piece, and the pieces a refused batch committed too (decision 0039)", async () => {
+    const pharmacyId = await newPharmacy(ctx(), { name: "Announced batch" });
+    let heard = 0;
+    const stop = await ctx().database.listen("rxc_events", () => void (heard += 1));
+    // A single order after each batch: notifications arrive in commit order, so once its one has, the batch's have.
+    let sentinels = 0;
+    const heardAfterSentinel = async () => {
+      const before = heard;
+      expect((await ctx().ops("POST", `${V1}/orders`, orderBody(pharmacyId, `NOTE-S${(sentinels += 1)}`))).statusCode).toBe(201);
+      for (let i = 0; i < 500 && heard === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return heard;
+    };
+    try {
+      await heardAfterSentinel();
+      heard = 0;
+      const rows = Array.from({ length: 2 * PIECE_ROWS + 50 }, (_, i) => orderBody(pharmacyId, `NOTE-${String(i).padStart(3, "0")}`));
+      expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: rows })).statusCode).toBe(200);
+      // Three pieces, one NOTIFY (the last piece's), then the sentinel's.
+      expect(await heardAfterSentinel()).toBe(2);
+
+      // A batch the database refuses in its second piece: the first piece committed, and its events are announced.
+      const refused = `NOTF-${String(PIECE_ROWS + 1).padStart(3, "0")}`;
+      const { db } = ctx().database;
+      await db.execute(sql.raw(`create function refuse_note_row() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`));
+      await db.execute(sql.raw(`create trigger refuse_note_row before insert on dispatch_events for each row when (new.data -> 'order' ->> 'external_id' = '${refused}') execute function refuse_note_row()`));
+      try {
+        heard = 0;
+        const failing = Array.from({ length: 2 * PIECE_ROWS }, (_, i) => orderBody(pharmacyId, `NOTF-${String(i).padStart(3, "0")}`));
+        expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: failing })).statusCode).toBe(500);
+      } finally {
+        await db.execute(sql.raw("drop trigger refuse_note_row on dispatch_events"));
+        await db.execute(sql.raw("drop function refuse_note_row()"));
+      }
+      expect(await heardAfterSentinel()).toBe(2);
+    } finally {
+      await stop();
+    }
+  });
+
   it("keeps the pieces of a batch committed before the database refused a write, each row whole, and a retry writes the rest once (decision 0039)", async () => {
     const pharmacyId = await newPharmacy(ctx(), { name: "Refused batch" });
     const rows = Array.from({ length: 250 }, (_, i) => orderBody(pharmacyId, `FAIL-${String(i).padStart(3, "0")}`));

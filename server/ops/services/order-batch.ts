@@ -5,7 +5,10 @@ import { backgroundTurn } from "../../http/interactive-first.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
 import { audit } from "../../db/audit.ts";
 import type { OrderRow } from "../../services/order-transitions.ts";
-import { enqueueOrderEvents } from "../../services/webhooks/order-events.ts";
+import { enqueueOrdersCreated } from "../../services/webhooks/order-events.ts";
+import { pharmaciesHearing } from "../../services/webhooks/outbox.ts";
+import { webhookOrderMiddle } from "../../services/webhooks/webhook-order.ts";
+import { notifyEvents } from "../../services/events/record.ts";
 import { CheckedBatch } from "./batch-check/pool.ts";
 import { checkBatchRow, type CheckedRow } from "./batch-check/rows.ts";
 import { externalIdConflictMessage, type CreateOptions, type PharmacyRow } from "./orders.ts";
@@ -21,6 +24,8 @@ interface Candidate {
   dateProblems: FieldError[];
   /** The row's JSON for the insert from the batch check's worker, if it built one (batch-check/rows.ts). */
   json: string | undefined;
+  /** Its event's order without id and updated_at, from the worker if it built one (webhookOrderMiddle). */
+  event: string | undefined;
 }
 
 /** The longest this thread works on a batch without a turn of the event loop (checking a row is ~0.1 ms, building one ~0.01 ms). */
@@ -119,7 +124,7 @@ export async function createOrderBatch(
       results[index] = rejected(body.external_id, [{ path: "pharmacy_id", message: `Pharmacy ${body.pharmacy_id} was not found.` }]);
       continue;
     }
-    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems, json: row.json });
+    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems, json: row.json, event: row.event });
   }
   if (candidates.length === 0) return results as OrderBatchResult[];
 
@@ -143,21 +148,37 @@ export async function createOrderBatch(
     c.json !== undefined && (c.body.pickup_note || !pharmacyById.get(c.body.pharmacy_id)!.pickupNote) ? c.json : orderRowJson(keys, values[i]!),
   );
 
+  const events = await mapInSlices(toInsert, slice, (c, i) => c.event ?? webhookOrderMiddle(values[i]!));
+
+  // Once per batch, not per piece: whose order.created some webhook subscription hears (only their bodies are built).
+  // A subscription made while the batch writes hears from the next batch on (the insert still matches each event with
+  // the subscriptions of its moment, but no body was built for a pharmacy nobody heard when the batch began).
+  const heard = await pharmaciesHearing(db, "order.created");
+
   // The writes in pieces, each its own short transaction (decision 0039): a row whole with its audit row and event in
   // one, a turn for the couriers' calls between two, and the events' lock held for a piece's events, not the batch's.
   const stored = new Map<string, OrderRow>();
   let longest = 0;
+  let unannounced = false;
   try {
     for (let first = 0; first < values.length; first += PIECE_ROWS) {
       if (first > 0) await backgroundTurn();
       const began = performance.now();
+      const last = first + PIECE_ROWS >= values.length;
       try {
-        const inserted = await db.transaction((tx) => writePiece(tx, actor, keys, values.slice(first, first + PIECE_ROWS), json.slice(first, first + PIECE_ROWS)));
+        const piece = { values: values.slice(first, first + PIECE_ROWS), json: json.slice(first, first + PIECE_ROWS), events: events.slice(first, first + PIECE_ROWS) };
+        const inserted = await db.transaction((tx) => writePiece(tx, actor, keys, piece, heard, last));
         for (const row of inserted) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
+        unannounced = !last;
       } finally {
         longest = Math.max(longest, performance.now() - began);
       }
     }
+  } catch (error) {
+    // Pieces committed without their NOTIFY (only the last piece's announces the batch's events): announced now, or by
+    // the next writer of events, whose NOTIFY has the hub read every position before its own.
+    if (unannounced) await notifyEvents(db).catch(() => undefined);
+    throw error;
   } finally {
     options.onTransaction?.(longest);
   }
@@ -191,14 +212,26 @@ export async function createOrderBatch(
  * and last their events, which take their positions as they are written
  * (under the lock every writer of events takes at commit, held from there to
  * this piece's commit), not one UPDATE each at commit (server/services/events/record.ts).
+ * Only the last piece NOTIFYs: positions follow commit order, so the hub woken
+ * once reads every piece's events (ten wakes, each a read on the couriers'
+ * thread, were one per piece).
  */
-async function writePiece(tx: Tx, actor: Actor, keys: readonly (keyof OrderValues)[], values: OrderValues[], json: string[]): Promise<OrderRow[]> {
-  const inserted = await insertOrders(tx, keys, values, json);
+async function writePiece(
+  tx: Tx,
+  actor: Actor,
+  keys: readonly (keyof OrderValues)[],
+  piece: { values: OrderValues[]; json: string[]; events: string[] },
+  heard: (pharmacyId: number) => boolean,
+  last: boolean,
+): Promise<OrderRow[]> {
+  const inserted = await insertOrders(tx, keys, piece.values, piece.json);
+  const eventOf = new Map(piece.values.map((row, i) => [keyOf(row.pharmacyId, row.externalId!), piece.events[i]!]));
   await audit(
     tx,
     inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
   );
-  await enqueueOrderEvents(tx, "order.created", [...inserted].sort((a, b) => a.id - b.id), { positionNow: true });
+  const created = [...inserted].sort((a, b) => a.id - b.id).map((row) => ({ id: row.id, pharmacyId: row.pharmacyId, updatedAt: row.updatedAt, middle: eventOf.get(keyOf(row.pharmacyId, row.externalId!))! }));
+  await enqueueOrdersCreated(tx, created, heard, { positionNow: true, notify: last });
   return inserted;
 }
 
