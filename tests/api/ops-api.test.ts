@@ -384,6 +384,13 @@ describeOps("ops API: batch", (ctx) => {
     console.info(`batch of 1000 orders: ${Date.now() - started} ms`);
   }, 120_000);
 
+  it("plans the events' commit trigger again at each call (a connection's first plan, made on a small table, was a seq scan kept as it grew)", async () => {
+    const result = await ctx().database.db.execute(sql`select proconfig from pg_proc where proname = 'dispatch_events_take_position'`);
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { proconfig: string[] | null }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.proconfig).toContain("plan_cache_mode=force_custom_plan");
+  });
+
   it("announces a batch's events once, after its last piece, and the pieces a refused batch committed too (decision 0039)", async () => {
     const pharmacyId = await newPharmacy(ctx(), { name: "Announced batch" });
     let heard = 0;
