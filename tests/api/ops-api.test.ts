@@ -411,6 +411,14 @@ describeOps("ops API: batch", (ctx) => {
       // Three pieces, one NOTIFY (the last piece's), then the sentinel's.
       expect(await heardAfterSentinel()).toBe(2);
 
+      // A batch whose last piece's rows are all stored already: its last piece writes no event, the first piece's are announced.
+      const later = Array.from({ length: 2 * PIECE_ROWS }, (_, i) => orderBody(pharmacyId, `NOTL-${String(i).padStart(3, "0")}`));
+      expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: later.slice(PIECE_ROWS) })).statusCode).toBe(200);
+      await heardAfterSentinel();
+      heard = 0;
+      expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: later })).statusCode).toBe(200);
+      expect(await heardAfterSentinel()).toBe(2);
+
       // A batch the database refuses in its second piece: the first piece committed, and its events are announced.
       const refused = `NOTF-${String(PIECE_ROWS + 1).padStart(3, "0")}`;
       const { db } = ctx().database;

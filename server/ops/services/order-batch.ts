@@ -159,6 +159,7 @@ export async function createOrderBatch(
   // one, a turn for the couriers' calls between two, and the events' lock held for a piece's events, not the batch's.
   const stored = new Map<string, OrderRow>();
   let longest = 0;
+  // Events committed that no NOTIFY has announced yet (only the last piece with events NOTIFYs).
   let unannounced = false;
   try {
     for (let first = 0; first < values.length; first += PIECE_ROWS) {
@@ -169,7 +170,7 @@ export async function createOrderBatch(
         const piece = { values: values.slice(first, first + PIECE_ROWS), json: json.slice(first, first + PIECE_ROWS), events: events.slice(first, first + PIECE_ROWS) };
         const inserted = await db.transaction((tx) => writePiece(tx, actor, keys, piece, heard, last));
         for (const row of inserted) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
-        unannounced = !last;
+        if (inserted.length) unannounced = !last;
       } finally {
         longest = Math.max(longest, performance.now() - began);
       }
@@ -182,6 +183,8 @@ export async function createOrderBatch(
   } finally {
     options.onTransaction?.(longest);
   }
+  // The last piece inserted nothing (its rows were already stored), so no NOTIFY of its announced the pieces before it.
+  if (unannounced) await notifyEvents(db);
   const created = new Set(stored.keys());
 
   // The rest are compared with what is stored (rows another process made first, repeats of a key, dates the rule refuses).
