@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents, dispatchEvents, orders, pharmacyVisits } from "../../server/db/schema.ts";
+import { PIECE_ROWS } from "../../server/ops/services/order-batch.ts";
 import { TEST_DAY } from "../support/api-harness.ts";
 import { describeOps, orderBody, pharmacyBody, type OpsContext } from "../support/ops-harness.ts";
 
@@ -383,43 +384,108 @@ describeOps("ops API: batch", (ctx) => {
     console.info(`batch of 1000 orders: ${Date.now() - started} ms`);
   }, 120_000);
 
-  it("leaves nothing of a batch whose last write the database refuses, and gives its events positions in the orders' order", async () => {
+  it("plans the events' commit trigger again at each call (a connection's first plan, made on a small table, was a seq scan kept as it grew)", async () => {
+    const result = await ctx().database.db.execute(sql`select proconfig from pg_proc where proname = 'dispatch_events_take_position'`);
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { proconfig: string[] | null }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.proconfig).toContain("plan_cache_mode=force_custom_plan");
+  });
+
+  it("announces a batch's events once, after its last piece, and the pieces a refused batch committed too (decision 0039)", async () => {
+    const pharmacyId = await newPharmacy(ctx(), { name: "Announced batch" });
+    let heard = 0;
+    const stop = await ctx().database.listen("rxc_events", () => void (heard += 1));
+    // A single order after each batch: notifications arrive in commit order, so once its one has, the batch's have.
+    let sentinels = 0;
+    const heardAfterSentinel = async () => {
+      const before = heard;
+      expect((await ctx().ops("POST", `${V1}/orders`, orderBody(pharmacyId, `NOTE-S${(sentinels += 1)}`))).statusCode).toBe(201);
+      for (let i = 0; i < 500 && heard === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return heard;
+    };
+    try {
+      await heardAfterSentinel();
+      heard = 0;
+      const rows = Array.from({ length: 2 * PIECE_ROWS + 50 }, (_, i) => orderBody(pharmacyId, `NOTE-${String(i).padStart(3, "0")}`));
+      expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: rows })).statusCode).toBe(200);
+      // Three pieces, one NOTIFY (the last piece's), then the sentinel's.
+      expect(await heardAfterSentinel()).toBe(2);
+
+      // A batch whose last piece's rows are all stored already: its last piece writes no event, the first piece's are announced.
+      const later = Array.from({ length: 2 * PIECE_ROWS }, (_, i) => orderBody(pharmacyId, `NOTL-${String(i).padStart(3, "0")}`));
+      expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: later.slice(PIECE_ROWS) })).statusCode).toBe(200);
+      await heardAfterSentinel();
+      heard = 0;
+      expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: later })).statusCode).toBe(200);
+      expect(await heardAfterSentinel()).toBe(2);
+
+      // A batch the database refuses in its second piece: the first piece committed, and its events are announced.
+      const refused = `NOTF-${String(PIECE_ROWS + 1).padStart(3, "0")}`;
+      const { db } = ctx().database;
+      await db.execute(sql.raw(`create function refuse_note_row() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`));
+      await db.execute(sql.raw(`create trigger refuse_note_row before insert on dispatch_events for each row when (new.data -> 'order' ->> 'external_id' = '${refused}') execute function refuse_note_row()`));
+      try {
+        heard = 0;
+        const failing = Array.from({ length: 2 * PIECE_ROWS }, (_, i) => orderBody(pharmacyId, `NOTF-${String(i).padStart(3, "0")}`));
+        expect((await ctx().ops("POST", `${V1}/orders/batch`, { orders: failing })).statusCode).toBe(500);
+      } finally {
+        await db.execute(sql.raw("drop trigger refuse_note_row on dispatch_events"));
+        await db.execute(sql.raw("drop function refuse_note_row()"));
+      }
+      expect(await heardAfterSentinel()).toBe(2);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("keeps the pieces of a batch committed before the database refused a write, each row whole, and a retry writes the rest once (decision 0039)", async () => {
     const pharmacyId = await newPharmacy(ctx(), { name: "Refused batch" });
     const rows = Array.from({ length: 250 }, (_, i) => orderBody(pharmacyId, `FAIL-${String(i).padStart(3, "0")}`));
+    // The rows are written in the order of their external ids, PIECE_ROWS to a transaction: the refused row is in the second piece.
+    const refused = `FAIL-${String(PIECE_ROWS + PIECE_ROWS / 2).padStart(3, "0")}`;
+    const firstPiece = rows.slice(0, PIECE_ROWS).map((row) => row.external_id);
     const { db } = ctx().database;
-    const createdAudits = async () => (await db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "order_created"))).length;
-    // The batch's events are its transaction's last statement: the database refuses the event of its last row.
-    await db.execute(sql.raw(`create function refuse_fail_249() returns trigger language plpgsql as $$
+    const writtenFor = async () => {
+      const stored = await db.select({ id: orders.id, externalId: orders.externalId }).from(orders).where(eq(orders.pharmacyId, pharmacyId)).orderBy(orders.id);
+      const ids = stored.map((row) => row.id);
+      const audits = ids.length ? await db.select({ orderId: auditEvents.orderId }).from(auditEvents).where(and(inArray(auditEvents.orderId, ids), eq(auditEvents.action, "order_created"))) : [];
+      const events = ids.length
+        ? await db.select({ orderId: dispatchEvents.orderId, type: dispatchEvents.type, position: dispatchEvents.position }).from(dispatchEvents).where(inArray(dispatchEvents.orderId, ids)).orderBy(dispatchEvents.position)
+        : [];
+      return { stored, ids, audits, events };
+    };
+    // The event is each piece's last statement: the database refuses the event of a row in the middle of the second piece.
+    await db.execute(sql.raw(`create function refuse_fail_row() returns trigger language plpgsql as $$
       begin raise exception 'refused by the test'; end $$`));
     await db.execute(
-      sql.raw(`create trigger refuse_fail_249 before insert on dispatch_events for each row
-        when (new.data -> 'order' ->> 'external_id' = 'FAIL-249') execute function refuse_fail_249()`),
+      sql.raw(`create trigger refuse_fail_row before insert on dispatch_events for each row
+        when (new.data -> 'order' ->> 'external_id' = '${refused}') execute function refuse_fail_row()`),
     );
+    let firstIds: number[];
     try {
-      const eventsBefore = (await db.select({ id: dispatchEvents.id }).from(dispatchEvents)).length;
-      const auditsBefore = await createdAudits();
       const response = await ctx().ops("POST", `${V1}/orders/batch`, { orders: rows });
       expect(response.statusCode).toBe(500);
-      expect(await db.select().from(orders).where(eq(orders.pharmacyId, pharmacyId))).toEqual([]);
-      expect(await createdAudits()).toBe(auditsBefore);
-      expect((await db.select({ id: dispatchEvents.id }).from(dispatchEvents)).length).toBe(eventsBefore);
+      // The first piece is committed whole (each order with its audit row and its event); nothing of the second or third.
+      const { stored, ids, audits, events } = await writtenFor();
+      expect(stored.map((row) => row.externalId).sort()).toEqual(firstPiece);
+      expect(audits.map((row) => row.orderId).sort((a, b) => a! - b!)).toEqual(ids);
+      expect(events.map((event) => [event.orderId, event.type])).toEqual(ids.map((id) => [id, "order.created"]));
+      firstIds = ids;
     } finally {
-      await db.execute(sql.raw("drop trigger refuse_fail_249 on dispatch_events"));
-      await db.execute(sql.raw("drop function refuse_fail_249()"));
+      await db.execute(sql.raw("drop trigger refuse_fail_row on dispatch_events"));
+      await db.execute(sql.raw("drop function refuse_fail_row()"));
     }
-    // The same file again once the database takes it: every row created, its audit row and its event each written once.
+    // The same file again once the database takes it: the rows already written unchanged, the rest created, each written once.
     const response = await ctx().ops("POST", `${V1}/orders/batch`, { orders: rows });
     expect(response.statusCode).toBe(200);
-    const created = await db.select({ id: orders.id }).from(orders).where(eq(orders.pharmacyId, pharmacyId));
-    expect(created).toHaveLength(250);
-    const ids = created.map((row) => row.id).sort((a, b) => a - b);
-    expect(await db.select({ id: auditEvents.id }).from(auditEvents).where(and(inArray(auditEvents.orderId, ids), eq(auditEvents.action, "order_created")))).toHaveLength(250);
+    const results = response.json().results as { external_id: string; status: string; order_id: number }[];
+    expect(results.filter((r) => r.status === "unchanged").map((r) => r.external_id)).toEqual(firstPiece);
+    expect(results.filter((r) => r.status === "created")).toHaveLength(250 - PIECE_ROWS);
+    const { ids, audits, events } = await writtenFor();
+    expect(ids).toHaveLength(250);
+    expect(ids.slice(0, PIECE_ROWS)).toEqual(firstIds!);
+    expect(audits.map((row) => row.orderId).sort((a, b) => a! - b!)).toEqual(ids);
     // One order.created each, positioned (in commit order, the live stream's order) in the orders' order.
-    const events = await db
-      .select({ orderId: dispatchEvents.orderId, type: dispatchEvents.type, position: dispatchEvents.position })
-      .from(dispatchEvents)
-      .where(inArray(dispatchEvents.orderId, ids))
-      .orderBy(dispatchEvents.position);
     expect(events.map((event) => [event.orderId, event.type])).toEqual(ids.map((id) => [id, "order.created"]));
     expect(events.every((event, i) => event.position !== null && (i === 0 || event.position > events[i - 1]!.position!))).toBe(true);
   });

@@ -13,6 +13,9 @@
  *   DIAG_APART=1   the importer in its own process (as the bench runs it)
  *   DIAG_SPLIT=1   the import sent to a second server process on the same database
  *   DIAG_PROF=1    the server with --cpu-prof into /tmp/imp/prof
+ *   DIAG_EXPLAIN=1 auto_explain on the bench database (statements over 15 ms into PostgreSQL's log)
+ * It also prints the couriers' calls by route as the server timed them, and
+ * the bench database's table statistics (scans, analyze) after each part.
  */
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -23,6 +26,7 @@ import { FLEET } from "../load/dataset.ts";
 import { courierDays, runPaced } from "../load/run.ts";
 import { BENCH_OPS_KEY, importOrders, importOrdersApart, mixFigures } from "./common.ts";
 import { percentile } from "../lib/machine.ts";
+import pg from "pg";
 
 const importer = process.env.DIAG_APART === "1" ? importOrdersApart : importOrders;
 
@@ -33,6 +37,28 @@ mkdirSync("/tmp/imp", { recursive: true });
 const logFile = "/tmp/imp/server.log";
 const serviceDate = calendarDate(new Date(), "America/New_York");
 const database = await prepareDatabase("postgres", serviceDate, FLEET);
+const dbUrl = "databaseUrl" in database.server ? database.server.databaseUrl : "";
+const dbName = new URL(dbUrl).pathname.slice(1);
+const pgq = async (query: string) => {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    return (await client.query(query)).rows;
+  } finally {
+    await client.end();
+  }
+};
+if (process.env.DIAG_EXPLAIN === "1") {
+  // Per database, so only this bench's sessions load it: statements over 15 ms with their plans into PostgreSQL's log.
+  await pgq(`alter database ${dbName} set session_preload_libraries = 'auto_explain'`);
+  await pgq(`alter database ${dbName} set auto_explain.log_min_duration = '15ms'`);
+}
+const tableStats = async (label: string) => {
+  const rows = await pgq(
+    "select relname, n_live_tup, seq_scan, seq_tup_read, idx_scan, n_mod_since_analyze, last_analyze, last_autoanalyze, last_autovacuum from pg_stat_user_tables where relname in ('orders','audit_log','dispatch_events','webhook_messages','pharmacy_visits','planned_stops','plans') order by relname",
+  );
+  console.log(`tables ${label}: ${rows.map((r) => `${r.relname} live ${r.n_live_tup} seq ${r.seq_scan}/${r.seq_tup_read} idx ${r.idx_scan} mod ${r.n_mod_since_analyze} an ${r.last_analyze ?? r.last_autoanalyze ?? "-"} vac ${r.last_autovacuum ?? "-"}`).join("; ")}`);
+};
 const server = await startBenchServer({ ...database.server, env: { OPS_API_KEY: BENCH_OPS_KEY }, logFile, probe: true, nodeArgs: PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/imp/prof"] : [] });
 const importServer = process.env.DIAG_SPLIT === "1" ? await startBenchServer({ ...database.server, env: { OPS_API_KEY: BENCH_OPS_KEY } }) : server;
 const lag = monitorEventLoopDelay({ resolution: 5 });
@@ -65,6 +91,7 @@ try {
   const warm = await courierDays(server.url, database.dataset.emails.slice(100), 20);
   await runPaced(server.url, warm, { durationMs: 3000, meanThinkMs: 0 });
   const pharmacyIds = Array.from({ length: FLEET.pharmacies }, (_, i) => i + 1);
+  await tableStats("before");
   const t0 = Date.now();
   lag.enable();
   const c0 = cpu();
@@ -82,6 +109,7 @@ try {
   lag.enable();
   const c1 = cpu(); const tc1 = Date.now();
   const run = await importing;
+  await tableStats("after the import under the mix");
   console.log(`cpu import: ${cpuDiff(c1, cpu(), (Date.now() - tc1) / 1000)}`);
   lag.disable();
   const importEnd = Date.now();
@@ -102,6 +130,22 @@ try {
   const a = serverSide(t0 + 5000, t1), b = serverSide(importStart, importEnd);
   console.log(`server-side courier baseline n ${a.length} p50 ${percentile(a, 50).toFixed(1)} p99 ${percentile(a, 99).toFixed(1)}; during n ${b.length} p50 ${percentile(b, 50).toFixed(1)} p99 ${percentile(b, 99).toFixed(1)}`);
   const loop = (from: number, to: number) => server.memory.filter((m) => m.at >= from && m.at <= to).map((m) => `${m.loop.maxMs.toFixed(0)}/${m.loop.p99Ms.toFixed(0)}`).join(" ");
+  const byRoute = (from: number, to: number) => {
+    const out = new Map<string, number[]>();
+    for (const l of lines) {
+      if (l.responseTime == null || l.time < from || l.time > to) continue;
+      const route = String(routeOf.get(l.reqId));
+      if (route.includes("/ops/")) continue;
+      out.set(route, [...(out.get(route) ?? []), l.responseTime as number]);
+    }
+    return out;
+  };
+  const routesBase = byRoute(t0 + 5000, t1), routesDuring = byRoute(importStart, importEnd);
+  for (const [route, during] of routesDuring) {
+    const base = routesBase.get(route) ?? [];
+    console.log(`  ${route}: baseline n ${base.length} p50 ${percentile(base, 50).toFixed(1)} p90 ${percentile(base, 90).toFixed(1)} p99 ${percentile(base, 99).toFixed(1)}; during n ${during.length} p50 ${percentile(during, 50).toFixed(1)} p90 ${percentile(during, 90).toFixed(1)} p99 ${percentile(during, 99).toFixed(1)}`);
+  }
+  await tableStats("at the end");
   console.log(`server loop max/p99 per s, baseline: ${loop(t0 + 5000, t1)}`);
   console.log(`server loop max/p99 per s, import: ${loop(importStart, importEnd)}`);
 } finally {

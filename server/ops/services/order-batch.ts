@@ -5,7 +5,10 @@ import { backgroundTurn } from "../../http/interactive-first.ts";
 import { orders, pharmacies } from "../../db/schema.ts";
 import { audit } from "../../db/audit.ts";
 import type { OrderRow } from "../../services/order-transitions.ts";
-import { enqueueOrderEvents } from "../../services/webhooks/order-events.ts";
+import { enqueueOrdersCreated } from "../../services/webhooks/order-events.ts";
+import { pharmaciesHearing } from "../../services/webhooks/outbox.ts";
+import { webhookOrderMiddle } from "../../services/webhooks/webhook-order.ts";
+import { notifyEvents } from "../../services/events/record.ts";
 import { CheckedBatch } from "./batch-check/pool.ts";
 import { checkBatchRow, type CheckedRow } from "./batch-check/rows.ts";
 import { externalIdConflictMessage, type CreateOptions, type PharmacyRow } from "./orders.ts";
@@ -21,10 +24,20 @@ interface Candidate {
   dateProblems: FieldError[];
   /** The row's JSON for the insert from the batch check's worker, if it built one (batch-check/rows.ts). */
   json: string | undefined;
+  /** Its event's order without id and updated_at, from the worker if it built one (webhookOrderMiddle). */
+  event: string | undefined;
 }
 
 /** The longest this thread works on a batch without a turn of the event loop (checking a row is ~0.1 ms, building one ~0.01 ms). */
 const SLICE_MS = 3;
+
+/**
+ * Rows written per transaction (decision 0039): a 1000-row batch's one
+ * transaction held the events' lock, which couriers' pickups and deliveries
+ * wait for at their commits, for its 1,000 events and its commit (22-38 ms),
+ * and PostgreSQL's core for ~100 ms in one block.
+ */
+export const PIECE_ROWS = 100;
 
 /**
  * Slices a batch's CPU work: after SLICE_MS of it, a turn of the event loop
@@ -77,20 +90,23 @@ const rejected = (externalId: string | null, errors: FieldError[]): OrderBatchRe
  *   process (or an earlier row of this batch) already made is compared with it:
  *   the same body is `unchanged`, another body is refused as a 409 would be;
  * - a date the rule refuses is accepted only as an exact replay of the stored order;
- * - all in one transaction: a failure of the database itself leaves nothing of the batch;
- * - its events take their positions in its last statement, so its commit holds the events' lock only briefly.
+ * - written in pieces of PIECE_ROWS rows, each its own transaction (decision 0039): a row is
+ *   written whole (order, audit row, event) or not at all; a failure of the database itself
+ *   leaves the pieces committed before it, and the same batch sent again answers their rows
+ *   `unchanged` and writes the rest once;
+ * - each piece's events take their positions in its last statement, so its commit holds the events' lock only briefly.
  * Background work (server/http/interactive-first.ts, decision 0027): one batch
  * at a time per process; its rows come checked (in the batch check's worker,
  * batch-check/pool.ts, or in slices by checkBatchInSlices) and are built in
- * slices with a turn for the couriers' calls between two, and a last turn after the commit paces
- * the writes' share.
+ * slices with a turn for the couriers' calls between two, a turn between two pieces, and a last
+ * turn after the last commit paces the writes' share.
  */
 export async function createOrderBatch(
   db: Db,
   actor: Actor,
   rows: readonly CheckedRow[],
   options: Omit<CreateOptions, "pharmacyCache"> & {
-    /** Told how long the transaction took, ms (the route's Server-Timing header). */
+    /** Told how long the longest of its transactions took, ms (the route's Server-Timing header). */
     onTransaction?: (ms: number) => void;
   },
 ): Promise<OrderBatchResult[]> {
@@ -108,12 +124,12 @@ export async function createOrderBatch(
       results[index] = rejected(body.external_id, [{ path: "pharmacy_id", message: `Pharmacy ${body.pharmacy_id} was not found.` }]);
       continue;
     }
-    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems, json: row.json });
+    candidates.push({ index, body, hash: row.hash, key: keyOf(body.pharmacy_id, body.external_id), dateProblems: row.dateProblems, json: row.json, event: row.event });
   }
   if (candidates.length === 0) return results as OrderBatchResult[];
 
-  // Everything that reads without locking or only builds is done before the transaction, in slices:
-  // the transaction holds just the writes (a pharmacy removed meanwhile fails the insert on its foreign key, as before).
+  // Everything that reads without locking or only builds is done before the writes, in slices:
+  // the transactions hold just the writes (a pharmacy removed meanwhile fails the insert on its foreign key, as before).
   const pharmacyById = await loadPharmacies(db, candidates);
   const live: Candidate[] = [];
   for (const candidate of candidates) {
@@ -132,43 +148,94 @@ export async function createOrderBatch(
     c.json !== undefined && (c.body.pickup_note || !pharmacyById.get(c.body.pharmacy_id)!.pickupNote) ? c.json : orderRowJson(keys, values[i]!),
   );
 
-  const began = performance.now();
-  const written = await db.transaction(async (tx) => {
-    const inserted = await insertOrders(tx, keys, values, json);
-    const stored = new Map<string, OrderRow>(inserted.map((row) => [keyOf(row.pharmacyId, row.externalId!), row]));
-    const created = new Set(stored.keys());
+  const events = await mapInSlices(toInsert, slice, (c, i) => c.event ?? webhookOrderMiddle(values[i]!));
 
-    for (const row of await storedOrders(tx, live.filter((c) => !stored.has(c.key)))) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
+  // Once per batch, not per piece: whose order.created some webhook subscription hears (only their bodies are built).
+  // A subscription made while the batch writes hears from the next batch on (the insert still matches each event with
+  // the subscriptions of its moment, but no body was built for a pharmacy nobody heard when the batch began).
+  const heard = await pharmaciesHearing(db, "order.created");
 
-    for (const candidate of live) {
-      const row = stored.get(candidate.key);
-      const externalId = candidate.body.external_id;
-      if (row && created.has(candidate.key) && inserting.get(candidate.key) === candidate) {
-        results[candidate.index] = { external_id: externalId, status: "created", order_id: row.id };
-      } else if (row && row.requestHash === candidate.hash) {
-        results[candidate.index] = { external_id: externalId, status: "unchanged", order_id: row.id };
-      } else if (candidate.dateProblems.length) {
-        results[candidate.index] = rejected(externalId, candidate.dateProblems);
-      } else if (row) {
-        results[candidate.index] = rejected(externalId, [{ path: "external_id", message: externalIdConflictMessage(row, externalId) }]);
-      } else {
-        throw new Error(`order ${externalId} conflicted but cannot be found`);
+  // The writes in pieces, each its own short transaction (decision 0039): a row whole with its audit row and event in
+  // one, a turn for the couriers' calls between two, and the events' lock held for a piece's events, not the batch's.
+  const stored = new Map<string, OrderRow>();
+  let longest = 0;
+  // Events committed that no NOTIFY has announced yet (only the last piece with events NOTIFYs).
+  let unannounced = false;
+  try {
+    for (let first = 0; first < values.length; first += PIECE_ROWS) {
+      if (first > 0) await backgroundTurn();
+      const began = performance.now();
+      const last = first + PIECE_ROWS >= values.length;
+      try {
+        const piece = { values: values.slice(first, first + PIECE_ROWS), json: json.slice(first, first + PIECE_ROWS), events: events.slice(first, first + PIECE_ROWS) };
+        const inserted = await db.transaction((tx) => writePiece(tx, actor, keys, piece, heard, last));
+        for (const row of inserted) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
+        if (inserted.length) unannounced = !last;
+      } finally {
+        longest = Math.max(longest, performance.now() - began);
       }
     }
+  } catch (error) {
+    // Pieces committed without their NOTIFY (only the last piece's announces the batch's events): announced now, or by
+    // the next writer of events, whose NOTIFY has the hub read every position before its own.
+    if (unannounced) await notifyEvents(db).catch(() => undefined);
+    throw error;
+  } finally {
+    options.onTransaction?.(longest);
+  }
+  // The last piece inserted nothing (its rows were already stored), so no NOTIFY of its announced the pieces before it.
+  if (unannounced) await notifyEvents(db);
+  const created = new Set(stored.keys());
 
-    await audit(
-      tx,
-      inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
-    );
-    // The transaction's last statement: the events take their positions as they are written (under the lock every
-    // writer of events takes at commit, held from here), not one UPDATE each at commit (server/services/events/record.ts).
-    await enqueueOrderEvents(tx, "order.created", inserted.sort((a, b) => a.id - b.id), { positionNow: true });
-    return results as OrderBatchResult[];
-  }).finally(() => options.onTransaction?.(performance.now() - began));
-  // The transaction's writes are not held back (its locks are held briefly), but PostgreSQL's work for them is paced
-  // after the commit: a rest in proportion before the answer, while the lane is still held (interactive-first.ts).
+  // The rest are compared with what is stored (rows another process made first, repeats of a key, dates the rule refuses).
+  for (const row of await storedOrders(db, live.filter((c) => !stored.has(c.key)))) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
+  for (const candidate of live) {
+    const row = stored.get(candidate.key);
+    const externalId = candidate.body.external_id;
+    if (row && created.has(candidate.key) && inserting.get(candidate.key) === candidate) {
+      results[candidate.index] = { external_id: externalId, status: "created", order_id: row.id };
+    } else if (row && row.requestHash === candidate.hash) {
+      results[candidate.index] = { external_id: externalId, status: "unchanged", order_id: row.id };
+    } else if (candidate.dateProblems.length) {
+      results[candidate.index] = rejected(externalId, candidate.dateProblems);
+    } else if (row) {
+      results[candidate.index] = rejected(externalId, [{ path: "external_id", message: externalIdConflictMessage(row, externalId) }]);
+    } else {
+      throw new Error(`order ${externalId} conflicted but cannot be found`);
+    }
+  }
+  // PostgreSQL's work for the writes is paced after the last commit: a rest in proportion before the answer, while
+  // the lane is still held (interactive-first.ts).
   await backgroundTurn();
-  return written;
+  return results as OrderBatchResult[];
+}
+
+/**
+ * One piece of a batch, in its own transaction: its orders, their audit rows,
+ * and last their events, which take their positions as they are written
+ * (under the lock every writer of events takes at commit, held from there to
+ * this piece's commit), not one UPDATE each at commit (server/services/events/record.ts).
+ * Only the last piece NOTIFYs: positions follow commit order, so the hub woken
+ * once reads every piece's events (ten wakes, each a read on the couriers'
+ * thread, were one per piece).
+ */
+async function writePiece(
+  tx: Tx,
+  actor: Actor,
+  keys: readonly (keyof OrderValues)[],
+  piece: { values: OrderValues[]; json: string[]; events: string[] },
+  heard: (pharmacyId: number) => boolean,
+  last: boolean,
+): Promise<OrderRow[]> {
+  const inserted = await insertOrders(tx, keys, piece.values, piece.json);
+  const eventOf = new Map(piece.values.map((row, i) => [keyOf(row.pharmacyId, row.externalId!), piece.events[i]!]));
+  await audit(
+    tx,
+    inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
+  );
+  const created = [...inserted].sort((a, b) => a.id - b.id).map((row) => ({ id: row.id, pharmacyId: row.pharmacyId, updatedAt: row.updatedAt, middle: eventOf.get(keyOf(row.pharmacyId, row.externalId!))! }));
+  await enqueueOrdersCreated(tx, created, heard, { positionNow: true, notify: last });
+  return inserted;
 }
 
 /** The same order of text in JavaScript for every process: code units, not the locale. */

@@ -1,11 +1,12 @@
-import type { z } from "zod";
-import type { WebhookEventType, WebhookOrder } from "../../../domain/webhook-events.ts";
-import { statusById } from "../../../domain/vocabulary.ts";
+import type { WebhookEventType } from "../../../domain/webhook-events.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
-import { recordDispatchEvents } from "../events/record.ts";
-import { enqueueEvent, enqueueWebhookMessages, pharmaciesHearing } from "./outbox.ts";
+import { insertDispatchEventRows, type PositionOptions } from "../events/record.ts";
+import { enqueueEvent, enqueueWebhookBodies } from "./outbox.ts";
+import { webhookOrder, webhookOrderJson } from "./webhook-order.ts";
 import type { Tx } from "../../db/client.ts";
+
+export { webhookOrder };
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -18,22 +19,6 @@ export const WEBHOOK_FOR_LIFECYCLE: Partial<Record<OrderLifecycleEvent["type"], 
   ATTEMPT_DELIVERY: "order.delivery_attempted",
   RETURN_TO_PHARMACY: "order.returned",
 };
-
-/**
- * The order as an event carries it: who, where and what state, no patient
- * details (the proof endpoint has those, behind the key).
- */
-export function webhookOrder(row: OrderRow): z.infer<typeof WebhookOrder> {
-  return {
-    id: row.id,
-    external_id: row.externalId,
-    pharmacy_id: row.pharmacyId,
-    courier_id: row.courierId,
-    service_date: row.serviceDate,
-    status: statusById(row.statusId)!.name,
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
 
 /** One line for any service that changed an order: the event, in the same transaction. */
 export async function enqueueOrderEvent(tx: Tx, type: WebhookEventType, row: OrderRow): Promise<void> {
@@ -50,19 +35,34 @@ export async function enqueueOrderRescheduled(tx: Tx, row: OrderRow, from: strin
   });
 }
 
+/** An order an orders batch inserted, with its event's middle part (webhookOrderMiddle, built in the batch check's worker). */
+export interface CreatedOrder {
+  id: number;
+  pharmacyId: number;
+  updatedAt: Date;
+  middle: string;
+}
+
 /**
- * The same event for many orders in one statement (an orders batch): every
- * order's live event for the console (issue 27: whether or not anyone
- * subscribes), and webhook messages for the orders some subscription hears of.
+ * order.created for many orders in one statement each (an orders batch's
+ * piece): every order's live event for the console (issue 27: whether or not
+ * anyone subscribes), and webhook messages for the orders whose pharmacy some
+ * subscription hears (`heard`, read once per batch). The bodies are joined
+ * from parts — the same text webhookBody and recordDispatchEvents build —
+ * so this thread does not build and serialise an object per order.
  */
-export async function enqueueOrderEvents(tx: Tx, type: WebhookEventType, rows: readonly OrderRow[], options: { positionNow?: boolean } = {}): Promise<void> {
-  if (rows.length === 0) return;
-  const events = rows.map((row) => ({ type, pharmacyId: row.pharmacyId, data: { order: webhookOrder(row) }, at: row.updatedAt }));
-  const heard = await pharmaciesHearing(tx, type);
-  await enqueueWebhookMessages(
+export async function enqueueOrdersCreated(tx: Tx, created: readonly CreatedOrder[], heard: (pharmacyId: number) => boolean, options: PositionOptions = {}): Promise<void> {
+  if (created.length === 0) return;
+  const type = "order.created";
+  const parts = created.map((order) => {
+    const at = order.updatedAt.toISOString();
+    return { order, at, data: `{"order":${webhookOrderJson(order.id, order.middle, at)}}` };
+  });
+  await enqueueWebhookBodies(
     tx,
-    events.filter((event) => heard(event.pharmacyId)),
+    parts.filter((part) => heard(part.order.pharmacyId)).map((part) => ({ type, pharmacyId: part.order.pharmacyId, body: `{"type":"${type}","timestamp":"${part.at}","data":${part.data}}` })),
   );
-  // Last, for positionNow (recordDispatchEvents): nothing of this function runs after it.
-  await recordDispatchEvents(tx, events, options);
+  // Last, for positionNow (insertDispatchEventRows): nothing of this function runs after it.
+  const rows = parts.map((part) => `{"type":"${type}","pharmacy_id":${part.order.pharmacyId},"order_id":${part.order.id},"data":${part.data},"created_at":"${part.at}"}`);
+  await insertDispatchEventRows(tx, `[${rows.join(",")}]`, options);
 }

@@ -34,7 +34,7 @@ export function nudgeSenders(): void {
 export async function enqueueEvent(tx: Tx, event: OutboxEvent): Promise<void> {
   // The console's live stream hears every event, subscribed to or not (issue 27).
   await recordDispatchEvents(tx, [event]);
-  const body = JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: event.data });
+  const body = webhookBody(event.type, event.at ?? new Date(), event.data);
   // Each subscription's copy has an id of its own: the webhook-id its endpoint dedupes on.
   const prefix = `msg_${randomUUID().replace(/-/g, "")}`;
   await tx.execute(sql`insert into ${webhookMessages} (subscription_id, event_id, event_type, body)
@@ -72,6 +72,17 @@ export async function enqueueEvents(tx: Tx, events: readonly OutboxEvent[]): Pro
 
 /** The outbox half of enqueueEvents: the webhook messages only, for a caller that recorded the live events of more changes than subscriptions hear. */
 export async function enqueueWebhookMessages(tx: Tx, events: readonly OutboxEvent[]): Promise<void> {
+  await enqueueWebhookBodies(
+    tx,
+    events.map((event) => ({ type: event.type, pharmacyId: event.pharmacyId, body: webhookBody(event.type, event.at ?? new Date(), event.data) })),
+  );
+}
+
+/** A message's body, as every webhook sends it. */
+export const webhookBody = (type: WebhookEventType, at: Date, data: Record<string, unknown>) => JSON.stringify({ type, timestamp: at.toISOString(), data });
+
+/** enqueueWebhookMessages for bodies already built (an orders batch builds them from parts made in the batch check's worker). */
+export async function enqueueWebhookBodies(tx: Tx, events: readonly { type: WebhookEventType; pharmacyId: number; body: string }[]): Promise<void> {
   if (events.length === 0) return;
   const rows = JSON.stringify(
     events.map((event, index) => ({
@@ -79,7 +90,7 @@ export async function enqueueWebhookMessages(tx: Tx, events: readonly OutboxEven
       prefix: `msg_${randomUUID().replace(/-/g, "")}`,
       type: event.type,
       pharmacy_id: event.pharmacyId,
-      body: JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: event.data }),
+      body: event.body,
     })),
   );
   await tx.execute(sql`insert into ${webhookMessages} (subscription_id, event_id, event_type, body)

@@ -3,6 +3,7 @@ import { issueWords } from "../../../../domain/contract/issue-words.ts";
 import { orderDateProblems } from "../../../../domain/date-rules.ts";
 import { requestHashOf } from "../order-hash.ts";
 import { orderRowJson, orderValues } from "../order-values.ts";
+import { webhookOrderMiddle } from "../../../services/webhooks/webhook-order.ts";
 
 /**
  * One row of an orders batch, checked (issue 25): either refused by the
@@ -15,11 +16,13 @@ import { orderRowJson, orderValues } from "../order-values.ts";
  * In the worker a row the date rule accepts also comes with its JSON for the
  * insert (order-values.ts), built as if its pharmacy had no pickup note of
  * its own: the server's thread uses it when that holds or the row has its
- * own note, and builds the row itself otherwise.
+ * own note, and builds the row itself otherwise. And with it the middle of its
+ * order.created event's order (webhookOrderMiddle: all but the id and
+ * updated_at the insert gives), which no pickup note changes.
  */
 export type CheckedRow =
   | { ok: false; externalId: string | null; errors: FieldError[] }
-  | { ok: true; body: OrderCreateRequest; hash: string; dateProblems: FieldError[]; json?: string };
+  | { ok: true; body: OrderCreateRequest; hash: string; dateProblems: FieldError[]; json?: string; event?: string };
 
 /** Zod issues of one batch row → paths inside the row ("address.zipcode"). */
 function rowErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
@@ -35,7 +38,7 @@ export function checkBatchRow(raw: Record<string, unknown>, today: string, optio
   const dateProblems = orderDateProblems(body, today);
   if (!options.withJson || dateProblems.length) return { ok: true, body, hash, dateProblems };
   const values = orderValues(body, { id: body.pharmacy_id, pickupNote: null }, hash, today);
-  return { ok: true, body, hash, dateProblems, json: orderRowJson(Object.keys(values) as (keyof typeof values)[], values) };
+  return { ok: true, body, hash, dateProblems, json: orderRowJson(Object.keys(values) as (keyof typeof values)[], values), event: webhookOrderMiddle(values) };
 }
 
 // The keys Fastify's JSON parser (secure-json-parse) looks for, escapes included: such a body is left to it.
