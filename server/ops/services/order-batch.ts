@@ -8,7 +8,6 @@ import type { OrderRow } from "../../services/order-transitions.ts";
 import { enqueueOrdersCreated } from "../../services/webhooks/order-events.ts";
 import { pharmaciesHearing } from "../../services/webhooks/outbox.ts";
 import { webhookOrderMiddle } from "../../services/webhooks/webhook-order.ts";
-import { notifyEvents } from "../../services/events/record.ts";
 import { CheckedBatch } from "./batch-check/pool.ts";
 import { checkBatchRow, type CheckedRow } from "./batch-check/rows.ts";
 import { externalIdConflictMessage, type CreateOptions, type PharmacyRow } from "./orders.ts";
@@ -159,32 +158,21 @@ export async function createOrderBatch(
   // one, a turn for the couriers' calls between two, and the events' lock held for a piece's events, not the batch's.
   const stored = new Map<string, OrderRow>();
   let longest = 0;
-  // Events committed that no NOTIFY has announced yet (only the last piece with events NOTIFYs).
-  let unannounced = false;
   try {
     for (let first = 0; first < values.length; first += PIECE_ROWS) {
       if (first > 0) await backgroundTurn();
       const began = performance.now();
-      const last = first + PIECE_ROWS >= values.length;
       try {
         const piece = { values: values.slice(first, first + PIECE_ROWS), json: json.slice(first, first + PIECE_ROWS), events: events.slice(first, first + PIECE_ROWS) };
-        const inserted = await db.transaction((tx) => writePiece(tx, actor, keys, piece, heard, last));
+        const inserted = await db.transaction((tx) => writePiece(tx, actor, keys, piece, heard));
         for (const row of inserted) stored.set(keyOf(row.pharmacyId, row.externalId!), row);
-        if (inserted.length) unannounced = !last;
       } finally {
         longest = Math.max(longest, performance.now() - began);
       }
     }
-  } catch (error) {
-    // Pieces committed without their NOTIFY (only the last piece's announces the batch's events): announced now, or by
-    // the next writer of events, whose NOTIFY has the hub read every position before its own.
-    if (unannounced) await notifyEvents(db).catch(() => undefined);
-    throw error;
   } finally {
     options.onTransaction?.(longest);
   }
-  // The last piece inserted nothing (its rows were already stored), so no NOTIFY of its announced the pieces before it.
-  if (unannounced) await notifyEvents(db);
   const created = new Set(stored.keys());
 
   // The rest are compared with what is stored (rows another process made first, repeats of a key, dates the rule refuses).
@@ -214,10 +202,9 @@ export async function createOrderBatch(
  * One piece of a batch, in its own transaction: its orders, their audit rows,
  * and last their events, which take their positions as they are written
  * (under the lock every writer of events takes at commit, held from there to
- * this piece's commit), not one UPDATE each at commit (server/services/events/record.ts).
- * Only the last piece NOTIFYs: positions follow commit order, so the hub woken
- * once reads every piece's events (ten wakes, each a read on the couriers'
- * thread, were one per piece).
+ * this piece's commit), not one UPDATE each at commit (server/services/events/record.ts),
+ * and announced when it commits (a NOTIFY once a batch measured no different, and left a
+ * failed batch's committed pieces to be announced by someone else).
  */
 async function writePiece(
   tx: Tx,
@@ -225,7 +212,6 @@ async function writePiece(
   keys: readonly (keyof OrderValues)[],
   piece: { values: OrderValues[]; json: string[]; events: string[] },
   heard: (pharmacyId: number) => boolean,
-  last: boolean,
 ): Promise<OrderRow[]> {
   const inserted = await insertOrders(tx, keys, piece.values, piece.json);
   const eventOf = new Map(piece.values.map((row, i) => [keyOf(row.pharmacyId, row.externalId!), piece.events[i]!]));
@@ -234,7 +220,7 @@ async function writePiece(
     inserted.map((row) => ({ courierId: null, apiKeyId: actor.apiKeyId, staffId: actor.staffId ?? null, action: "order_created" as const, orderId: row.id, toStatus: "new" })),
   );
   const created = [...inserted].sort((a, b) => a.id - b.id).map((row) => ({ id: row.id, pharmacyId: row.pharmacyId, updatedAt: row.updatedAt, middle: eventOf.get(keyOf(row.pharmacyId, row.externalId!))! }));
-  await enqueueOrdersCreated(tx, created, heard, { positionNow: true, notify: last });
+  await enqueueOrdersCreated(tx, created, heard, { positionNow: true });
   return inserted;
 }
 

@@ -46,12 +46,6 @@ export async function recordDispatchEvents(tx: Pick<Tx, "execute">, events: read
 export interface PositionOptions {
   /** The rows take their positions in the insert (see recordDispatchEvents): the transaction's LAST statement only. */
   positionNow?: boolean;
-  /**
-   * With positionNow: false leaves out this transaction's NOTIFY (default true). For all but the last of one
-   * caller's consecutive transactions (an orders batch's pieces, decision 0039): the last one's NOTIFY, or any
-   * other writer's, has the hub read every position committed before it, these included.
-   */
-  notify?: boolean;
 }
 
 /**
@@ -62,11 +56,7 @@ export async function insertDispatchEventRows(tx: Pick<Tx, "execute">, rows: str
   if (options.positionNow) {
     // The caller's last statement before COMMIT (see positionNow): the lock the commit trigger takes, taken now and
     // held until the commit is visible, so the positions stay in commit order; rows with one queue no trigger (migration 0014).
-    await tx.execute(
-      options.notify === false
-        ? sql`select pg_advisory_xact_lock(${EVENT_POSITION_LOCK})`
-        : sql`select pg_advisory_xact_lock(${EVENT_POSITION_LOCK}), pg_notify('rxc_events', '')`,
-    );
+    await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_POSITION_LOCK}), pg_notify('rxc_events', '')`);
     await tx.execute(sql`insert into ${dispatchEvents} (position, type, pharmacy_id, order_id, data, created_at)
       select nextval('dispatch_events_position_seq'), type, pharmacy_id, order_id, data, created_at
       from (select * from rows from (json_to_recordset(${rows}::json) as (type text, pharmacy_id integer, order_id integer, data jsonb, created_at timestamptz))
@@ -80,8 +70,3 @@ export async function insertDispatchEventRows(tx: Pick<Tx, "execute">, rows: str
 
 /** The transaction-level advisory lock under which events take their positions (migration 0013's trigger takes the same). */
 export const EVENT_POSITION_LOCK = 4_242_027;
-
-/** NOTIFY rxc_events on its own: the hub reads what committed since its last position. */
-export async function notifyEvents(db: Pick<Tx, "execute">): Promise<void> {
-  await db.execute(sql`select pg_notify('rxc_events', '')`);
-}
