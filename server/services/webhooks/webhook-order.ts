@@ -1,7 +1,9 @@
 import type { z } from "zod";
 import type { WebhookOrder } from "../../../domain/webhook-events.ts";
 import { statusById } from "../../../domain/vocabulary.ts";
-import type { OrderRow } from "../order-transitions.ts";
+import type { orders } from "../../db/schema.ts";
+
+type OrderRow = typeof orders.$inferSelect;
 
 /**
  * The order as an event carries it: who, where and what state, no patient
