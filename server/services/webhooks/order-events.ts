@@ -2,7 +2,7 @@ import type { WebhookEventType } from "../../../domain/webhook-events.ts";
 import type { OrderLifecycleEvent } from "../../../machines/order-lifecycle.machine.ts";
 import type { orders } from "../../db/schema.ts";
 import { insertDispatchEventRows, type PositionOptions } from "../events/record.ts";
-import { enqueueEvent, enqueueWebhookBodies } from "./outbox.ts";
+import { enqueueEvent, enqueueWebhookBodies, webhookBodyText } from "./outbox.ts";
 import { webhookOrder, webhookOrderJson } from "./webhook-order.ts";
 import type { Tx } from "../../db/client.ts";
 
@@ -60,7 +60,7 @@ export async function enqueueOrdersCreated(tx: Tx, created: readonly CreatedOrde
   });
   await enqueueWebhookBodies(
     tx,
-    parts.filter((part) => heard(part.order.pharmacyId)).map((part) => ({ type, pharmacyId: part.order.pharmacyId, body: `{"type":"${type}","timestamp":"${part.at}","data":${part.data}}` })),
+    parts.filter((part) => heard(part.order.pharmacyId)).map((part) => ({ type, pharmacyId: part.order.pharmacyId, body: webhookBodyText(type, part.at, part.data) })),
   );
   // Last, for positionNow (insertDispatchEventRows): nothing of this function runs after it.
   const rows = parts.map((part) => `{"type":"${type}","pharmacy_id":${part.order.pharmacyId},"order_id":${part.order.id},"data":${part.data},"created_at":"${part.at}"}`);

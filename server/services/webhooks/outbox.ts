@@ -79,7 +79,10 @@ export async function enqueueWebhookMessages(tx: Tx, events: readonly OutboxEven
 }
 
 /** A message's body, as every webhook sends it. */
-export const webhookBody = (type: WebhookEventType, at: Date, data: Record<string, unknown>) => JSON.stringify({ type, timestamp: at.toISOString(), data });
+export const webhookBody = (type: WebhookEventType, at: Date, data: Record<string, unknown>) => webhookBodyText(type, at.toISOString(), JSON.stringify(data));
+
+/** The same text from its data already serialised (an orders batch joins it from parts): JSON.stringify({ type, timestamp, data }). */
+export const webhookBodyText = (type: WebhookEventType, timestamp: string, dataJson: string) => `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(timestamp)},"data":${dataJson}}`;
 
 /** enqueueWebhookMessages for bodies already built (an orders batch builds them from parts made in the batch check's worker). */
 export async function enqueueWebhookBodies(tx: Tx, events: readonly { type: WebhookEventType; pharmacyId: number; body: string }[]): Promise<void> {
