@@ -51,6 +51,41 @@ export interface RunResult {
   slowBySecond: Record<number, number>;
   /** Paced runs: the first seconds, while the couriers connect and the server's database pool grows, counted apart. */
   rampUp?: { seconds: number; requests: number; errors: number; p50: number; p99: number; max: number };
+  /** Paced runs given a PhaseClock: the calls sent in each phase (by when they were sent), each phase's time summed. */
+  phases?: Record<string, RunResult>;
+}
+
+/**
+ * The phases a paced run goes through, set by whoever drives the run (an import
+ * started and stopped in rounds): each call counts in the phase it was sent in,
+ * each phase's figures come from all its windows together. A phase named
+ * "kind#n" (one window of several) counts its calls under "kind#n" and under
+ * "kind", the windows pooled. Phases whose name starts with "-" are not
+ * measured (the pause around a change of phase).
+ */
+export class PhaseClock {
+  private phase: string | null = null;
+  private since = performance.now();
+  private readonly spent = new Map<string, number>();
+
+  set(phase: string | null): void {
+    const now = performance.now();
+    if (this.phase !== null) this.spent.set(this.phase, (this.spent.get(this.phase) ?? 0) + now - this.since);
+    this.phase = phase;
+    this.since = now;
+  }
+
+  get current(): string | null {
+    return this.phase;
+  }
+
+  /** Seconds spent in a phase so far, its current window included; "kind" sums its windows "kind#n". */
+  seconds(phase: string): number {
+    const counts = (name: string | null) => name === phase || (name?.startsWith(`${phase}#`) ?? false);
+    let ms = counts(this.phase) ? performance.now() - this.since : 0;
+    for (const [name, spent] of this.spent) if (counts(name)) ms += spent;
+    return ms / 1000;
+  }
 }
 
 class Recorder {
@@ -195,6 +230,8 @@ export async function runPaced(
     rampUpMs?: number;
     /** Ends the run early once true (checked before each call): a run as long as something else takes. */
     stopWhen?: () => boolean;
+    /** Also counts each call in the phase the clock showed when it was sent (RunResult.phases). */
+    phases?: PhaseClock;
   },
 ): Promise<RunResult> {
   const target = new URL(url);
@@ -205,6 +242,17 @@ export async function runPaced(
   const measuredFrom = started + rampUpMs;
   const end = measuredFrom + options.durationMs;
   const recorderAt = (time: number) => (time < measuredFrom ? rampRecorder : steadyRecorder);
+  const phaseRecorders = new Map<string, Recorder>();
+  const recorderOf = (phase: string) => {
+    const recorder = phaseRecorders.get(phase) ?? new Recorder();
+    phaseRecorders.set(phase, recorder);
+    return recorder;
+  };
+  const recordersFor = (phase: string | null | undefined): Recorder[] => {
+    if (!phase || phase.startsWith("-")) return [];
+    const kind = phase.split("#")[0]!;
+    return kind === phase ? [recorderOf(phase)] : [recorderOf(phase), recorderOf(kind)];
+  };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   await Promise.all(
     days.map(async (day, index) => {
@@ -217,13 +265,17 @@ export async function runPaced(
         for (let calls = 0; going() && calls < (options.callsPerCourier ?? Infinity); calls++) {
           const spec = day.next();
           const sent = performance.now();
+          const inPhase = recordersFor(options.phases?.current);
           try {
             const { status, body } = await send(target, agent, spec, options.timeoutMs ?? 10_000);
             const now = performance.now();
             recorderAt(now).record(spec.endpoint, now - sent, status, body);
+            for (const recorder of inPhase) recorder.record(spec.endpoint, now - sent, status, body);
             day.done(spec, status, body);
           } catch (error) {
-            recorderAt(performance.now()).fail(spec.endpoint, (error as Error).message === "timeout" ? "timeout" : "connection error", (error as Error).message);
+            const kind = (error as Error).message === "timeout" ? "timeout" : "connection error";
+            recorderAt(performance.now()).fail(spec.endpoint, kind, (error as Error).message);
+            for (const recorder of inPhase) recorder.fail(spec.endpoint, kind, (error as Error).message);
             day.done(spec, 0, "");
           }
           const pause = think();
@@ -236,7 +288,10 @@ export async function runPaced(
       }
     }),
   );
-  const steady = steadyRecorder.result("paced", days, (performance.now() - measuredFrom) / 1000);
+  const phases = options.phases
+    ? { phases: Object.fromEntries([...phaseRecorders].map(([phase, recorder]) => [phase, recorder.result("paced", days, options.phases!.seconds(phase))])) }
+    : {};
+  const steady = { ...steadyRecorder.result("paced", days, (performance.now() - measuredFrom) / 1000), ...phases };
   if (!rampUpMs) return { ...steady, meanThinkMs: options.meanThinkMs };
   const ramp = rampRecorder.result("paced", days, rampUpMs / 1000);
   const max = Math.max(0, ...Object.values(ramp.byEndpoint).map((stats) => stats!.max));

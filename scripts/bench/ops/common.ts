@@ -108,18 +108,45 @@ export async function importOrders(
   return { orders: options.total, batchSize: options.batchSize, seconds: round1(seconds), ordersPerSecond: round1(options.total / seconds), created, rejected, batchMs, transactionMs, rejections };
 }
 
-/** importOrders in a child process (importer-process.ts): its JSON work does not stall the process that times the couriers' calls. */
-export function importOrdersApart(url: string, options: Parameters<typeof importOrders>[1]): Promise<ImportRun> {
+export interface Importer {
+  /** importOrders in the importer's process; one import at a time. */
+  run(options: Parameters<typeof importOrders>[1]): Promise<ImportRun>;
+  stop(): void;
+}
+
+/** A process that runs importOrders (importer-process.ts): its JSON work does not stall the process that times the couriers' calls. */
+export function startImporter(url: string): Importer {
   const child = fork(path.join(import.meta.dirname, "importer-process.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message) => {
-      const answer = message as { run?: ImportRun; error?: string };
-      if (answer.run) resolve(answer.run);
-      else reject(new Error(`the importer failed: ${answer.error}`));
-    });
-    child.once("exit", (code) => reject(new Error(`the importer exited with ${code} before answering`)));
-    child.send({ url, options });
-  });
+  let exited: Error | null = null;
+  child.once("exit", (code) => (exited = new Error(`the importer exited with ${code} before answering`)));
+  return {
+    run: (options) =>
+      new Promise((resolve, reject) => {
+        if (exited) return reject(exited);
+        const onExit = () => reject(exited);
+        child.once("exit", onExit);
+        child.once("message", (message) => {
+          child.off("exit", onExit);
+          const answer = message as { run?: ImportRun; error?: string };
+          if (answer.run) resolve(answer.run);
+          else reject(new Error(`the importer failed: ${answer.error}`));
+        });
+        child.send({ url, options });
+      }),
+    stop: () => {
+      if (child.connected) child.disconnect();
+    },
+  };
+}
+
+/** One import in an importer process of its own, started for it and stopped after. */
+export async function importOrdersApart(url: string, options: Parameters<typeof importOrders>[1]): Promise<ImportRun> {
+  const importer = startImporter(url);
+  try {
+    return await importer.run(options);
+  } finally {
+    importer.stop();
+  }
 }
 
 const round1 = (value: number) => Number(value.toFixed(1));
