@@ -147,7 +147,7 @@ for (const name of selected) {
         break;
       }
       case "import": {
-        const result = await runImportBench(quick ? { ...FULL_IMPORT, baselineMs: 3_000, orders: 2000, rounds: 2 } : FULL_IMPORT);
+        const result = await runImportBench(quick ? { ...FULL_IMPORT, baselineMs: 3_000, orders: 2000, rounds: 2, warmUpOrders: 1000 } : FULL_IMPORT);
         publish("Order import", "import", result, importMarkdown(result, IMPORT_NOTES));
         break;
       }
