@@ -232,6 +232,8 @@ export async function runPaced(
     stopWhen?: () => boolean;
     /** Also counts each call in the phase the clock showed when it was sent (RunResult.phases). */
     phases?: PhaseClock;
+    /** Told of every call as it ends: when it was sent (ms since the epoch), how long it took, its answer's status (0: none). */
+    onCall?: (call: { endpoint: Endpoint; sentAt: number; ms: number; status: number }) => void;
   },
 ): Promise<RunResult> {
   const target = new URL(url);
@@ -271,6 +273,7 @@ export async function runPaced(
             const now = performance.now();
             recorderAt(now).record(spec.endpoint, now - sent, status, body);
             for (const recorder of inPhase) recorder.record(spec.endpoint, now - sent, status, body);
+            options.onCall?.({ endpoint: spec.endpoint, sentAt: performance.timeOrigin + sent, ms: now - sent, status });
             day.done(spec, status, body);
           } catch (error) {
             const kind = (error as Error).message === "timeout" ? "timeout" : "connection error";

@@ -71,6 +71,8 @@ export interface ImportRun {
   batchMs: number[];
   /** Each batch's transaction as the server timed it (its Server-Timing header), ms; absent from runs before 2026-11-27. */
   transactionMs?: number[];
+  /** Each batch's round trip as [sent, answered], ms since the epoch (for lining batches up with the couriers' calls). */
+  batchSpans?: [number, number][];
   rejections: string[];
 }
 
@@ -82,6 +84,7 @@ export async function importOrders(
   const started = performance.now();
   const batchMs: number[] = [];
   const transactionMs: number[] = [];
+  const batchSpans: [number, number][] = [];
   const rejections: string[] = [];
   let created = 0;
   let rejected = 0;
@@ -93,6 +96,7 @@ export async function importOrders(
     const sent = performance.now();
     const answer = await ops<{ results: { status: string; errors?: unknown }[] }>(url, "POST", "/api/ops/v1/orders/batch", { orders });
     batchMs.push(Math.round(performance.now() - sent));
+    batchSpans.push([Math.round(performance.timeOrigin + sent), Math.round(performance.timeOrigin + performance.now())]);
     const timing = /transaction;dur=([\d.]+)/.exec(answer.headers.get("server-timing") ?? "");
     if (timing) transactionMs.push(Math.round(Number(timing[1])));
     if (answer.status !== 200) throw new Error(`orders/batch answered ${answer.status}: ${JSON.stringify(answer.json).slice(0, 300)}`);
@@ -105,7 +109,7 @@ export async function importOrders(
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  return { orders: options.total, batchSize: options.batchSize, seconds: round1(seconds), ordersPerSecond: round1(options.total / seconds), created, rejected, batchMs, transactionMs, rejections };
+  return { orders: options.total, batchSize: options.batchSize, seconds: round1(seconds), ordersPerSecond: round1(options.total / seconds), created, rejected, batchMs, transactionMs, batchSpans, rejections };
 }
 
 export interface Importer {

@@ -39,6 +39,9 @@ export interface ImportOptions {
   warmUpOrders: number;
   batchSize: number;
   log?: (line: string) => void;
+  /** Diagnostics (import-stalls.ts): every courier call, and every batch of the counted rounds as [sent, answered]. */
+  onCall?: Parameters<typeof runPaced>[2]["onCall"];
+  onBatches?: (round: number, spans: readonly [number, number][]) => void;
 }
 
 /** 50,000 orders in 5 rounds, 6 windows of 5 s alone: about 30 s of each, ~1,500 calls a side at 50 calls/s; 5,000 orders to warm up. */
@@ -48,7 +51,7 @@ export interface ImportResult {
   date: string;
   machine: MachineDescription;
   loadAverageEnd: number;
-  options: Omit<ImportOptions, "log">;
+  options: Omit<ImportOptions, "log" | "onCall" | "onBatches">;
   baseline: MixFigures;
   during: MixFigures;
   /** Each round's p99s, the window alone before it and the import's own (runs before 2026-11-27's last had one of each). */
@@ -100,6 +103,7 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
       rampUpMs: options.rampUpMs,
       stopWhen: () => finished,
       phases: clock,
+      onCall: options.onCall,
     });
     const rounds: ImportRun[] = [];
     const windows = { baselineP99: [] as number[], importP99: [] as number[] };
@@ -119,7 +123,9 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
         clock.set(`import#${round}`);
         const first = round * perRound;
         const total = Math.min(perRound, options.orders - first);
-        rounds.push(await importer.run({ pharmacyIds, serviceDate, prefix: `BENCH-MIX-${round}`, total, batchSize: options.batchSize, seed: 1 + first }));
+        const { batchSpans, ...run } = await importer.run({ pharmacyIds, serviceDate, prefix: `BENCH-MIX-${round}`, total, batchSize: options.batchSize, seed: 1 + first });
+        options.onBatches?.(round, batchSpans ?? []);
+        rounds.push(run);
         clock.set("-settle");
         await sleep(options.settleMs);
       }
@@ -143,9 +149,9 @@ export async function runImportBench(options: ImportOptions): Promise<ImportResu
     log(`  baseline: ${baseline.perSecond} calls/s, p99 ${baseline.p99} ms; import: ${underMix.ordersPerSecond} orders/s, mix p99 ${during.p99} ms (${ratio(during.p99, baseline.p99)})`);
 
     log(`  import of ${options.orders} orders alone…`);
-    const alone = await importer.run({ pharmacyIds, serviceDate, prefix: "BENCH-ALONE", total: options.orders, batchSize: options.batchSize, seed: 100_000 });
+    const { batchSpans: _spans, ...alone } = await importer.run({ pharmacyIds, serviceDate, prefix: "BENCH-ALONE", total: options.orders, batchSize: options.batchSize, seed: 100_000 });
     log(`  import alone: ${alone.ordersPerSecond} orders/s`);
-    const { log: _log, ...kept } = options;
+    const { log: _log, onCall: _onCall, onBatches: _onBatches, ...kept } = options;
     return { date: today(), machine, loadAverageEnd: describeMachine().loadAverage, options: kept, baseline, during, windows, underMix, alone };
   } finally {
     importer.stop();
