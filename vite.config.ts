@@ -131,16 +131,19 @@ import { VitePWA } from "vite-plugin-pwa";
  * The courier's web app manifest stays off the dispatch console's page
  * (vite-plugin-pwa writes it into every page): the console is not the
  * installable courier app, and its start_url is the courier's dashboard.
+ * The courier's page does not name it either: the app links it once the first
+ * screen is up (src/offline/service-worker.ts), so the browser's manifest and
+ * icon requests do not share a weak signal with the app's own chunks.
  */
-function consolePageWithoutCourierManifest(): Plugin {
+function pagesWithoutManifestLink(): Plugin {
   return {
-    name: "rxc-console-page-without-manifest",
+    name: "rxc-pages-without-manifest-link",
     apply: "build",
     // After vite-plugin-pwa's own post plugin, which writes the link (this plugin comes after it in the list).
     enforce: "post",
     transformIndexHtml: {
       order: "post",
-      handler: (html, context) => (context.path.endsWith("/dispatch.html") ? html.replace(/\s*<link rel="manifest"[^>]*>/g, "") : html),
+      handler: (html) => html.replace(/\s*<link rel="manifest"[^>]*>/g, ""),
     },
   };
 }
@@ -199,7 +202,7 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
       },
     }),
-    consolePageWithoutCourierManifest(),
+    pagesWithoutManifestLink(),
     precompress(),
   ],
   server: { proxy: { "/api": "http://127.0.0.1:3000" } },
