@@ -67,12 +67,18 @@ function routePreloads(): Plugin {
       const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === "index");
       if (!entry) return this.error("no entry chunk for index.html");
       const inThePage = withStaticImports([entry.fileName]);
-      const routes = FEATURE_ROUTES.map(({ module, paths }) => {
+      // The HTTP client (src/api/client.ts import()s it): named in the page of a screen that calls the API as it opens.
+      const clientId = path.resolve(root, "src/api/ky-client.ts");
+      const client = chunks.find((candidate) => candidate.facadeModuleId === clientId);
+      if (!client) return this.error("src/api/ky-client.ts has no chunk of its own");
+      const routes = FEATURE_ROUTES.map((route) => {
+        const { module, paths } = route;
         // A screen's module is the facade of its chunk, or one module of its screen's group (scripts/build/feature-chunks.ts).
         const id = path.resolve(root, module);
         const chunk = chunks.find((candidate) => candidate.facadeModuleId === id) ?? chunks.find((candidate) => candidate.moduleIds.includes(id));
         if (!chunk) return this.error(`${module} (src/app/feature-routes.ts) has no chunk of its own`);
-        const files = [...withStaticImports([chunk.fileName])].filter((file) => !inThePage.has(file)).map((file) => `/${file}`);
+        const roots = "client" in route && route.client ? [chunk.fileName, client.fileName] : [chunk.fileName];
+        const files = [...withStaticImports(roots)].filter((file) => !inThePage.has(file)).map((file) => `/${file}`);
         return { paths, files };
       });
       this.emitFile({ type: "asset", fileName: "route-preloads.json", source: `${JSON.stringify(routes, null, 2)}\n` });
@@ -125,16 +131,19 @@ import { VitePWA } from "vite-plugin-pwa";
  * The courier's web app manifest stays off the dispatch console's page
  * (vite-plugin-pwa writes it into every page): the console is not the
  * installable courier app, and its start_url is the courier's dashboard.
+ * The courier's page does not name it either: the app links it once the first
+ * screen is up (src/offline/service-worker.ts), so the browser's manifest and
+ * icon requests do not share a weak signal with the app's own chunks.
  */
-function consolePageWithoutCourierManifest(): Plugin {
+function pagesWithoutManifestLink(): Plugin {
   return {
-    name: "rxc-console-page-without-manifest",
+    name: "rxc-pages-without-manifest-link",
     apply: "build",
     // After vite-plugin-pwa's own post plugin, which writes the link (this plugin comes after it in the list).
     enforce: "post",
     transformIndexHtml: {
       order: "post",
-      handler: (html, context) => (context.path.endsWith("/dispatch.html") ? html.replace(/\s*<link rel="manifest"[^>]*>/g, "") : html),
+      handler: (html) => html.replace(/\s*<link rel="manifest"[^>]*>/g, ""),
     },
   };
 }
@@ -193,7 +202,7 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
       },
     }),
-    consolePageWithoutCourierManifest(),
+    pagesWithoutManifestLink(),
     precompress(),
   ],
   server: { proxy: { "/api": "http://127.0.0.1:3000" } },

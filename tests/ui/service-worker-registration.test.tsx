@@ -31,7 +31,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   Reflect.deleteProperty(navigator, "serviceWorker");
+  document.head.querySelectorAll('link[rel="manifest"]').forEach((link) => link.remove());
 });
+
+const manifestLinks = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="manifest"]')].map((link) => link.getAttribute("href"));
 
 const runIdle = () => idle.splice(0).forEach((task) => task());
 
@@ -46,6 +49,26 @@ describe("the service worker's registration", () => {
     expect(register).not.toHaveBeenCalled();
     runIdle();
     expect(register).toHaveBeenCalledExactlyOnceWith("/sw.js", { scope: "/" });
+  });
+
+  it("links the web app manifest at the same moment, once (index.html does not: its requests would share the first load's signal)", () => {
+    registerServiceWorkerWhenIdle();
+    readyState = "complete";
+    window.dispatchEvent(new Event("load"));
+    expect(manifestLinks()).toEqual([]);
+    runIdle();
+    expect(manifestLinks()).toEqual(["/manifest.webmanifest"]);
+    registerServiceWorkerWhenIdle();
+    runIdle();
+    expect(manifestLinks()).toEqual(["/manifest.webmanifest"]);
+  });
+
+  it("links the manifest where there is no service worker too (installing needs the manifest, not the worker)", () => {
+    Reflect.deleteProperty(navigator, "serviceWorker");
+    readyState = "complete";
+    registerServiceWorkerWhenIdle();
+    runIdle();
+    expect(manifestLinks()).toEqual(["/manifest.webmanifest"]);
   });
 
   it("waits only for idle when the page has already loaded", () => {

@@ -75,7 +75,21 @@ describe("the courier's on-demand screens' chunks (issue 29: one script task eac
     // /machines, a developer's page charting every flow, loads the screens' chunks.
     const screens = routes().filter((route) => !route.paths.includes("/machines"));
     expect(screens.length).toBeGreaterThan(3);
-    for (const route of screens) expect(route.files.length, `${route.paths[0]}: ${route.files.join(" ")}`).toBeLessThanOrEqual(3);
+    // Beyond them, the HTTP client's chunk for a screen that calls the API as it opens (next test).
+    for (const route of screens) {
+      const own = route.files.filter((file) => !/^\/assets\/ky-client-[\w-]+\.js$/.test(file));
+      expect(own.length, `${route.paths[0]}: ${route.files.join(" ")}`).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it("name the HTTP client's chunk for the screens that call the API as they open, and only for them (fetched alongside the app, not after it has run)", () => {
+    const client = readdirSync(path.join(DIST, "assets")).filter((file) => /^ky-client-[\w-]+\.js$/.test(file));
+    expect(client).toHaveLength(1);
+    for (const [index, route] of routes().entries()) {
+      const feature = FEATURE_ROUTES[index]!;
+      if (feature.feature === "machines") continue;
+      expect(route.files.includes(`/assets/${client[0]!}`), feature.module).toBe("client" in feature && feature.client === true);
+    }
   });
 
   it("put each module in exactly one chunk (a module with state copied into two would be two modules)", () => {
