@@ -1,7 +1,6 @@
-import { fromPromise, type AnyActorRef } from "xstate";
+import { fromPromise } from "xstate";
 import { localCalendarDate } from "../../domain/dates.ts";
 import type { OfflineQueueCalls } from "../../machines/offline-queue.definition.ts";
-import { SYSTEM_IDS } from "../../machines/system-ids.ts";
 import { withQueueLock } from "../offline/queue-lock.ts";
 import { whenIdle } from "../ui/when-idle.ts";
 import { deviceStore } from "../offline/device-store.ts";
@@ -12,41 +11,14 @@ export const deviceToday = () => localCalendarDate(new Date());
 /**
  * Reading the device's storage is not what the courier is waiting for: the
  * queue asks for it only once a session is open (never on the login screen),
- * and it waits until the first screen is up (the day's answer in, then the
- * phone idle, or a second at most).
+ * and it waits until the first screen is up (the phone idle, or a second at most).
  * An order stored meanwhile is kept in memory and saved once the load is in.
  */
 export const firstScreenUp = () => new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
 
-/**
- * The courier's day has its answer (the server's, the device's copy, or a
- * failure): the screen it reveals is what the courier waits for when a session
- * opens, and the queue's store (its chunk, IndexedDB's open) waited only for
- * the phone to be idle, which it is while the day's answer is on its way
- * (issue 29). Nothing to wait for when no day runs.
- */
-function dayAnswered(system: { get: (id: string) => AnyActorRef | undefined }): Promise<void> {
-  const day = system.get(SYSTEM_IDS.courierDay);
-  if (!day) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const settled = (snapshot: { value?: unknown; status?: string }) => snapshot.value !== "loading" || snapshot.status !== "active";
-    if (settled(day.getSnapshot())) return resolve();
-    const subscription = day.subscribe({
-      next: (snapshot) => {
-        if (!settled(snapshot)) return;
-        subscription.unsubscribe();
-        resolve();
-      },
-      error: () => resolve(),
-      complete: () => resolve(),
-    });
-  });
-}
-
 /** The offline queue with the device's storage and the delivery client (both loaded on first use: out of the first screen's bundle). */
 export const appOfflineQueueCalls: OfflineQueueCalls = {
-  loadQueue: fromPromise(async ({ system }) => {
-    await dayAnswered(system);
+  loadQueue: fromPromise(async () => {
     await firstScreenUp();
     return (await deviceStore()).loadQueue();
   }),
