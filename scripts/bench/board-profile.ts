@@ -18,7 +18,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { calendarDate } from "../../domain/dates.ts";
 import { armPaint, armTap, BOARD_COURIERS, painted, seedDay, tapAt } from "./board.ts";
-import { CHROMIUM, CHROMIUM_ARGS } from "./first-screen.ts";
+import { CHROMIUM, CHROMIUM_ARGS, ensureBenchBrowser } from "./lib/browser.ts";
 import { ROOT } from "./lib/report.ts";
 import { startBenchServer } from "./lib/server.ts";
 import { BENCH_OPS_KEY, ops } from "./ops/common.ts";
@@ -136,6 +136,7 @@ console.log("building the console unminified with source maps…");
 execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", webRoot, "--emptyOutDir", "--minify", "false", "--sourcemap"], { cwd: ROOT, stdio: "inherit" });
 const dataDir = mkdtempSync(path.join(tmpdir(), "rxc-board-profile-db-"));
 const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot, OPS_API_KEY: BENCH_OPS_KEY } });
+ensureBenchBrowser();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 try {
   const serviceDate = calendarDate(new Date(), process.env.SERVICE_TIME_ZONE || "America/New_York");

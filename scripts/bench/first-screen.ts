@@ -10,6 +10,7 @@ import { barePageJsGzipBytes, buildBarePage, serveBarePage } from "./lib/bare-pa
 import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle } from "./lib/bundle.ts";
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
+import { BROWSER_NAME, CHROMIUM, CHROMIUM_ARGS, ensureBenchBrowser, RECORDED_BEFORE_0041 } from "./lib/browser.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
 
@@ -29,12 +30,6 @@ import { freePort, startBenchServer } from "./lib/server.ts";
  * the ratio much less. Runs are interleaved (run 1 of every screen at both
  * settings, then run 2, …) so that a busy minute falls on all of them.
  */
-
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 
 /** Chrome DevTools' calibration scores: the benchmark index of each phone. */
 export const PHONES = {
@@ -120,6 +115,8 @@ export interface BudgetCheck {
 }
 
 export interface FirstScreenResult {
+  /** The browser and its version (runs recorded before decision 0041 have none: they ran `chromium --headless`). */
+  browser?: string;
   version: 2;
   date: string;
   machine: MachineDescription;
@@ -289,7 +286,9 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot } });
   const bare = await serveBarePage(bareRoot);
   const port = await freePort();
+  ensureBenchBrowser();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
+  const browserName = `${BROWSER_NAME} ${browser.version()}`;
   let version = "";
   const collected = new Map<string, { screen: Screen; tier: Tier; runs: RunnerResult[]; cpuMs: number[] }>();
   let calibration: FirstScreenResult["calibration"];
@@ -406,6 +405,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   return {
     version: 2,
     date: today(),
+    browser: browserName,
     machine,
     loadAverageEnd: describeMachine().loadAverage,
     lighthouse: version,
@@ -517,11 +517,11 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   const js = result.initialJs;
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), Debian Chromium headless, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day), ` +
+    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${result.browser ?? RECORDED_BEFORE_0041}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day), ` +
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.`,
     `**The CPU slowdown is calibrated to the host** (issue 29): host benchmark index **${cal.benchmarkIndex}** (${cal.source}: ${cal.samples.join(", ")}), so the low-tier phone (index 264) is **${cal.cpuSlowdown.low}×** and the mid-tier phone (index 1,000) **${cal.cpuSlowdown.mid}×**. ` +
       `Lighthouse's benchmark index during the measured runs: ${result.benchmarkIndexDuringRuns.min}–${result.benchmarkIndexDuringRuns.max} (median ${result.benchmarkIndexDuringRuns.median}); a busy host scores every page lower, the bare page too.`,
-    `**The bare page** (scripts/bench/bare-page/, fixed, never tuned): index.html with a “Loading…” status and inline CSS, one module rendering in StrictMode a React Router createBrowserRouter with one catch-all route whose element runs a two-state XState machine (editing ⇄ submitting) with useMachine, and shows a heading, a paragraph, two labelled inputs and a button; built by Vite with the default React plugin from the project's node_modules (${result.barePageJsGzipKiB} KiB gzip), served by Fastify brotli-compressed with immutable caching of its assets.`,
+    `**The bare page** (scripts/bench/bare-page/, fixed, never tuned): index.html with a “Loading…” status and inline CSS, one module rendering in StrictMode a React Router createBrowserRouter with one catch-all route whose element runs a two-state XState machine (editing ⇄ submitting) with useMachine, and shows a heading, a paragraph, two labelled inputs and a button; built by Vite with the default React plugin from the project's node_modules (${result.barePageJsGzipKiB} KiB gzip), served by Fastify brotli-compressed with immutable caching of its assets${result.browser ? ", and with the app's security headers (server/http/security-headers.ts: its Cross-Origin-Opener-Policy gives it a renderer process of its own, as the app's page has; decision 0041)" : ""}.`,
     "",
     "Main-thread work is Lighthouse's (mainthread-work-breakdown: wall-clock task time × the slowdown); main-thread CPU time is the same tasks' thread time in the run's trace × the slowdown, which leaves out the time the page's thread waited for a core on a busy host. The budgets use Lighthouse's figure.",
     "",
