@@ -16,8 +16,8 @@ export const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
-/** How the reports name the browser. */
-export const BROWSER_NAME = "Debian Chromium headless shell";
+/** How the reports name the browser (another one given by BENCH_CHROMIUM_PATH is named by its path). */
+export const BROWSER_NAME = process.env.BENCH_CHROMIUM_PATH ? `Chromium at ${CHROMIUM}` : "Debian Chromium headless shell";
 /** What a result recorded before decision 0041 was measured with. */
 export const RECORDED_BEFORE_0041 = "Debian Chromium headless (the whole browser, hidden)";
 
