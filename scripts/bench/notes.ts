@@ -6,7 +6,7 @@
  */
 
 export const FIRST_SCREEN_NOTES: readonly string[] = [
-  "#### The run recorded above (2026-11-27 19:59–20:05 UTC, load average 1.3–2.2, nothing else running): the measure mended first (decision 0041), 8 of 25 budgets met at a heavier calibration",
+  "#### The run recorded above (2026-11-27 19:52–19:58 UTC, load average 1.3–2.2, nothing else running): the measure mended first (decision 0041), 8 of 25 budgets met at a heavier calibration",
   "",
   "- **The browser: Chromium's headless shell, not the whole browser hidden (kept; scripts/bench/lib/browser.ts).** `chromium --headless` is the desktop browser with its windows hidden, and on every new tab it built its omnibox popups (chrome://omnibox-popup.top-chrome, Lit and Mojo in a renderer of their own). In Lighthouse's traces, in the first 1.2 s of a measured load, that renderer used 184–346 ms of CPU, the browser's main thread 110–272 ms and the GPU compositor 79–256 ms, on 2 cores, while the page's main thread used 97–318 ms; the page's thread waited, and Lighthouse counts wall clock. " +
     "With chromium-headless-shell (Debian's package of the same Chromium 156.0.8078.108): no such renderer, the browser's main thread 45–94 ms, the compositor 32–70 ms. The same build at one fixed setting (`--web-root`, `--benchmark-index=1210`, 4.58×, 3 runs each): the bare page's main-thread work 1,454 ms (995–1,947 in seven runs of the whole browser at that setting) → 711 ms (709–738), its CPU time 680 (493–690) → 507 ms (503–516), its scores 0.96 (0.92–0.99) → 1.00 in every run. " +
