@@ -72,7 +72,7 @@ describe("URLs (spec §2)", () => {
   it("sends the bare order URL to its address step", async () => {
     renderDelivery(itineraryWith([abernathy]), pathOf(abernathy));
     await expectPath(pathOf(abernathy, "address"));
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Confirm the address");
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Confirm the address"));
   });
 
   it("keeps a deep link to a step not reached yet at the machine's step", async () => {
@@ -81,7 +81,7 @@ describe("URLs (spec §2)", () => {
     view.unmount();
     renderDelivery(itineraryWith([abernathy]), pathOf(abernathy, "finished"));
     await expectPath(pathOf(abernathy, "address"));
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Confirm the address");
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Confirm the address"));
   });
 
   it("shows the outcome of an order already delivered or attempted, and nothing to do for one not picked up", async () => {
@@ -90,20 +90,20 @@ describe("URLs (spec §2)", () => {
     const waiting = makeOrder({ ...abernathy, id: 44, status: "submitted_to_courier" });
     const view = renderDelivery(itineraryWith([delivered, attempted, waiting]), pathOf(delivered, "signature"));
     await expectPath(pathOf(delivered, "finished"));
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(TEXT.delivered);
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(TEXT.delivered));
     expect(screen.getByRole("link", { name: TEXT.backToOrders })).toHaveAttribute("href", "/pharmacies/1/deliver_orders");
     view.unmount();
     const second = renderDelivery(itineraryWith([delivered, attempted, waiting]), pathOf(attempted, "address"));
     await expectPath(pathOf(attempted, "attempted"));
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(TEXT.attempted);
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(TEXT.attempted));
     second.unmount();
     renderDelivery(itineraryWith([delivered, attempted, waiting]), pathOf(waiting, "address"));
-    expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Not out for delivery");
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Not out for delivery"));
   });
 
   it("shows a not-found view for an order that is not the courier's", async () => {
     renderDelivery(itineraryWith([abernathy]), "/pharmacies/1/deliver_orders/999/address");
-    expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Not found");
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Not found"));
   });
 });
 
