@@ -135,8 +135,8 @@ const webRoot = path.join(mkdtempSync(path.join(tmpdir(), "rxc-board-profile-"))
 console.log("building the console unminified with source maps…");
 execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", webRoot, "--emptyOutDir", "--minify", "false", "--sourcemap"], { cwd: ROOT, stdio: "inherit" });
 const dataDir = mkdtempSync(path.join(tmpdir(), "rxc-board-profile-db-"));
-const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot, OPS_API_KEY: BENCH_OPS_KEY } });
 ensureBenchBrowser();
+const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot, OPS_API_KEY: BENCH_OPS_KEY } });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 try {
   const serviceDate = calendarDate(new Date(), process.env.SERVICE_TIME_ZONE || "America/New_York");

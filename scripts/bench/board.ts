@@ -170,12 +170,13 @@ async function oneRun(page: Page, courierName: string, log: (line: string) => vo
 }
 
 export async function runBoardBench(options: { runs: number; benchmarkIndex?: number; log?: (line: string) => void }): Promise<BoardResult> {
+  // Before any server starts: a failed install then leaves nothing running.
+  ensureBenchBrowser();
   const log = options.log ?? console.log;
   const machine = describeMachine();
   const webRoot = productionBuild(log);
   const dataDir = mkdtempSync(path.join(tmpdir(), "rxc-bench-board-"));
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot, OPS_API_KEY: BENCH_OPS_KEY } });
-  ensureBenchBrowser();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const browserName = `${BROWSER_NAME} ${browser.version()}`;
   try {

@@ -275,6 +275,8 @@ export interface FirstScreenOptions {
 }
 
 export async function runFirstScreen(options: FirstScreenOptions): Promise<FirstScreenResult> {
+  // Before any server starts: a failed install then leaves nothing running.
+  ensureBenchBrowser();
   const log = options.log ?? console.log;
   const tiers = options.tiers ?? (["low", "mid"] as const);
   const machine = describeMachine();
@@ -286,7 +288,6 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot } });
   const bare = await serveBarePage(bareRoot);
   const port = await freePort();
-  ensureBenchBrowser();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
   const browserName = `${BROWSER_NAME} ${browser.version()}`;
   let version = "";

@@ -70,6 +70,8 @@ async function queueCount(page: Page): Promise<number> {
 }
 
 export async function runOfflineDrain(options: { log?: (line: string) => void } = {}): Promise<OfflineResult> {
+  // Before any server starts: a failed install then leaves nothing running.
+  ensureBenchBrowser();
   const log = options.log ?? console.log;
   const machine = describeMachine();
   const serviceDate = calendarDate(new Date(), "America/New_York");
@@ -78,7 +80,6 @@ export async function runOfflineDrain(options: { log?: (line: string) => void } 
   if (!("databaseUrl" in database.server)) throw new Error("expected PostgreSQL");
   const databaseUrl = database.server.databaseUrl;
   const server = await startBenchServer({ ...database.server, env: { WEB_ROOT: productionBuild(log) } });
-  ensureBenchBrowser();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const browserName = `${BROWSER_NAME} ${browser.version()}`;
   try {

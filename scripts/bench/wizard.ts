@@ -202,12 +202,13 @@ function summarise(samples: TransitionSample[], cpuSlowdown: number): WizardSett
 }
 
 export async function runWizard(options: { walksPerOrder: number; benchmarkIndex?: number; log?: (line: string) => void }): Promise<WizardResult> {
+  // Before any server starts: a failed install then leaves nothing running.
+  ensureBenchBrowser();
   const log = options.log ?? console.log;
   const machine = describeMachine();
   const webRoot = productionBuild(log);
   const dataDir = mkdtempSync(path.join(tmpdir(), "rxc-bench-wizard-"));
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot } });
-  ensureBenchBrowser();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const browserName = `${BROWSER_NAME} ${browser.version()}`;
   const samples: TransitionSample[] = [];
