@@ -15,10 +15,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { calendarDate } from "../../domain/dates.ts";
 import { armPaint, armTap, BOARD_COURIERS, painted, seedDay, tapAt } from "./board.ts";
-import { CHROMIUM, CHROMIUM_ARGS, ensureBenchBrowser } from "./lib/browser.ts";
+import { ensureBenchBrowser, launchBenchBrowser } from "./lib/browser.ts";
 import { ROOT } from "./lib/report.ts";
 import { startBenchServer } from "./lib/server.ts";
 import { BENCH_OPS_KEY, ops } from "./ops/common.ts";
@@ -137,7 +137,7 @@ execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", webRoot,
 const dataDir = mkdtempSync(path.join(tmpdir(), "rxc-board-profile-db-"));
 ensureBenchBrowser();
 const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot, OPS_API_KEY: BENCH_OPS_KEY } });
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+const { browser } = await launchBenchBrowser();
 try {
   const serviceDate = calendarDate(new Date(), process.env.SERVICE_TIME_ZONE || "America/New_York");
   await seedDay(server.url, serviceDate, console.log);

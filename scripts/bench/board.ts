@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { pageFunctions } from "lighthouse/core/lib/page-functions.js";
 import { ORDER_LIST_MAX_LIMIT } from "../../domain/contract/ops.ts";
 import { calendarDate } from "../../domain/dates.ts";
 import { cpuSlowdownFor } from "./first-screen.ts";
-import { BROWSER_NAME, CHROMIUM, CHROMIUM_ARGS, ensureBenchBrowser, RECORDED_BEFORE_0041 } from "./lib/browser.ts";
+import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
 import { table, verdict } from "./lib/report.ts";
@@ -45,9 +45,7 @@ export interface BoardRun {
   answeredMs: number;
 }
 
-export interface BoardResult {
-  /** The browser and its version (runs recorded before decision 0041 have none: they ran `chromium --headless`). */
-  browser?: string;
+export interface BoardResult extends MeasuredIn {
   date: string;
   machine: MachineDescription;
   loadAverageEnd: number;
@@ -177,8 +175,7 @@ export async function runBoardBench(options: { runs: number; benchmarkIndex?: nu
   const webRoot = productionBuild(log);
   const dataDir = mkdtempSync(path.join(tmpdir(), "rxc-bench-board-"));
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot, OPS_API_KEY: BENCH_OPS_KEY } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const browserName = `${BROWSER_NAME} ${browser.version()}`;
+  const { browser, name: browserName } = await launchBenchBrowser();
   try {
     const serviceDate = calendarDate(new Date(), process.env.SERVICE_TIME_ZONE || "America/New_York");
     const day = await seedDay(server.url, serviceDate, log);
@@ -245,7 +242,7 @@ export function boardMarkdown(result: BoardResult, notes: readonly string[] = []
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
     "",
-    `${result.browser ?? RECORDED_BEFORE_0041} at 1440×900, the production build served by the real server (embedded PGlite) with the demo day and, for today, ${result.orders.toLocaleString("en-US")} orders and ${result.couriers} couriers with a day (${PER_COURIER} orders each; the rest unassigned), the dispatcher's board. ` +
+    `${browserOf(result)} at 1440×900, the production build served by the real server (embedded PGlite) with the demo day and, for today, ${result.orders.toLocaleString("en-US")} orders and ${result.couriers} couriers with a day (${PER_COURIER} orders each; the rest unassigned), the dispatcher's board. ` +
       `CPU slowed to a **mid-tier machine: ${result.cpuSlowdown}×** = the host's benchmark index ${result.benchmarkIndex} (Lighthouse's own benchmark in the page, unthrottled: ${result.benchmarkSamples.join(", ")}) ÷ 1,000. ${result.runs.length} runs; each assigns 100 other orders.`,
     "",
     `- **First render: median ${m.firstRenderMs} ms to a usable board** (goal ≤ ${FIRST_RENDER_GOAL_MS} ms: ${verdict(m.firstRenderMs <= FIRST_RENDER_GOAL_MS)}): from the navigation to the first frame painted with 'Unassigned' and every courier's region; of which ${m.renderAfterDataMs} ms from the last page of orders received (the orders come ${ORDER_LIST_MAX_LIMIT.toLocaleString("en-US")} a page, ${Math.ceil(result.orders / ORDER_LIST_MAX_LIMIT)} pages, each asked for as soon as the page before names it in its Link header).`,

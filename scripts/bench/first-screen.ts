@@ -3,14 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import lighthouse from "lighthouse";
 import { throttling as LIGHTHOUSE_THROTTLING } from "lighthouse/core/config/constants.js";
-import { chromium } from "playwright-core";
 import type { ItineraryResponse } from "../../domain/contract/itinerary.ts";
 import { apiCall, logIn } from "./lib/api.ts";
 import { barePageJsGzipBytes, buildBarePage, serveBarePage } from "./lib/bare-page.ts";
 import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle } from "./lib/bundle.ts";
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
-import { BROWSER_NAME, CHROMIUM, CHROMIUM_ARGS, ensureBenchBrowser, RECORDED_BEFORE_0041 } from "./lib/browser.ts";
+import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
 
@@ -114,9 +113,7 @@ export interface BudgetCheck {
   met: boolean;
 }
 
-export interface FirstScreenResult {
-  /** The browser and its version (runs recorded before decision 0041 have none: they ran `chromium --headless`). */
-  browser?: string;
+export interface FirstScreenResult extends MeasuredIn {
   version: 2;
   date: string;
   machine: MachineDescription;
@@ -288,8 +285,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot } });
   const bare = await serveBarePage(bareRoot);
   const port = await freePort();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
-  const browserName = `${BROWSER_NAME} ${browser.version()}`;
+  const { browser, name: browserName } = await launchBenchBrowser([`--remote-debugging-port=${port}`]);
   let version = "";
   const collected = new Map<string, { screen: Screen; tier: Tier; runs: RunnerResult[]; cpuMs: number[] }>();
   let calibration: FirstScreenResult["calibration"];
@@ -518,7 +514,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   const js = result.initialJs;
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${result.browser ?? RECORDED_BEFORE_0041}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day), ` +
+    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day), ` +
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.`,
     `**The CPU slowdown is calibrated to the host** (issue 29): host benchmark index **${cal.benchmarkIndex}** (${cal.source}: ${cal.samples.join(", ")}), so the low-tier phone (index 264) is **${cal.cpuSlowdown.low}×** and the mid-tier phone (index 1,000) **${cal.cpuSlowdown.mid}×**. ` +
       `Lighthouse's benchmark index during the measured runs: ${result.benchmarkIndexDuringRuns.min}–${result.benchmarkIndexDuringRuns.max} (median ${result.benchmarkIndexDuringRuns.median}); a busy host scores every page lower, the bare page too.`,

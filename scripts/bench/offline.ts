@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import pg from "pg";
 import type { ItineraryResponse, Order } from "../../domain/contract/index.ts";
 import { calendarDate } from "../../domain/dates.ts";
 import { completionEntry } from "../../src/api/deliveries.ts";
-import { BROWSER_NAME, CHROMIUM, CHROMIUM_ARGS, ensureBenchBrowser, RECORDED_BEFORE_0041 } from "./lib/browser.ts";
+import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
 import { apiCall, logIn } from "./lib/api.ts";
 import { productionBuild } from "./lib/build.ts";
 import { describeMachine, machineLine, round, today, type MachineDescription } from "./lib/machine.ts";
@@ -27,9 +27,7 @@ import { prepareDatabase } from "./load/databases.ts";
 
 export const STORED = 50;
 
-export interface OfflineResult {
-  /** The browser and its version (runs recorded before decision 0041 have none: they ran `chromium --headless`). */
-  browser?: string;
+export interface OfflineResult extends MeasuredIn {
   date: string;
   machine: MachineDescription;
   loadAverageEnd: number;
@@ -80,8 +78,7 @@ export async function runOfflineDrain(options: { log?: (line: string) => void } 
   if (!("databaseUrl" in database.server)) throw new Error("expected PostgreSQL");
   const databaseUrl = database.server.databaseUrl;
   const server = await startBenchServer({ ...database.server, env: { WEB_ROOT: productionBuild(log) } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const browserName = `${BROWSER_NAME} ${browser.version()}`;
+  const { browser, name: browserName } = await launchBenchBrowser();
   try {
     // The courier's orders: pick up (through the API) enough that a patient can sign for, without a card.
     const email = database.dataset.emails[0]!;
@@ -233,7 +230,7 @@ export async function runOfflineDrain(options: { log?: (line: string) => void } 
 export function offlineMarkdown(result: OfflineResult): string {
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `The real app (production build, ${result.browser ?? RECORDED_BEFORE_0041} at 390×844) logged in as a fleet courier on PostgreSQL. ${result.stored} delivery completions, each with a ~10 KB signature, were put in the app's offline queue exactly as the app stores them (\`completionEntry\` of src/api/deliveries.ts: one IndexedDB record per Idempotency-Key); the phone went offline and the app was reloaded ${result.reloadedOffline ? "from its service worker" : "(online: the service worker was not in control)"} with the ${result.stored} waiting; then the network came back (\`context.setOffline(false)\`: the app resubmits on the browser's online event, oldest first, one at a time under its Web Lock).`,
+    `The real app (production build, ${browserOf(result)} at 390×844) logged in as a fleet courier on PostgreSQL. ${result.stored} delivery completions, each with a ~10 KB signature, were put in the app's offline queue exactly as the app stores them (\`completionEntry\` of src/api/deliveries.ts: one IndexedDB record per Idempotency-Key); the phone went offline and the app was reloaded ${result.reloadedOffline ? "from its service worker" : "(online: the service worker was not in control)"} with the ${result.stored} waiting; then the network came back (\`context.setOffline(false)\`: the app resubmits on the browser's online event, oldest first, one at a time under its Web Lock).`,
     "",
     table(
       ["Measure", "Result"],

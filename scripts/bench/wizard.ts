@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { ItineraryResponse, Order } from "../../domain/contract/index.ts";
 import { TEXT } from "../../domain/texts.ts";
 import { pageFunctions } from "lighthouse/core/lib/page-functions.js";
 import { cpuSlowdownFor } from "./first-screen.ts";
-import { BROWSER_NAME, CHROMIUM, CHROMIUM_ARGS, ensureBenchBrowser, RECORDED_BEFORE_0041 } from "./lib/browser.ts";
+import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
 import { table } from "./lib/report.ts";
@@ -56,9 +56,7 @@ export interface WizardSetting {
   apiRequestsDuringTransitions: number;
 }
 
-export interface WizardResult {
-  /** The browser and its version (runs recorded before decision 0041 have none: they ran `chromium --headless`). */
-  browser?: string;
+export interface WizardResult extends MeasuredIn {
   date: string;
   machine: MachineDescription;
   loadAverageEnd: number;
@@ -209,8 +207,7 @@ export async function runWizard(options: { walksPerOrder: number; benchmarkIndex
   const webRoot = productionBuild(log);
   const dataDir = mkdtempSync(path.join(tmpdir(), "rxc-bench-wizard-"));
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const browserName = `${BROWSER_NAME} ${browser.version()}`;
+  const { browser, name: browserName } = await launchBenchBrowser();
   const samples: TransitionSample[] = [];
   const lowTierSamples: TransitionSample[] = [];
   let benchmarkSamples: number[] = [];
@@ -295,7 +292,7 @@ export function wizardMarkdown(result: WizardResult): string {
   const loaded = [...new Set(result.samples.flatMap((s) => s.otherPaths.map((p) => `${s.to}: ${p}`)))];
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `${result.browser ?? RECORDED_BEFORE_0041} at 390×844 (touch, 2× pixels), CPU slowed ${result.cpuSlowdown}× through the DevTools protocol (Emulation.setCPUThrottlingRate), the production build served by the real server with the demo day.` +
+    `${browserOf(result)} at 390×844 (touch, 2× pixels), CPU slowed ${result.cpuSlowdown}× through the DevTools protocol (Emulation.setCPUThrottlingRate), the production build served by the real server with the demo day.` +
       (result.lowTier ? ` Then the same walks at the low-tier phone's setting (issue 29): **${result.lowTier.cpuSlowdown}×** = the host's benchmark index ${result.lowTier.benchmarkIndex} (Lighthouse's own benchmark in the page, unthrottled: ${result.lowTier.benchmarkSamples.join(", ")}) ÷ 264.` : ""),
     `Walks: the demo courier's Eleanor Abernathy (date of birth, cash copay), Rosa Delgado (date of birth, ID, cash copay) and Isaac Freeman (date of birth, ID) orders, each from the address step to the signature step ${result.walksPerOrder} times (the saved flow cleared between walks; nothing submitted).`,
     "Measured from the tap (the click event's timestamp) to the first frame painted with the next step's URL and heading (requestAnimationFrame, then a task).",

@@ -8,8 +8,6 @@ export interface DebianTool {
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const CHROMIUM_TOOL: DebianTool = { command: CHROMIUM, debianPackage: "chromium" };
-/** The benches' browser: the same Chromium build without the desktop browser's UI (scripts/bench/lib/browser.ts, decision 0041). */
-export const CHROMIUM_HEADLESS_SHELL_TOOL: DebianTool = { command: process.env.BENCH_CHROMIUM_PATH || "/usr/bin/chromium-headless-shell", debianPackage: "chromium-headless-shell" };
 /** pdftotext, pdftoppm and pdfinfo: the PDFs are checked as a person would read them. */
 /** ffmpeg: the e2e scanner test turns a generated label into the fake camera's Y4M video. */
 export const FFMPEG_TOOL: DebianTool = { command: "ffmpeg", debianPackage: "ffmpeg" };

@@ -1,4 +1,5 @@
-import { CHROMIUM_HEADLESS_SHELL_TOOL, ensureDebianTools } from "../../../tests/support/debian-packages.ts";
+import { chromium, type Browser } from "playwright-core";
+import { ensureDebianTools, type DebianTool } from "../../../tests/support/debian-packages.ts";
 
 /**
  * The browser every bench drives: Debian's Chromium headless shell, the same
@@ -11,16 +12,30 @@ import { CHROMIUM_HEADLESS_SHELL_TOOL, ensureDebianTools } from "../../../tests/
  * browser runs no such thing beside the page. Installed with apt when
  * missing and running as root, as the tests install Chromium.
  */
-export const CHROMIUM = CHROMIUM_HEADLESS_SHELL_TOOL.command;
-export const CHROMIUM_ARGS = [
+const BENCH_BROWSER: DebianTool = { command: process.env.BENCH_CHROMIUM_PATH || "/usr/bin/chromium-headless-shell", debianPackage: "chromium-headless-shell" };
+const ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 /** How the reports name the browser (another one given by BENCH_CHROMIUM_PATH is named by its path). */
-export const BROWSER_NAME = process.env.BENCH_CHROMIUM_PATH ? `Chromium at ${CHROMIUM}` : "Debian Chromium headless shell";
-/** What a result recorded before decision 0041 was measured with. */
-export const RECORDED_BEFORE_0041 = "Debian Chromium headless (the whole browser, hidden)";
+const NAME = process.env.BENCH_CHROMIUM_PATH ? `Chromium at ${BENCH_BROWSER.command}` : "Debian Chromium headless shell";
 
+/** Called before any server starts, so that a failed install leaves nothing running. */
 export function ensureBenchBrowser(): void {
-  ensureDebianTools([CHROMIUM_HEADLESS_SHELL_TOOL]);
+  ensureDebianTools([BENCH_BROWSER]);
 }
+
+/** The bench's browser, and its name and version for the result. */
+export async function launchBenchBrowser(extraArgs: readonly string[] = []): Promise<{ browser: Browser; name: string }> {
+  const browser = await chromium.launch({ executablePath: BENCH_BROWSER.command, args: [...ARGS, ...extraArgs] });
+  return { browser, name: `${NAME} ${browser.version()}` };
+}
+
+/** What a bench's result records of its browser. */
+export interface MeasuredIn {
+  /** The browser and its version; results recorded before decision 0041 have none (they ran `chromium --headless`). */
+  browser?: string;
+}
+
+/** How a report names the browser that measured a result. */
+export const browserOf = (result: MeasuredIn): string => result.browser ?? "Debian Chromium headless (the whole browser, hidden)";
