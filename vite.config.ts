@@ -78,8 +78,10 @@ function routePreloads(): Plugin {
         const chunk = chunks.find((candidate) => candidate.facadeModuleId === id) ?? chunks.find((candidate) => candidate.moduleIds.includes(id));
         if (!chunk) return this.error(`${module} (src/app/feature-routes.ts) has no chunk of its own`);
         const roots = "client" in route && route.client ? [chunk.fileName, client.fileName] : [chunk.fileName];
-        const files = [...withStaticImports(roots)].filter((file) => !inThePage.has(file)).map((file) => `/${file}`);
-        return { paths, files };
+        const scripts = [...withStaticImports(roots)].filter((file) => !inThePage.has(file));
+        // The screen's stylesheets (its chunk's and what it shares with other screens), not in the first screen's page.
+        const stylesheets = [...new Set(scripts.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]))];
+        return { paths, files: [...scripts, ...stylesheets].map((file) => `/${file}`) };
       });
       this.emitFile({ type: "asset", fileName: "route-preloads.json", source: `${JSON.stringify(routes, null, 2)}\n` });
     },
@@ -87,9 +89,16 @@ function routePreloads(): Plugin {
 }
 
 /**
- * The app's stylesheet (5 KB) inside index.html: the first paint needs the
- * page alone, not a second request on a weak signal. The CSP allows inline
- * styles already (server/http/security-headers.ts).
+ * The first screen's stylesheet (src/styles/app.css, 5.6 KB) inside the page:
+ * the first paint needs the page alone, not a second request on a weak
+ * signal. The CSP allows inline styles already (server/http/security-headers.ts).
+ * Each on-demand screen's own stylesheet comes with its chunk (issue 29).
+ *
+ * The page keeps its link to the file, disabled: never fetched, never applied,
+ * but Vite's import() sees the stylesheet as loaded. It lists it among the files
+ * a screen's chunk needs first (its imports reach the app's entry), and would
+ * otherwise add it after the screen's own stylesheet, whose rules it would then
+ * undo (tests/unit/bundle-budget.test.ts, tests/e2e/stylesheets.test.ts).
  */
 function inlineStylesheet(): Plugin {
   return {
@@ -100,7 +109,7 @@ function inlineStylesheet(): Plugin {
       handler(html, context) {
         return html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (tag, file: string) => {
           const asset = context.bundle?.[file];
-          return asset?.type === "asset" ? `<style>${String(asset.source).trim()}</style>` : tag;
+          return asset?.type === "asset" ? `<style>${String(asset.source).trim()}</style>\n    <link rel="stylesheet" href="/${file}" disabled>` : tag;
         });
       },
     },

@@ -1,5 +1,6 @@
 import type { RowIndicator } from "../../domain/pharmacy-progress.ts";
 import { CheckIcon, ReturnIcon } from "./icons.tsx";
+import "./row-indicator-badge.css";
 
 /**
  * Spec §4 row indicators, one look on every list: 'incomplete' (saved on the

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type SignaturePad from "signature_pad";
 import { ActionButton } from "./ActionButton.tsx";
+import "./signature-pad.css";
 
 /** Spec §9: the pad is the window's width minus 36, 200 high, black pen. */
 export const PAD_MARGIN = 36;

@@ -22,14 +22,16 @@ const PAGE = `<!doctype html>
 `;
 
 const PRELOADS = [
-  { paths: ["/pharmacies/:pharmacyId/deliver_orders/*"], files: ["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"] },
+  { paths: ["/pharmacies/:pharmacyId/deliver_orders/*"], files: ["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js", "/assets/DeliveryRoutes-d1.css"] },
   { paths: ["/pharmacies/:pharmacyId/reconcile", "/pharmacies/:pharmacyId/reconcile_details/:kind"], files: ["/assets/ReturnsRoute-r1.js"] },
-  // Only root-relative /assets/*.js URLs are ever written into the page.
-  { paths: ["/pharmacies/:pharmacyId/*"], files: ["/assets/PickupRoutes-p1.js", '/assets/x.js"><script>alert(1)</script>', "https://cdn.example/x.js"] },
+  // Only root-relative /assets/*.js and *.css URLs are ever written into the page.
+  { paths: ["/pharmacies/:pharmacyId/*"], files: ["/assets/PickupRoutes-p1.js", '/assets/x.js"><script>alert(1)</script>', "https://cdn.example/x.js", "/assets/x.css?<b>", "/icon.svg"] },
   { paths: ["/machines"], files: ["/assets/MachinesRoute-m1.js"] },
 ];
 
 const links = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+// A stylesheet is preloaded, not linked: the splash paints without it, and Vite's import() applies it (same CORS mode).
+const styles = (html: string) => [...html.matchAll(/<link rel="preload" as="style" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
 
 describe("the web app's page: its on-demand screens' chunks named in it (issue 9)", () => {
   let webRoot: string;
@@ -70,8 +72,11 @@ describe("the web app's page: its on-demand screens' chunks named in it (issue 9
     expect(response.headers["cache-control"]).toBe("no-cache");
     expect(String(response.headers["content-security-policy"])).toContain("script-src 'self'");
     expect(links(response.body)).toEqual(["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"]);
-    expect(response.body.indexOf("modulepreload")).toBeLessThan(response.body.indexOf("</head>"));
-    expect(response.body.replace(/\s*<link rel="modulepreload"[^>]*>/g, "")).toBe(PAGE.replace(/\s*<\/head>/, "\n  </head>"));
+    expect(styles(response.body)).toEqual(["/assets/DeliveryRoutes-d1.css"]);
+    expect(response.body.lastIndexOf("<link")).toBeLessThan(response.body.indexOf("</head>"));
+    // No render-blocking stylesheet link: the splash paints on the page alone.
+    expect(response.body).not.toContain('rel="stylesheet"');
+    expect(response.body.replace(/\s*<link rel="(modulepreload|preload)"[^>]*>/g, "")).toBe(PAGE.replace(/\s*<\/head>/, "\n  </head>"));
   });
 
   it("matches the router's patterns: a splat takes nothing or the rest, a parameter one segment, the first pattern wins", async () => {
@@ -80,6 +85,7 @@ describe("the web app's page: its on-demand screens' chunks named in it (issue 9
     expect(links((await get("/pharmacies/4/reconcile")).body)).toEqual(["/assets/ReturnsRoute-r1.js"]);
     expect(links((await get("/pharmacies/4/reconcile_details/cash")).body)).toEqual(["/assets/ReturnsRoute-r1.js"]);
     expect(links((await get("/pharmacies/4/verify_orders")).body)).toEqual(["/assets/PickupRoutes-p1.js"]);
+    expect(styles((await get("/pharmacies/4/verify_orders")).body)).toEqual([]);
     expect(links((await get("/machines")).body)).toEqual(["/assets/MachinesRoute-m1.js"]);
     expect(links((await get("/machinesX")).body)).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ItineraryResponse, Order } from "../../domain/contract/index.ts";
 import { formatPhone } from "../../domain/phone.ts";
 import { TEXT, fill } from "../../domain/texts.ts";
-import { expectAccessible, expectTapTargets, launchBrowser, logIn, phonePage, removeDataDir, screenshot, startServer, type RunningServer, pageApi } from "./support.ts";
+import { appliedStylesheets, expectAccessible, expectTapTargets, launchBrowser, logIn, phonePage, removeDataDir, screenshot, startServer, type RunningServer, pageApi } from "./support.ts";
 
 /**
  * Paying a copay by card at 390×844 (issue 5) through the local sandbox
@@ -82,6 +82,12 @@ afterAll(async () => {
 
 it("pays Anthony Russo's $15.99 copay by card after a decline and an outage, with his ID", async () => {
   const russo = order("Russo");
+  const stylesheetRequests: string[] = [];
+  const onRequest = (request: { url(): string }) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.endsWith(".css")) stylesheetRequests.push(pathname);
+  };
+  page.on("request", onRequest);
   await page.goto(`/pharmacies/${russo.pharmacy.id}/deliver_orders/${russo.id}`);
   await atStep("address");
   await button(TEXT.presentAtAddress).click();
@@ -101,6 +107,17 @@ it("pays Anthony Russo's $15.99 copay by card after a decline and an outage, wit
 
   await page.getByRole("radio", { name: "Card" }).check();
   await cardInput("Card number").waitFor();
+  // The card fields' code came through Vite's import(), which lists the page's own stylesheet among its files: that one
+  // stays the page's inline copy, first, never fetched nor added again after the delivery screens' own, whose rules it
+  // would undo (issue 29). Their stylesheets were preloaded by the page (a deep link) and fetched once each.
+  page.off("request", onRequest);
+  const applied = await appliedStylesheets(page);
+  expect(applied[0]).toBe("inline");
+  expect(applied.slice(1)).toEqual(expect.arrayContaining([expect.stringMatching(/^\/assets\/DeliveryRoutes-[\w-]+\.css$/), expect.stringMatching(/^\/assets\/feature-shared-[\w-]+\.css$/)]));
+  expect(applied.filter((sheet) => /^\/assets\/index-/.test(sheet))).toEqual([]);
+  expect(stylesheetRequests.filter((file) => /^\/assets\/index-/.test(file))).toEqual([]);
+  expect(stylesheetRequests.filter((file) => file.includes("DeliveryRoutes-"))).toHaveLength(1);
+  expect(await page.locator(".card-field").first().evaluate((field) => getComputedStyle(field).borderTopWidth)).toBe("2px");
   const charge = button("Charge $15.99");
   expect(await charge.isDisabled()).toBe(true);
   await atStep("payment", "card-payment-empty");

@@ -147,6 +147,14 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/**
+ * The stylesheets the page applies, in cascade order: "inline" for a <style>, else the file's path. The first screen's
+ * stylesheet is inline in the page and must stay first; a screen's own comes after it (issue 29, vite.config.ts).
+ */
+export async function appliedStylesheets(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...document.styleSheets].filter((sheet) => !sheet.disabled).map((sheet) => (sheet.href ? new URL(sheet.href).pathname : "inline")));
+}
+
 const axeSource = readFileSync(path.resolve("node_modules/axe-core/axe.min.js"), "utf8");
 
 /** axe-core in the page: WCAG 2 A/AA rules must report no violation. */

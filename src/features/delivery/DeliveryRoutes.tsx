@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from "react-router";
 import { NotFoundScreen } from "../../ui/NotFoundScreen.tsx";
 import { DeliveryListScreen } from "./DeliveryListScreen.tsx";
 import { DeliveryWizardRoute } from "./DeliveryWizard.tsx";
+import "./delivery.css";
 
 /** /pharmacies/:pharmacyId/deliver_orders/* screens of the delivery feature (loaded on demand). */
 export function Component() {

@@ -4,6 +4,7 @@ import { allStates, nameToWords } from "./machine-model.ts";
 import { activeStateIds, deepestActive } from "./chart-layout.ts";
 import { MACHINES, type CatalogueEntry } from "./catalogue.ts";
 import { MachineChart, stateTitle } from "./MachineChart.tsx";
+import "./machines.css";
 
 /**
  * /machines, "How the app works": every machine of the app drawn from its

@@ -1,4 +1,5 @@
 import { ConfirmVisitsScreen } from "./ConfirmVisitsScreen.tsx";
+import "./pharmacy-visits.css";
 
 /** /confirm_pharmacy_visits (loaded on demand). */
 export function Component() {

@@ -7,6 +7,8 @@ import { CheckInProvider } from "./check-in-context.tsx";
 import { CheckInScreen } from "./CheckInScreen.tsx";
 import { ConfirmOrdersScreen } from "./ConfirmOrdersScreen.tsx";
 import { VerifyOrderScreen } from "./VerifyOrderScreen.tsx";
+import "../../styles/steps.css";
+import "./pickup.css";
 
 /**
  * /pharmacies/:pharmacyId/* screens of the pickup feature (loaded on demand):

@@ -13,6 +13,8 @@ import type { ReturnsActor } from "./returns-actor.ts";
 import { ReturnDetailsScreen } from "./ReturnDetailsScreen.tsx";
 import { ReturnSignatureScreen } from "./ReturnSignatureScreen.tsx";
 import { ReturnsSummaryScreen } from "./ReturnsSummaryScreen.tsx";
+import "../../styles/steps.css";
+import "./returns.css";
 
 /**
  * /pharmacies/:pharmacyId/reconcile, /reconcile_details/:kind and

@@ -1,5 +1,6 @@
 import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import { ActionButton } from "../ActionButton.tsx";
+import "./scanner.css";
 
 /** 'Scan': opens the label scanner above the screen's content. */
 export function ScanButton({ onScan }: { onScan(): void }) {

@@ -5,6 +5,7 @@ import { SCAN_TEXT } from "../../../domain/label-scan.ts";
 import type { labelScannerMachine } from "../../../machines/label-scanner.machine.ts";
 import { ActionButton } from "../ActionButton.tsx";
 import { viewfinderVideo } from "./viewfinder.ts";
+import "./scanner.css";
 
 export type LabelScannerRef = ActorRefFrom<typeof labelScannerMachine>;
 
