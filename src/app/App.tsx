@@ -1,15 +1,14 @@
-import { RouterProvider } from "react-router";
-import { createAppCourierAppMachine, CourierAppContext } from "../shell/app-actor.ts";
-import { startFlow } from "./flows.ts";
-import { router } from "./router.tsx";
+import { RouterProvider, type createBrowserRouter } from "react-router";
+import { CourierAppContext, type CourierAppMachine } from "../shell/app-actor.ts";
 
-/** The application machine with the app's adapters and registry of flows (their logic loads with their screens), built once. */
-let app: ReturnType<typeof createAppCourierAppMachine> | undefined;
-
-/** The application actor (session, offline queue, the day once logged in, the flows the courier opens) around every screen. */
-export function App() {
+/**
+ * The application actor (session, offline queue, the day once logged in, the flows the courier opens) around every
+ * screen: the application machine with the app's adapters and registry of flows, and the router, both made once when
+ * the app starts (src/main.tsx).
+ */
+export function App({ app, router }: { app: CourierAppMachine; router: ReturnType<typeof createBrowserRouter> }) {
   return (
-    <CourierAppContext.Provider logic={(app ??= createAppCourierAppMachine({ startFlow }))}>
+    <CourierAppContext.Provider logic={app}>
       <RouterProvider router={router} />
     </CourierAppContext.Provider>
   );

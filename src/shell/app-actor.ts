@@ -28,7 +28,25 @@ export function createAppCourierAppMachine({ actors = {}, startFlow }: { actors?
   });
 }
 
-type CourierAppMachine = ReturnType<typeof createCourierAppMachine>;
+/**
+ * The same machine, built one machine per task (the session's, the day's, the
+ * queue's, then the application's), the first after the task that loaded the
+ * app's modules: each is a few milliseconds of work on a
+ * fast machine, ten times that on a low-tier phone, and together one task the
+ * courier could not tap through (issue 29).
+ */
+export async function createAppCourierAppMachineInSlices({ startFlow, nextTask }: { startFlow: StartFlow; nextTask: () => Promise<void> }) {
+  await nextTask();
+  const session = createSessionMachine(appSessionCalls);
+  await nextTask();
+  const courierDay = createCourierDayMachine(appCourierDayCalls);
+  await nextTask();
+  const offlineQueue = createOfflineQueueMachine(appOfflineQueueCalls);
+  await nextTask();
+  return createAppCourierAppMachine({ actors: { session, courierDay, offlineQueue }, startFlow });
+}
+
+export type CourierAppMachine = ReturnType<typeof createCourierAppMachine>;
 type CourierAppRef = ActorRefFrom<CourierAppMachine>;
 
 const AppActor = createContext<CourierAppRef | null>(null);
