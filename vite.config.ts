@@ -98,7 +98,7 @@ function routePreloads(): Plugin {
  * but Vite's import() sees the stylesheet as loaded. It lists it among the files
  * a screen's chunk needs first (its imports reach the app's entry), and would
  * otherwise add it after the screen's own stylesheet, whose rules it would then
- * undo (tests/unit/bundle-budget.test.ts, tests/e2e/stylesheets.test.ts).
+ * undo (tests/unit/bundle-budget.test.ts; in a browser, tests/e2e/card-payment.test.ts).
  */
 function inlineStylesheet(): Plugin {
   return {

@@ -254,7 +254,7 @@ async function serveWebApp(app: FastifyInstance, webRoot: string, indexHtml: str
     app.get("/dispatch/*", { config: { public: true }, schema: { hide: true } }, consolePage);
   }
   const preloadsFor = routePreloads(webRoot);
-  const pageWith = pageVariants(indexHtml);
+  const pageWith = pageVariants(indexHtml, webRoot);
   app.get("/*", { config: { public: true }, schema: { hide: true } }, (request, reply) => {
     const pathname = request.url.split("?")[0]!;
     if (pathname.startsWith("/api/")) {

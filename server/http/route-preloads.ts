@@ -36,15 +36,20 @@ export function routePreloads(webRoot: string): (pathname: string) => readonly s
 }
 
 /**
- * The page with a preload link per file, before </head>: a modulepreload per chunk (the form Vite writes for the
- * app's own chunks), a style preload per stylesheet. A preload, not a stylesheet link, so the splash still paints
- * without waiting for it; the app applies it when it loads the screen (Vite's import() adds the stylesheet link and
- * waits for it), from the preload's copy: same URL, same CORS mode (crossorigin, as Vite's link has).
+ * The page with what a path's screen needs, before </head>: a modulepreload link per chunk (the form Vite writes for
+ * the app's own chunks), and each stylesheet inline, as the page's own is (vite.config.ts inlineStylesheet): no
+ * request after the page's, and the splash paints without waiting for one. Each keeps a disabled link to its file:
+ * never fetched nor applied, but Vite's import() then sees it loaded and does not add it again. A stylesheet the
+ * server cannot read, or that could close its <style> element, is preloaded instead (Vite's import() applies it).
  */
-export function withPreloads(html: string, files: readonly string[]): string {
+export function withPreloads(html: string, files: readonly string[], stylesheet: (url: string) => string | null = () => null): string {
   if (files.length === 0) return html;
   const links = files
-    .map((url) => (url.endsWith(".css") ? `<link rel="preload" as="style" crossorigin href="${url}">` : `<link rel="modulepreload" crossorigin href="${url}">`))
+    .map((url) => {
+      if (!url.endsWith(".css")) return `<link rel="modulepreload" crossorigin href="${url}">`;
+      const css = stylesheet(url);
+      return css !== null && !/<\/style/i.test(css) ? `<style>${css.trim()}</style>\n    <link rel="stylesheet" href="${url}" disabled>` : `<link rel="preload" as="style" crossorigin href="${url}">`;
+    })
     .join("\n    ");
   return html.replace("</head>", `  ${links}\n  </head>`);
 }
@@ -55,14 +60,23 @@ export interface PageVariants {
   gzip: Buffer;
 }
 
-/** The page for each list of chunks, compressed once (a handful of variants, one per on-demand feature). */
-export function pageVariants(html: string): (files: readonly string[]) => PageVariants {
+/** A built stylesheet's text by its URL ("/assets/x.css"), read from the web root; null when it is not there. */
+function stylesheetsIn(webRoot: string): (url: string) => string | null {
+  return (url) => {
+    const file = path.join(webRoot, url);
+    return file.startsWith(path.join(webRoot, "assets") + path.sep) && existsSync(file) ? readFileSync(file, "utf8") : null;
+  };
+}
+
+/** The page for each list of chunks and stylesheets, made and compressed once (a handful of variants, one per on-demand feature). */
+export function pageVariants(html: string, webRoot: string): (files: readonly string[]) => PageVariants {
   const made = new Map<string, PageVariants>();
+  const stylesheet = stylesheetsIn(webRoot);
   return (files) => {
     const key = files.join("\n");
     let variants = made.get(key);
     if (!variants) {
-      const page = withPreloads(html, files);
+      const page = withPreloads(html, files, stylesheet);
       variants = {
         html: page,
         br: brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),

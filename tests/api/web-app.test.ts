@@ -23,14 +23,17 @@ const PAGE = `<!doctype html>
 
 const PRELOADS = [
   { paths: ["/pharmacies/:pharmacyId/deliver_orders/*"], files: ["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js", "/assets/DeliveryRoutes-d1.css"] },
-  { paths: ["/pharmacies/:pharmacyId/reconcile", "/pharmacies/:pharmacyId/reconcile_details/:kind"], files: ["/assets/ReturnsRoute-r1.js"] },
+  // A stylesheet the server cannot read (not built), and one that could close its <style> element: preloaded instead.
+  { paths: ["/pharmacies/:pharmacyId/reconcile", "/pharmacies/:pharmacyId/reconcile_details/:kind"], files: ["/assets/ReturnsRoute-r1.js", "/assets/missing.css", "/assets/closing.css"] },
   // Only root-relative /assets/*.js and *.css URLs are ever written into the page.
   { paths: ["/pharmacies/:pharmacyId/*"], files: ["/assets/PickupRoutes-p1.js", '/assets/x.js"><script>alert(1)</script>', "https://cdn.example/x.js", "/assets/x.css?<b>", "/icon.svg"] },
   { paths: ["/machines"], files: ["/assets/MachinesRoute-m1.js"] },
 ];
 
 const links = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
-// A stylesheet is preloaded, not linked: the splash paints without it, and Vite's import() applies it (same CORS mode).
+// A stylesheet is inline, with a disabled link to its file (never fetched; Vite's import() then sees it loaded); preloaded when it cannot be inline.
+const DELIVERY_CSS = ".delivery-row{align-items:flex-start}";
+const inlined = (html: string) => [...html.matchAll(/<style>([^<]*)<\/style>\s*<link rel="stylesheet" href="([^"]+)" disabled>/g)].map((match) => [match[2], match[1]]);
 const styles = (html: string) => [...html.matchAll(/<link rel="preload" as="style" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
 
 describe("the web app's page: its on-demand screens' chunks named in it (issue 9)", () => {
@@ -43,6 +46,8 @@ describe("the web app's page: its on-demand screens' chunks named in it (issue 9
     mkdirSync(path.join(webRoot, "assets"));
     writeFileSync(path.join(webRoot, "index.html"), PAGE);
     writeFileSync(path.join(webRoot, "assets", "index-app.js"), "export {};\n");
+    writeFileSync(path.join(webRoot, "assets", "DeliveryRoutes-d1.css"), `${DELIVERY_CSS}\n`);
+    writeFileSync(path.join(webRoot, "assets", "closing.css"), ".x{content:'</style><script>alert(1)</script>'}\n");
     writeFileSync(path.join(webRoot, "route-preloads.json"), JSON.stringify(PRELOADS));
     database = await databaseTargets()[0]!.openDemoDay();
     app = await buildApp({ config: { ...loadConfig({}), webRoot }, database, today: () => TEST_DAY, logger: false });
@@ -65,24 +70,30 @@ describe("the web app's page: its on-demand screens' chunks named in it (issue 9
     }
   });
 
-  it("a delivery step's page preloads the delivery chunks, before </head>, and is never cached stale", async () => {
+  it("a delivery step's page preloads the delivery chunks and carries their stylesheet, before </head>, and is never cached stale", async () => {
     const response = await get("/pharmacies/4/deliver_orders/12/address");
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(response.headers["cache-control"]).toBe("no-cache");
     expect(String(response.headers["content-security-policy"])).toContain("script-src 'self'");
     expect(links(response.body)).toEqual(["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"]);
-    expect(styles(response.body)).toEqual(["/assets/DeliveryRoutes-d1.css"]);
+    expect(inlined(response.body)).toEqual([["/assets/DeliveryRoutes-d1.css", DELIVERY_CSS]]);
+    expect(styles(response.body)).toEqual([]);
     expect(response.body.lastIndexOf("<link")).toBeLessThan(response.body.indexOf("</head>"));
-    // No render-blocking stylesheet link: the splash paints on the page alone.
-    expect(response.body).not.toContain('rel="stylesheet"');
-    expect(response.body.replace(/\s*<link rel="(modulepreload|preload)"[^>]*>/g, "")).toBe(PAGE.replace(/\s*<\/head>/, "\n  </head>"));
+    // No stylesheet to fetch before the splash paints: the page alone.
+    expect(response.body).not.toMatch(/<link rel="stylesheet"(?![^>]*disabled)/);
+    expect(response.body.replace(/\s*<link rel="modulepreload"[^>]*>/g, "").replace(/\s*<style>[^<]*<\/style>\s*<link rel="stylesheet"[^>]*disabled>/g, "")).toBe(
+      PAGE.replace(/\s*<\/head>/, "\n  </head>"),
+    );
   });
 
   it("matches the router's patterns: a splat takes nothing or the rest, a parameter one segment, the first pattern wins", async () => {
     expect(links((await get("/pharmacies/4/deliver_orders")).body)).toEqual(["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"]);
     expect(links((await get("/pharmacies/4/deliver_orders/12/signature?resume=1")).body)).toEqual(["/assets/DeliveryRoutes-d1.js", "/assets/esm-imask.js"]);
     expect(links((await get("/pharmacies/4/reconcile")).body)).toEqual(["/assets/ReturnsRoute-r1.js"]);
+    expect(styles((await get("/pharmacies/4/reconcile")).body)).toEqual(["/assets/missing.css", "/assets/closing.css"]);
+    expect(inlined((await get("/pharmacies/4/reconcile")).body)).toEqual([]);
+    expect((await get("/pharmacies/4/reconcile")).body).not.toContain("alert(1)");
     expect(links((await get("/pharmacies/4/reconcile_details/cash")).body)).toEqual(["/assets/ReturnsRoute-r1.js"]);
     expect(links((await get("/pharmacies/4/verify_orders")).body)).toEqual(["/assets/PickupRoutes-p1.js"]);
     expect(styles((await get("/pharmacies/4/verify_orders")).body)).toEqual([]);

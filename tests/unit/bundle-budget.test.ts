@@ -135,7 +135,7 @@ describe("the stylesheets (issue 29): the first screen's page carries its own ru
   });
 
   it("keeps the page's link to its own stylesheet, disabled: Vite's import() lists it for the screens' chunks, and would otherwise add it after theirs", () => {
-    // Disabled: never fetched, never applied, but import() sees it loaded (vite.config.ts inlineStylesheet; tests/e2e/stylesheets.test.ts in a browser).
+    // Disabled: never fetched, never applied, but import() sees it loaded (vite.config.ts inlineStylesheet; tests/e2e/card-payment.test.ts in a browser).
     const page = pageStylesheet()[0]!;
     expect(readFileSync(path.join(DIST, "index.html"), "utf8")).toContain(`<link rel="stylesheet" href="/assets/${page}" disabled>`);
     const naming = assets().filter((file) => file.endsWith(".js") && readFileSync(path.join(DIST, "assets", file), "utf8").includes(`assets/${page}`));
