@@ -22,9 +22,10 @@ function patternToRegExp(pattern: string): RegExp {
 }
 
 /**
- * The chunks and stylesheets a path's screen loads, for preload links in the
- * page: the phone fetches them alongside the app's own script instead of after
- * it has run. Nothing when the build wrote no list (the API alone, tests).
+ * The chunks and stylesheets a path's screen loads, for the page the server
+ * sends for it (withPreloads): the phone fetches the chunks alongside the app's
+ * own script instead of after it has run, and has the stylesheets with the page.
+ * Nothing when the build wrote no list (the API alone, tests).
  */
 export function routePreloads(webRoot: string): (pathname: string) => readonly string[] {
   const file = path.join(webRoot, ROUTE_PRELOADS_FILE);

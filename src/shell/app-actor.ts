@@ -8,6 +8,13 @@ import { createSessionMachine } from "../../machines/session.definition.ts";
 import { deviceToday, appOfflineQueueCalls } from "./offline-queue-logic.ts";
 import { appCourierDayCalls, appSessionCalls } from "./session-context.ts";
 
+/** The application's children with the app's adapters (storage, HTTP), each built when called. */
+const appChildMachines = {
+  session: () => createSessionMachine(appSessionCalls),
+  courierDay: () => createCourierDayMachine(appCourierDayCalls),
+  offlineQueue: () => createOfflineQueueMachine(appOfflineQueueCalls),
+};
+
 /**
  * The application's actor system with the app's adapters (storage, HTTP, the
  * browser's "online" event), each machine built once, here, with them (a
@@ -17,9 +24,9 @@ import { appCourierDayCalls, appSessionCalls } from "./session-context.ts";
 export function createAppCourierAppMachine({ actors = {}, startFlow }: { actors?: Partial<CourierAppActors>; startFlow?: StartFlow } = {}) {
   return createCourierAppMachine({
     actors: {
-      session: actors.session ?? createSessionMachine(appSessionCalls),
-      courierDay: actors.courierDay ?? createCourierDayMachine(appCourierDayCalls),
-      offlineQueue: actors.offlineQueue ?? createOfflineQueueMachine(appOfflineQueueCalls),
+      session: actors.session ?? appChildMachines.session(),
+      courierDay: actors.courierDay ?? appChildMachines.courierDay(),
+      offlineQueue: actors.offlineQueue ?? appChildMachines.offlineQueue(),
       browserOnline:
         actors.browserOnline ??
         fromPromise<string>(() => new Promise((resolve) => window.addEventListener("online", () => resolve(deviceToday()), { once: true }))),
@@ -31,17 +38,17 @@ export function createAppCourierAppMachine({ actors = {}, startFlow }: { actors?
 /**
  * The same machine, built one machine per task (the session's, the day's, the
  * queue's, then the application's), the first after the task that loaded the
- * app's modules: each is a few milliseconds of work on a
- * fast machine, ten times that on a low-tier phone, and together one task the
- * courier could not tap through (issue 29).
+ * app's modules: each is a few milliseconds of work on a fast machine, ten
+ * times that on a low-tier phone, and together one task the courier could not
+ * tap through (issue 29).
  */
 export async function createAppCourierAppMachineInSlices({ startFlow, nextTask }: { startFlow: StartFlow; nextTask: () => Promise<void> }) {
   await nextTask();
-  const session = createSessionMachine(appSessionCalls);
+  const session = appChildMachines.session();
   await nextTask();
-  const courierDay = createCourierDayMachine(appCourierDayCalls);
+  const courierDay = appChildMachines.courierDay();
   await nextTask();
-  const offlineQueue = createOfflineQueueMachine(appOfflineQueueCalls);
+  const offlineQueue = appChildMachines.offlineQueue();
   await nextTask();
   return createAppCourierAppMachine({ actors: { session, courierDay, offlineQueue }, startFlow });
 }
