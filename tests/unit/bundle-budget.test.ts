@@ -111,6 +111,8 @@ describe("the stylesheets (issue 29): the first screen's page carries its own ru
 
   it("inlines the courier's stylesheet in index.html, and no on-demand screen's rule", () => {
     expect(pageStylesheet()).toHaveLength(1);
+    // Nothing to download for it: its disabled link is never fetched (scripts/bench/lib/bundle.ts).
+    expect(bundle.cssGzipBytes).toBe(0);
     const page = readFileSync(path.join(DIST, "index.html"), "utf8");
     const inline = /<style>([\s\S]*?)<\/style>/.exec(page)?.[1] ?? "";
     expect(inline).toBe(readFileSync(path.join(DIST, "assets", pageStylesheet()[0]!), "utf8").trim());

@@ -78,7 +78,8 @@ export function measureInitialBundle(distDir: string, page = "index.html"): Init
       roots.push(url);
     } else if (!isScript && rel === "modulepreload") {
       roots.push(url);
-    } else if (!isScript && rel === "stylesheet") {
+    } else if (!isScript && rel === "stylesheet" && !/\sdisabled(?=[\s=/>])/i.test(tag)) {
+      // A disabled link (the page's own stylesheet, inlined: vite.config.ts) is never fetched.
       styles.push(url);
     }
   }
