@@ -14,6 +14,8 @@ import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle, ON_DEMAND_LIBRARIES, 
  */
 const DIST = path.resolve("dist");
 let bundle: InitialBundle;
+/** dist/route-preloads.json: each on-demand screen's paths and the files named in its page. */
+const routes = () => JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
 
 beforeAll(() => {
   if (!existsSync(path.join(DIST, "index.html"))) execFileSync("npx", ["vite", "build"], { stdio: "inherit" });
@@ -64,7 +66,6 @@ describe("dist/route-preloads.json (the chunks the server names in an on-demand 
 });
 
 describe("the courier's on-demand screens' chunks (issue 29: one script task each on the phone)", () => {
-  const routes = () => JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
   const sourcesOf = (file: string): string[] => {
     const map = path.join(DIST, "assets", `${file}.map`);
     return existsSync(map) ? (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => path.resolve(DIST, "assets", source)) : [];
@@ -103,7 +104,6 @@ describe("the courier's on-demand screens' chunks (issue 29: one script task eac
 });
 
 describe("the stylesheets (issue 29): the first screen's page carries its own rules only", () => {
-  const routes = () => JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
   const assets = () => readdirSync(path.join(DIST, "assets"));
   const pageStylesheet = () => assets().filter((file) => /^index-[\w-]{8}\.css$/.test(file));
   // Minified CSS: each rule's selectors come before its "{" (an @-rule's prelude too).
@@ -146,7 +146,6 @@ describe("the stylesheets (issue 29): the first screen's page carries its own ru
 });
 
 describe("the label scanner (issue 19): its code loads when the courier taps Scan", () => {
-  const routes = () => JSON.parse(readFileSync(path.join(DIST, "route-preloads.json"), "utf8")) as { paths: string[]; files: string[] }[];
   const chunkNamed = (prefix: string) => readdirSync(path.join(DIST, "assets")).filter((file) => file.startsWith(`${prefix}-`) && file.endsWith(".js"));
 
   it("puts the WebAssembly decoder and the camera code in chunks of their own, in no screen's first download", () => {
