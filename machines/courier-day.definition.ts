@@ -68,6 +68,7 @@ export const createCourierDayMachine = (calls: Partial<CourierDayCalls> = {}) =>
     },
     guards: {
       hasDay: ({ context }) => context.day !== null,
+      loadedFromServer: (_, load: DayLoad) => load.source === "server",
     },
   }).createMachine({
     id: "courierDay",
@@ -84,7 +85,15 @@ export const createCourierDayMachine = (calls: Partial<CourierDayCalls> = {}) =>
         invoke: {
           id: "loadDay",
           src: "loadDay",
-          onDone: { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
+          onDone: [
+            {
+              guard: { type: "loadedFromServer", params: ({ event }) => event.output },
+              target: "ready.saving",
+              actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"],
+              description: "A fresh day from the server is kept on the device for a reload without network.",
+            },
+            { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
+          ],
           onError: [
             { guard: "hasDay", target: "ready", actions: { type: "storeError", params: ({ event }: { event: { error: unknown } }) => event.error } },
             { target: "failed", actions: { type: "storeError", params: ({ event }: { event: { error: unknown } }) => event.error } },

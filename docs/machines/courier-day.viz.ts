@@ -152,7 +152,8 @@ var createCourierDayMachine = (calls = {}) => setup({
     }))
   },
   guards: {
-    hasDay: ({ context }) => context.day !== null
+    hasDay: ({ context }) => context.day !== null,
+    loadedFromServer: (_, load) => load.source === "server"
   }
 }).createMachine({
   id: "courierDay",
@@ -169,7 +170,15 @@ var createCourierDayMachine = (calls = {}) => setup({
       invoke: {
         id: "loadDay",
         src: "loadDay",
-        onDone: { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] },
+        onDone: [
+          {
+            guard: { type: "loadedFromServer", params: ({ event }) => event.output },
+            target: "ready.saving",
+            actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"],
+            description: "A fresh day from the server is kept on the device for a reload without network."
+          },
+          { target: "ready", actions: [{ type: "storeDay", params: ({ event }) => event.output }, "tellFollowers"] }
+        ],
         onError: [
           { guard: "hasDay", target: "ready", actions: { type: "storeError", params: ({ event }) => event.error } },
           { target: "failed", actions: { type: "storeError", params: ({ event }) => event.error } }

@@ -26,11 +26,8 @@ export const appSessionCalls: SessionCalls = {
 export const appCourierDayCalls: CourierDayCalls = {
   loadDay: fromPromise<DayLoad>(async () => {
     try {
-      const itinerary = await fetchItinerary();
-      // Kept for a day without signal, once the screen the day reveals is up: opening the device's
-      // store (localforage, IndexedDB) is not what the courier waits for (issue 29).
-      void firstScreenUp().then(() => saveDayOnDevice(itinerary));
-      return { itinerary, source: "server" };
+      // The day machine keeps a server's day on the device (its saveDay, below).
+      return { itinerary: await fetchItinerary(), source: "server" };
     } catch (error) {
       // No network: the copy kept on the phone lets the courier carry on (spec §1).
       const failure = toApiFailure(error);
@@ -42,9 +39,11 @@ export const appCourierDayCalls: CourierDayCalls = {
       throw error;
     }
   }),
-  saveDay: fromPromise<void, { day: ItineraryResponse }>(({ input }) => saveDayOnDevice(input.day)),
+  // Once the screen the day reveals is up: opening the device's store (localforage, IndexedDB) is not
+  // what the courier waits for (issue 29). A newer change, or a logout, stops this save before it writes.
+  saveDay: fromPromise<void, { day: ItineraryResponse }>(async ({ input, signal }) => {
+    await firstScreenUp();
+    if (signal.aborted) return;
+    await (await deviceStore()).saveDay({ courierId: input.day.courier.id, savedOn: deviceToday(), itinerary: input.day });
+  }),
 };
-
-async function saveDayOnDevice(itinerary: ItineraryResponse): Promise<void> {
-  await (await deviceStore()).saveDay({ courierId: itinerary.courier.id, savedOn: deviceToday(), itinerary });
-}

@@ -21,6 +21,7 @@ const EVENTS = [
   { type: "VISITS_CHANGED", visits: [] },
   { type: "DELIVERY_RECORDED", orders: [{ ...order, status: { id: 6, name: "delivery_attempted" } }] },
   { type: "xstate.done.actor.loadDay", output: { itinerary: day, source: "server" } },
+  { type: "xstate.done.actor.loadDay", output: { itinerary: day, source: "device" } },
   { type: "xstate.error.actor.loadDay", error: new TypeError("Failed to fetch") },
   { type: "xstate.done.actor.saveDay" },
   { type: "xstate.error.actor.saveDay", error: new Error("quota") },
