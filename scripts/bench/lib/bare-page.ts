@@ -5,7 +5,7 @@ import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
-import { freePort } from "./server.ts";
+import { freePort, runBelowBrowser } from "./server.ts";
 import { ROOT } from "./report.ts";
 
 /**
@@ -55,7 +55,7 @@ export interface BarePageServer {
   stop(): Promise<void>;
 }
 
-/** scripts/bench/bare-page/serve.ts in a process of its own, as the app's server is. */
+/** scripts/bench/bare-page/serve.ts in a process of its own, below the browser's priority, as the app's server is in this bench. */
 export async function serveBarePage(webRoot: string): Promise<BarePageServer> {
   const port = await freePort();
   const child: ChildProcess = fork(path.join(BARE_PAGE_SOURCE, "serve.ts"), [], {
@@ -64,6 +64,7 @@ export async function serveBarePage(webRoot: string): Promise<BarePageServer> {
     env: { ...process.env, PORT: String(port), WEB_ROOT: webRoot },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
+  runBelowBrowser(child.pid!);
   await new Promise<void>((resolve, reject) => {
     child.once("message", () => resolve());
     child.once("exit", (code) => reject(new Error(`the bare page's server exited with ${code}`)));

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./report.ts";
 
@@ -50,6 +51,16 @@ export interface ServerOptions {
   nodeArgs?: string[];
   /** Keep the server's log lines (JSON, one per line) in this file instead of discarding them. */
   logFile?: string;
+  /**
+   * Run below the browser's priority (nice 19): for benches of the phone's own work, where the
+   * server stands in for one across the network and must not take the page's core (decision 0042).
+   */
+  belowBrowser?: boolean;
+}
+
+/** The lowest scheduling priority: the process runs on a core only when the browser's processes leave one free. */
+export function runBelowBrowser(pid: number): void {
+  os.setPriority(pid, 19);
 }
 
 /**
@@ -79,6 +90,7 @@ export async function startBenchServer(options: ServerOptions): Promise<BenchSer
   const stdout = options.logFile ? openSync(options.logFile, "w") : "ignore";
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", stdout, "pipe", "ipc"] });
   if (typeof stdout === "number") closeSync(stdout);
+  if (options.belowBrowser) runBelowBrowser(child.pid!);
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
