@@ -1,11 +1,11 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
-import { freePort, runBelowBrowser } from "./server.ts";
+import { belowBrowserCommand, freePort } from "./server.ts";
 import { ROOT } from "./report.ts";
 
 /**
@@ -58,13 +58,11 @@ export interface BarePageServer {
 /** scripts/bench/bare-page/serve.ts in a process of its own, below the browser's priority, as the app's server is in this bench. */
 export async function serveBarePage(webRoot: string): Promise<BarePageServer> {
   const port = await freePort();
-  const child: ChildProcess = fork(path.join(BARE_PAGE_SOURCE, "serve.ts"), [], {
+  const child: ChildProcess = spawn(...belowBrowserCommand(["--import", "tsx", path.join(BARE_PAGE_SOURCE, "serve.ts")]), {
     cwd: ROOT,
-    execArgv: ["--import", "tsx"],
     env: { ...process.env, PORT: String(port), WEB_ROOT: webRoot },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  runBelowBrowser(child.pid!);
   await new Promise<void>((resolve, reject) => {
     child.once("message", () => resolve());
     child.once("exit", (code) => reject(new Error(`the bare page's server exited with ${code}`)));

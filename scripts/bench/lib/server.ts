@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { createServer } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./report.ts";
 
@@ -58,9 +57,13 @@ export interface ServerOptions {
   belowBrowser?: boolean;
 }
 
-/** The lowest scheduling priority: the process runs on a core only when the browser's processes leave one free. */
-export function runBelowBrowser(pid: number): void {
-  os.setPriority(pid, 19);
+/**
+ * A Node process's command at the lowest scheduling priority (`nice -n 19`): it runs on a core only
+ * when the browser's processes leave one free. Through nice, every thread the process starts inherits it
+ * (setpriority on a running process reaches its main thread only, on Linux).
+ */
+export function belowBrowserCommand(args: readonly string[]): [command: string, args: string[]] {
+  return ["nice", ["-n", "19", process.execPath, ...args]];
 }
 
 /**
@@ -88,9 +91,9 @@ export async function startBenchServer(options: ServerOptions): Promise<BenchSer
   if (options.probe) args.push("--import", path.join(ROOT, "scripts/bench/lib/memory-probe.ts"));
   args.push("server/main.ts");
   const stdout = options.logFile ? openSync(options.logFile, "w") : "ignore";
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", stdout, "pipe", "ipc"] });
+  const [command, commandArgs] = options.belowBrowser ? belowBrowserCommand(args) : [process.execPath, args];
+  const child = spawn(command, commandArgs, { cwd: ROOT, env, stdio: ["ignore", stdout, "pipe", "ipc"] });
   if (typeof stdout === "number") closeSync(stdout);
-  if (options.belowBrowser) runBelowBrowser(child.pid!);
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
