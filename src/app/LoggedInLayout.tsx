@@ -4,6 +4,7 @@ import { pendingVisits } from "../../domain/pharmacy-list.ts";
 import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { OfflineBanner } from "./OfflineBanner.tsx";
+import { LoadingScreen } from "../ui/LoadingScreen.tsx";
 import { CourierDayContext, SessionContext, useCourierDayRef } from "../shell/app-actor.ts";
 
 export function LoggedInLayout() {
@@ -66,15 +67,4 @@ function DayGate({ children }: { children: React.ReactNode }) {
     );
   }
   return <LoadingScreen text="Loading your day…" />;
-}
-
-/** A screen of its own while an answer is awaited: a main landmark and a level-1 heading, announced as a status. */
-function LoadingScreen({ text }: { text: string }) {
-  return (
-    <main className="screen">
-      <div role="status">
-        <h1 className="splash">{text}</h1>
-      </div>
-    </main>
-  );
 }

@@ -2,6 +2,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { preloadClient } from "../api/client.ts";
 import { DashboardScreen } from "../features/dashboard/DashboardScreen.tsx";
 import { LoginScreen } from "../features/login/LoginScreen.tsx";
+import { LoadingScreen } from "../ui/LoadingScreen.tsx";
 import { NotFoundScreen } from "../ui/NotFoundScreen.tsx";
 import { whenIdle } from "../ui/when-idle.ts";
 import { PharmaciesScreen } from "../features/pharmacies/PharmaciesScreen.tsx";
@@ -33,11 +34,19 @@ const withFlowsOf =
     const [module] = await Promise.all([load(), loadFlows(...flows)]);
     return module;
   };
+/**
+ * What a link or a reload straight to an on-demand screen shows while its code
+ * loads: the page's own splash, as index.html paints it. Without one the router
+ * renders nothing there (a blank frame) and warns on the console (issue 29).
+ */
+const whileTheScreenLoads = <LoadingScreen text="Loading…" />;
+
 /** The app's routes (tests/ui/feature-routes.test.tsx reads them). */
 export const routes: RouteObject[] = [
   {
     // No session needed. /set-password is an invited courier's first visit, once: none of it in the first screen's bundle.
     errorElement: <RouteErrorScreen />,
+    hydrateFallbackElement: whileTheScreenLoads,
     children: [
       { path: "/login", element: <LoginScreen /> },
       { path: "/set-password", lazy: () => import("../features/onboarding/SetPasswordRoute.tsx") },
@@ -46,6 +55,7 @@ export const routes: RouteObject[] = [
   {
     element: <LoggedInLayout />,
     errorElement: <RouteErrorScreen />,
+    hydrateFallbackElement: whileTheScreenLoads,
     children: [
       { index: true, element: <Navigate to="/dashboard" replace /> },
       { path: "dashboard", element: <DashboardScreen /> },
