@@ -27,7 +27,7 @@ function openAt(path: string) {
   return { router, warn };
 }
 
-const routerWarnings = (warn: ReturnType<typeof vi.spyOn>) => warn.mock.calls.filter(([message]) => String(message).includes("HydrateFallback"));
+const routerWarnings = (warn: { mock: { calls: unknown[][] } }) => warn.mock.calls.filter((call) => String(call[0]).includes("HydrateFallback"));
 
 afterEach(() => {
   vi.restoreAllMocks();
