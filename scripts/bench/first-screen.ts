@@ -10,6 +10,7 @@ import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle } from "./lib/bundle.t
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
 import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
+import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
 
@@ -116,6 +117,11 @@ export interface BudgetCheck {
 export interface FirstScreenResult extends MeasuredIn {
   /** The app's and the bare page's servers ran below the browser's priority (decision 0042); runs recorded before have none. */
   serversBelowBrowser?: boolean;
+  /**
+   * Before each measured load the browser was quiet (under 5% of a core for 0.5 s): what one page left running
+   * (a service worker installing, storage being written) is not counted in the next. Runs recorded before have none.
+   */
+  quietBetweenRuns?: { medianWaitMs: number; maxWaitMs: number; notQuiet: number };
   version: 2;
   date: string;
   machine: MachineDescription;
@@ -289,6 +295,8 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   const bare = await serveBarePage(bareRoot);
   const port = await freePort();
   const { browser, name: browserName } = await launchBenchBrowser([`--remote-debugging-port=${port}`]);
+  const browserProcess = browserPid(port);
+  const quietWaits: { waitedMs: number; quiet: boolean }[] = [];
   let version = "";
   const collected = new Map<string, { screen: Screen; tier: Tier; runs: RunnerResult[]; cpuMs: number[] }>();
   let calibration: FirstScreenResult["calibration"];
@@ -307,6 +315,9 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     const runLighthouse = async (screen: Screen, cpuSlowdown: number, withAccessibility: boolean): Promise<RunnerResult> => {
       // Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP on a busy machine): such a run is made again, twice at most.
       for (let attempt = 1; ; attempt++) {
+        const wait = await untilQuiet(browserProcess);
+        quietWaits.push(wait);
+        if (!wait.quiet) log(`  the browser was still busy after ${wait.waitedMs} ms: ${screen.path} measured anyway`);
         const result = await lighthouse(`${screen.base}${screen.path}`, {
           port,
           output: "json",
@@ -407,6 +418,11 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     date: today(),
     browser: browserName,
     serversBelowBrowser: true,
+    quietBetweenRuns: {
+      medianWaitMs: Math.round(median(quietWaits.map((wait) => wait.waitedMs))),
+      maxWaitMs: Math.max(...quietWaits.map((wait) => wait.waitedMs)),
+      notQuiet: quietWaits.filter((wait) => !wait.quiet).length,
+    },
     machine,
     loadAverageEnd: describeMachine().loadAverage,
     lighthouse: version,
@@ -519,7 +535,10 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
     `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}), ` +
-      `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.`,
+      `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.` +
+      (result.quietBetweenRuns
+        ? ` Each load started once the browser was quiet (under 5% of a core for 0.5 s), so that what a page leaves running (a service worker installing) is not counted in the next one's: a wait of ${result.quietBetweenRuns.medianWaitMs} ms median, ${result.quietBetweenRuns.maxWaitMs} ms at most${result.quietBetweenRuns.notQuiet ? `, ${result.quietBetweenRuns.notQuiet} load(s) started after 15 s without it` : ""}.`
+        : ""),
     `**The CPU slowdown is calibrated to the host** (issue 29): host benchmark index **${cal.benchmarkIndex}** (${cal.source}: ${cal.samples.join(", ")}), so the low-tier phone (index 264) is **${cal.cpuSlowdown.low}×** and the mid-tier phone (index 1,000) **${cal.cpuSlowdown.mid}×**. ` +
       `Lighthouse's benchmark index during the measured runs: ${result.benchmarkIndexDuringRuns.min}–${result.benchmarkIndexDuringRuns.max} (median ${result.benchmarkIndexDuringRuns.median}); a busy host scores every page lower, the bare page too.`,
     `**The bare page** (scripts/bench/bare-page/, fixed, never tuned): index.html with a “Loading…” status and inline CSS, one module rendering in StrictMode a React Router createBrowserRouter with one catch-all route whose element runs a two-state XState machine (editing ⇄ submitting) with useMachine, and shows a heading, a paragraph, two labelled inputs and a button; built by Vite with the default React plugin from the project's node_modules (${result.barePageJsGzipKiB} KiB gzip), served by Fastify brotli-compressed with immutable caching of its assets${result.browser ? ", and with the app's security headers (server/http/security-headers.ts: its Cross-Origin-Opener-Policy gives it a renderer process of its own, as the app's page has; decision 0041)" : ""}.`,
