@@ -12,13 +12,14 @@ const started: ChildProcess[] = [];
 
 /** A shell whose child runs `script` in Node: the tree the bench reads, two levels deep. */
 function treeRunning(script: string): ChildProcess {
-  const child = spawn("sh", ["-c", `"${process.execPath}" -e '${script}'; true`], { stdio: "ignore" });
+  // A process group of its own, so that the whole tree goes when the test is done.
+  const child = spawn("sh", ["-c", `"${process.execPath}" -e '${script}'; true`], { stdio: "ignore", detached: true });
   started.push(child);
   return child;
 }
 
 afterEach(() => {
-  for (const child of started.splice(0)) child.kill("SIGKILL");
+  for (const child of started.splice(0)) process.kill(-child.pid!, "SIGKILL");
 });
 
 describe("a process tree's CPU time", () => {
