@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { processStat } from "./cpu.ts";
 
 /**
  * Waiting, between two measured loads, until the bench's browser has nothing
@@ -10,33 +10,20 @@ import { readdirSync, readFileSync } from "node:fs";
  * that is, the bare page included. Linux only, as the benches are (/proc).
  */
 
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-
-interface ProcessStat {
-  pid: number;
-  parent: number;
-  cpuTicks: number;
-}
-
-function readStat(pid: number): ProcessStat | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After the command's name in parentheses (which may hold spaces): state, ppid, … utime (14th field), stime (15th).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { pid, parent: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return null; // Gone meanwhile.
-  }
-}
-
 /** The CPU time (ms) used so far by a process and each descendant of it still running, by pid. */
 export function processTreeCpuMs(rootPid: number): Map<number, number> {
-  const stats = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map((name) => readStat(Number(name))).filter((stat) => stat !== null);
-  const children = new Map<number, ProcessStat[]>();
+  const stats = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      const stat = processStat(Number(name));
+      return stat ? [{ pid: Number(name), ...stat }] : [];
+    });
+  type Running = (typeof stats)[number];
+  const children = new Map<number, Running[]>();
   for (const stat of stats) children.set(stat.parent, [...(children.get(stat.parent) ?? []), stat]);
   const used = new Map<number, number>();
-  const visit = (stat: ProcessStat) => {
-    used.set(stat.pid, (stat.cpuTicks * 1000) / TICKS_PER_SECOND);
+  const visit = (stat: Running) => {
+    used.set(stat.pid, stat.cpuSeconds * 1000);
     for (const child of children.get(stat.pid) ?? []) visit(child);
   };
   const root = stats.find((stat) => stat.pid === rootPid);

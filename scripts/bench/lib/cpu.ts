@@ -1,15 +1,23 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 
-/** User + system CPU seconds a process has used (Linux /proc; 0 when it is gone). */
-export function processCpuSeconds(pid: number): number {
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/** A process's parent and the user + system CPU seconds it has used (Linux /proc); null when it is gone. */
+export function processStat(pid: number): { parent: number; cpuSeconds: number } | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After the command's name in parentheses (which may hold spaces or a parenthesis): state, ppid, … utime (14th field), stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { parent: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
   } catch {
-    return 0;
+    return null;
   }
 }
+
+/** User + system CPU seconds a process has used (Linux /proc; 0 when it is gone). */
+export const processCpuSeconds = (pid: number): number => processStat(pid)?.cpuSeconds ?? 0;
 
 /** The PostgreSQL backends serving one database (the server's pool): their CPU is the database's share of a request. */
 export async function backendPids(databaseUrl: string): Promise<number[]> {
