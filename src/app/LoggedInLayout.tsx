@@ -15,13 +15,13 @@ export function LoggedInLayout() {
   // The application starts the day with the session; it is there by the time the deferred state says so.
   const day = useCourierDayRef();
 
-  if (state === "checking") return <LoadingScreen text="Loading…" />;
+  if (state === "checking") return <LoadingScreen />;
   if (state === "loggedOut" || state === "loggingIn") {
     const next = location.pathname === "/" ? "" : `?next=${encodeURIComponent(location.pathname + location.search)}`;
     return <Navigate to={`/login${next}`} replace />;
   }
 
-  if (!day) return <LoadingScreen text="Loading…" />;
+  if (!day) return <LoadingScreen />;
   return (
     <>
       <NavBar />

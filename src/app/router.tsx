@@ -39,7 +39,7 @@ const withFlowsOf =
  * loads: the page's own splash, as index.html paints it. Without one the router
  * renders nothing there (a blank frame) and warns on the console (issue 29).
  */
-const whileTheScreenLoads = <LoadingScreen text="Loading…" />;
+const whileTheScreenLoads = <LoadingScreen />;
 
 /** The app's routes (tests/ui/feature-routes.test.tsx reads them). */
 export const routes: RouteObject[] = [
