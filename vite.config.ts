@@ -3,6 +3,7 @@ import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { defineConfig, type Plugin, type Rollup } from "vite";
 import react from "@vitejs/plugin-react";
+import { startupCompileHints } from "./scripts/build/compile-hints.ts";
 import { featureChunkGroups } from "./scripts/build/feature-chunks.ts";
 import { FEATURE_ROUTES } from "./src/app/feature-routes.ts";
 
@@ -173,6 +174,8 @@ export default defineConfig({
     reactRouterProduction(),
     react(),
     routePreloads(),
+    // What the courier's screens run as they open: the page, each on-demand screen, the HTTP client, the offline store (opened at the first idle moment).
+    startupCompileHints(import.meta.dirname, ["index.html", ...FEATURE_ROUTES.map((route) => route.module), "src/api/ky-client.ts", "src/offline/offline-store.ts"]),
     inlineStylesheet(),
     // The app shell is precached so the app opens without network; the courier's
     // day lives in localforage, never in the service worker's caches (patient data).
