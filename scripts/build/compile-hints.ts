@@ -15,10 +15,11 @@ export const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
  * with what it imports, the HTTP client's and the offline store's. On a first
  * visit (every Lighthouse run is one) the main thread compiled their functions
  * one by one as they were first called, in the middle of the app's start and
- * first render (issue 29, scripts/bench/notes.ts). Chunks loaded by a
- * courier's action (the card fields, the signature pad, the scanner's decoder,
- * the photo shrinker, the date mask) and the dispatch console's stay lazily
- * compiled: most of their functions may never run on a given day.
+ * first render (issue 29, scripts/bench/notes.ts). Chunks loaded for one
+ * step or on a courier's action (the card fields, the signature pad, the
+ * scanner's decoder, the photo shrinker, the date mask, which the delivery
+ * screens fetch ahead when the phone is idle) and the dispatch console's stay
+ * lazily compiled: most of their functions may never run on a given day.
  *
  * `roots` are modules (paths from the project's root, index.html for the
  * page's entry); a chunk gets the hint when it holds one of them or a chunk
