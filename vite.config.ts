@@ -5,6 +5,7 @@ import { defineConfig, type Plugin, type Rollup } from "vite";
 import react from "@vitejs/plugin-react";
 import { startupCompileHints } from "./scripts/build/compile-hints.ts";
 import { featureChunkGroups } from "./scripts/build/feature-chunks.ts";
+import { withStaticImports } from "./scripts/build/static-imports.ts";
 import { FEATURE_ROUTES } from "./src/app/feature-routes.ts";
 
 /**
@@ -56,18 +57,10 @@ function routePreloads(): Plugin {
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((output): output is Rollup.OutputChunk => output.type === "chunk");
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const withStaticImports = (files: string[], seen = new Set<string>()): Set<string> => {
-        for (const file of files) {
-          if (seen.has(file)) continue;
-          seen.add(file);
-          withStaticImports(byFile.get(file)?.imports ?? [], seen);
-        }
-        return seen;
-      };
       // The courier's entry (the console's, dispatch.html, has no on-demand screens).
       const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === "index");
       if (!entry) return this.error("no entry chunk for index.html");
-      const inThePage = withStaticImports([entry.fileName]);
+      const inThePage = withStaticImports(chunks, [entry.fileName]);
       // The HTTP client (src/api/client.ts import()s it): named in the page of a screen that calls the API as it opens.
       const clientId = path.resolve(root, "src/api/ky-client.ts");
       const client = chunks.find((candidate) => candidate.facadeModuleId === clientId);
@@ -79,7 +72,7 @@ function routePreloads(): Plugin {
         const chunk = chunks.find((candidate) => candidate.facadeModuleId === id) ?? chunks.find((candidate) => candidate.moduleIds.includes(id));
         if (!chunk) return this.error(`${module} (src/app/feature-routes.ts) has no chunk of its own`);
         const roots = "client" in route && route.client ? [chunk.fileName, client.fileName] : [chunk.fileName];
-        const scripts = [...withStaticImports(roots)].filter((file) => !inThePage.has(file));
+        const scripts = [...withStaticImports(chunks, roots)].filter((file) => !inThePage.has(file));
         // The screen's stylesheets (its chunk's and what it shares with other screens), not in the first screen's page.
         const stylesheets = [...new Set(scripts.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]))];
         return { paths, files: [...scripts, ...stylesheets].map((file) => `/${file}`) };

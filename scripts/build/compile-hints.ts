@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Plugin, Rollup } from "vite";
+import { withStaticImports } from "./static-imports.ts";
 
 /**
  * Chromium's explicit compile hint (V8, Chrome 136+): a script that opens with
@@ -40,19 +41,12 @@ export function startupCompileHints(root: string, roots: readonly string[]): Plu
       handler(_options, bundle) {
         const chunks = Object.values(bundle).filter((output): output is Rollup.OutputChunk => output.type === "chunk");
         const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const hinted = new Set<string>();
-        const walk = (file: string) => {
-          if (hinted.has(file)) return;
-          hinted.add(file);
-          for (const imported of byFile.get(file)?.imports ?? []) walk(imported);
-        };
-        for (const file of roots) {
+        const holders = roots.map((file) => {
           const id = path.resolve(root, file);
           const holder = file.endsWith(".html") ? chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId === id) : chunks.find((chunk) => chunk.moduleIds.includes(id));
-          if (!holder) return this.error(`${file}: no chunk holds it (scripts/build/compile-hints.ts)`);
-          walk(holder.fileName);
-        }
-        for (const file of hinted) {
+          return holder ? holder.fileName : this.error(`${file}: no chunk holds it (scripts/build/compile-hints.ts)`);
+        });
+        for (const file of withStaticImports(chunks, holders)) {
           const chunk = byFile.get(file)!;
           chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
           const mapAsset = bundle[`${file}.map`];
