@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FEATURE_ROUTES } from "../../src/app/feature-routes.ts";
-import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle, ON_DEMAND_LIBRARIES, packagesByChunk, type InitialBundle } from "../../scripts/bench/lib/bundle.ts";
+import { chunkSources, INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle, ON_DEMAND_LIBRARIES, packagesByChunk, type InitialBundle } from "../../scripts/bench/lib/bundle.ts";
 
 /**
  * Issue 9: the first screen (login, /pharmacies) downloads at most 130 KiB of
@@ -66,11 +66,6 @@ describe("dist/route-preloads.json (the chunks the server names in an on-demand 
 });
 
 describe("the courier's on-demand screens' chunks (issue 29: one script task each on the phone)", () => {
-  const sourcesOf = (file: string): string[] => {
-    const map = path.join(DIST, "assets", `${file}.map`);
-    return existsSync(map) ? (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => path.resolve(DIST, "assets", source)) : [];
-  };
-
   it("load at most three chunks beyond the first screen's: the screen's own, what the screens share, what they share with the console", () => {
     // The delivery step preloaded 16, nine of them under 3.5 KB (scripts/build/feature-chunks.ts).
     // /machines, a developer's page charting every flow, loads the screens' chunks.
@@ -96,7 +91,7 @@ describe("the courier's on-demand screens' chunks (issue 29: one script task eac
   it("put each module in exactly one chunk (a module with state copied into two would be two modules)", () => {
     const chunksOf = new Map<string, string[]>();
     for (const file of readdirSync(path.join(DIST, "assets")).filter((name) => name.endsWith(".js"))) {
-      for (const source of sourcesOf(file)) chunksOf.set(source, [...(chunksOf.get(source) ?? []), file]);
+      for (const source of chunkSources(DIST, file)) chunksOf.set(source, [...(chunksOf.get(source) ?? []), file]);
     }
     expect(chunksOf.size).toBeGreaterThan(100);
     expect([...chunksOf].filter(([, files]) => files.length > 1)).toEqual([]);

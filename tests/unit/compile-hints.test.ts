@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { measureInitialBundle, ON_DEMAND_LIBRARIES, packagesByChunk, type InitialBundle } from "../../scripts/bench/lib/bundle.ts";
+import { chunkSources, measureInitialBundle, ON_DEMAND_LIBRARIES, packagesByChunk, type InitialBundle } from "../../scripts/bench/lib/bundle.ts";
 import { COMPILE_HINT } from "../../scripts/build/compile-hints.ts";
 
 /**
@@ -17,12 +17,8 @@ let bundle: InitialBundle;
 const assets = () => readdirSync(path.join(DIST, "assets")).filter((file) => file.endsWith(".js"));
 const code = (file: string) => readFileSync(path.join(DIST, file.replace(/^\//, "")), "utf8");
 const hinted = (file: string) => code(file).startsWith(`${COMPILE_HINT}\n`);
-/** The chunks whose source map lists a module under this path. */
-const chunksWithSource = (source: string) =>
-  assets().filter((file) => {
-    const map = path.join(DIST, "assets", `${file}.map`);
-    return existsSync(map) && (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.some((entry) => entry.endsWith(source));
-  });
+/** The chunks that hold this module (a path from the project's root), by their source maps. */
+const chunksWithSource = (source: string) => assets().filter((file) => chunkSources(DIST, file).includes(path.resolve(source)));
 
 beforeAll(() => {
   if (!existsSync(path.join(DIST, "index.html"))) execFileSync("npx", ["vite", "build"], { stdio: "inherit" });

@@ -136,4 +136,11 @@ export function packagesByChunk(distDir: string): Map<string, string[]> {
   return result;
 }
 
+/** The modules a chunk of dist/assets holds (absolute paths), from its source map; none without one. */
+export function chunkSources(distDir: string, file: string): string[] {
+  const map = path.join(distDir, "assets", `${file}.map`);
+  if (!existsSync(map)) return [];
+  return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => path.resolve(distDir, "assets", source));
+}
+
 export const kib = (bytes: number): number => Math.round((bytes / 1024) * 10) / 10;
