@@ -39,6 +39,9 @@ function precompress(): Plugin {
   };
 }
 
+/** The HTTP client's module (src/api/client.ts import()s it): named in a calling screen's page, and compiled as it streams in. */
+const HTTP_CLIENT_MODULE = "src/api/ky-client.ts";
+
 /**
  * dist/route-preloads.json: for each screen that loads its code on demand
  * (src/app/feature-routes.ts), the chunks it needs beyond the app's own. The
@@ -62,9 +65,9 @@ function routePreloads(): Plugin {
       if (!entry) return this.error("no entry chunk for index.html");
       const inThePage = withStaticImports(chunks, [entry.fileName]);
       // The HTTP client (src/api/client.ts import()s it): named in the page of a screen that calls the API as it opens.
-      const clientId = path.resolve(root, "src/api/ky-client.ts");
+      const clientId = path.resolve(root, HTTP_CLIENT_MODULE);
       const client = chunks.find((candidate) => candidate.facadeModuleId === clientId);
-      if (!client) return this.error("src/api/ky-client.ts has no chunk of its own");
+      if (!client) return this.error(`${HTTP_CLIENT_MODULE} has no chunk of its own`);
       const routes = FEATURE_ROUTES.map((route) => {
         const { module, paths } = route;
         // A screen's module is the facade of its chunk, or one module of its screen's group (scripts/build/feature-chunks.ts).
@@ -168,7 +171,7 @@ export default defineConfig({
     react(),
     routePreloads(),
     // What the courier's screens run as they open: the page, each on-demand screen, the HTTP client, the offline store (opened at the first idle moment).
-    startupCompileHints(import.meta.dirname, ["index.html", ...FEATURE_ROUTES.map((route) => route.module), "src/api/ky-client.ts", "src/offline/offline-store.ts"]),
+    startupCompileHints(import.meta.dirname, ["index.html", ...FEATURE_ROUTES.map((route) => route.module), HTTP_CLIENT_MODULE, "src/offline/offline-store.ts"]),
     inlineStylesheet(),
     // The app shell is precached so the app opens without network; the courier's
     // day lives in localforage, never in the service worker's caches (patient data).

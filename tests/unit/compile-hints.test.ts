@@ -8,8 +8,8 @@ import { COMPILE_HINT } from "../../scripts/build/compile-hints.ts";
 /**
  * Issue 29: the chunks a courier's screen runs as it opens carry Chromium's
  * compile hint, so their functions compile as they stream in rather than on
- * the main thread at their first call; what loads on a courier's action does
- * not. A build is deterministic, so this is a test; what it saves is measured
+ * the main thread at their first call; what loads for one step or on a
+ * courier's action does not. A build is deterministic, so this is a test; what it saves is measured
  * in `npm run bench` (docs/benchmarks.md). `npm test` builds dist/ first.
  */
 const DIST = path.resolve("dist");
@@ -36,7 +36,7 @@ describe("the compile hint (issue 29)", () => {
     for (const file of startup) expect(hinted(file), file).toBe(true);
   });
 
-  it("is on no chunk loaded by a courier's action, nor on the dispatch console's own", () => {
+  it("is on no chunk loaded for one step or on a courier's action, nor on the dispatch console's own", () => {
     const onDemand = [...packagesByChunk(DIST)]
       .filter(([, packages]) => packages.some((name) => (ON_DEMAND_LIBRARIES as readonly string[]).includes(name)))
       .map(([file]) => file);
