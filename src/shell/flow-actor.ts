@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState, useSyncExternalStore } from "react";
+import { useLayoutEffect, useState } from "react";
 import type { ActorRefFrom, AnyActorRef, InputFrom } from "xstate";
 import type { FlowMachines, FlowName, FlowStart } from "../../machines/flows.ts";
 import { CourierAppContext } from "./app-actor.ts";
@@ -15,8 +15,12 @@ let flowsOpened = 0;
  * (src/app/flows.ts).
  *
  * Undefined on the screen's first render: the flow is started in a layout
- * effect (rendering sends nothing), and the screen renders it before the
- * first paint. The actor stays with the screen after the flow is done (its
+ * effect (rendering sends nothing), which also subscribes to the application,
+ * so the flow's start is rendered before the browser paints. (Through
+ * useSyncExternalStore, whose subscription starts in a passive effect, which
+ * after a transition's render runs in a later task, the screen first painted
+ * a frame with the header and nothing under it, and rendered again in another
+ * task: issue 29.) The actor stays with the screen after the flow is done (its
  * final snapshot is what the screen shows).
  */
 export function useFlowActor<F extends FlowName>(flow: F, { input }: { input: InputFrom<FlowMachines[F]> }): ActorRefFrom<FlowMachines[F]> | undefined {
@@ -24,22 +28,19 @@ export function useFlowActor<F extends FlowName>(flow: F, { input }: { input: In
   // What the flow starts from is read once, when the screen opens.
   const [start] = useState(() => ({ flow, id: `flow:${flow}-${++flowsOpened}`, input }) as FlowStart);
   const [started] = useState(() => startedFlow(app, start.id));
+  const [actor, setActor] = useState(started.current);
   useLayoutEffect(() => {
+    const subscription = app.subscribe(() => setActor(started.current()));
     // A second run of this effect (React's strict mode) finds the flow running (startFlow starts one per id).
     app.send({ type: "FLOW.START", ...start });
-  }, [app, start]);
+    return () => subscription.unsubscribe();
+  }, [app, start, started]);
   // Flows are started by name, so the application's system holds them untyped: this one is the flow F names.
-  return useSyncExternalStore(started.subscribe, started.current) as ActorRefFrom<FlowMachines[F]> | undefined;
+  return actor as ActorRefFrom<FlowMachines[F]> | undefined;
 }
 
 /** The flow registered under this id in the application's system, and the last one seen once it has left (a finished flow). */
 function startedFlow(app: AnyActorRef, id: string) {
   let last: AnyActorRef | undefined;
-  return {
-    current: () => (last = app.system.get(id) ?? last),
-    subscribe: (onChange: () => void) => {
-      const subscription = app.subscribe(onChange);
-      return () => subscription.unsubscribe();
-    },
-  };
+  return { current: () => (last = app.system.get(id) ?? last) };
 }
