@@ -1,7 +1,7 @@
-import { useSelector } from "@xstate/react";
-import { useLayoutEffect, useState, type ComponentType, type ReactNode } from "react";
-import type { ActorRefFrom, InputFrom } from "xstate";
+import { useState, type ComponentType, type ReactNode } from "react";
+import type { ActorRefFrom, AnyActorRef, InputFrom } from "xstate";
 import type { ConsoleScreenMachines, ConsoleScreenName, ScreenOpen } from "../../machines/console-screens.ts";
+import { useOpenedActor } from "../ui/use-opened-actor.ts";
 import { ConsoleActor, ConsoleSession } from "./session-context.ts";
 import { serviceToday } from "./today.ts";
 
@@ -17,8 +17,8 @@ export type ScreenActor<S extends ConsoleScreenName> = ActorRefFrom<ConsoleScree
  * Each opening of a screen is a machine of its own (its own id, the system id
  * it runs under: system.get(id)).
  *
- * The children are rendered once the machine runs: it is opened in a layout
- * effect (rendering sends nothing), so before the first paint.
+ * The children are rendered once the machine runs, before the first paint
+ * (useOpenedActor).
  */
 export function ConsoleScreen<S extends ConsoleScreenName>({
   screen,
@@ -31,15 +31,20 @@ export function ConsoleScreen<S extends ConsoleScreenName>({
   children: (actor: ScreenActor<S>) => ReactNode;
 }) {
   const consoleRef = ConsoleActor.useActorRef();
-  const [open] = useState(() => ({ screen, id: `screen:${screen}-${++screensOpened}`, input }) as ScreenOpen);
-  useLayoutEffect(() => {
-    // A second run (React's strict mode) opens it again after closing it: a fresh machine under the same id.
-    consoleRef.send({ type: "SCREEN.OPEN", ...open });
-    return () => consoleRef.send({ type: "SCREEN.CLOSE", id: open.id });
-  }, [consoleRef, open]);
-  // Registered in the console's system under the opening's id (src/console/screens.ts), which holds it untyped: it is
-  // the machine S names. Read again as the console's snapshot changes, which it does as the machine starts and stops.
-  const actor: ScreenActor<S> | undefined = useSelector(consoleRef, () => consoleRef.system.get(open.id));
+  const [opening] = useState(() => {
+    const open = { screen, id: `screen:${screen}-${++screensOpened}`, input } as ScreenOpen;
+    return {
+      // Registered in the console's system under the opening's id (src/console/screens.ts).
+      read: () => consoleRef.system.get(open.id) as AnyActorRef | undefined,
+      // A second run (React's strict mode) opens it again after closing it: a fresh machine under the same id.
+      open: () => {
+        consoleRef.send({ type: "SCREEN.OPEN", ...open });
+        return () => consoleRef.send({ type: "SCREEN.CLOSE", id: open.id });
+      },
+    };
+  });
+  // The console's system holds screens untyped: this one is the machine S names.
+  const actor = useOpenedActor(consoleRef, opening.read, opening.open) as ScreenActor<S> | undefined;
   return actor ? children(actor) : null;
 }
 

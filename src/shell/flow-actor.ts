@@ -1,6 +1,7 @@
-import { useLayoutEffect, useState } from "react";
+import { useState } from "react";
 import type { ActorRefFrom, AnyActorRef, InputFrom } from "xstate";
 import type { FlowMachines, FlowName, FlowStart } from "../../machines/flows.ts";
+import { useOpenedActor } from "../ui/use-opened-actor.ts";
 import { CourierAppContext } from "./app-actor.ts";
 
 let flowsOpened = 0;
@@ -14,33 +15,23 @@ let flowsOpened = 0;
  * id), as each screen starts afresh; its logic is loaded with the screen
  * (src/app/flows.ts).
  *
- * Undefined on the screen's first render: the flow is started in a layout
- * effect (rendering sends nothing), which also subscribes to the application,
- * so the flow's start is rendered before the browser paints. (Through
- * useSyncExternalStore, whose subscription starts in a passive effect, which
- * after a transition's render runs in a later task, the screen first painted
- * a frame with the header and nothing under it, and rendered again in another
- * task: issue 29.) The actor stays with the screen after the flow is done (its
- * final snapshot is what the screen shows).
+ * Undefined on the screen's first render, and rendered before the first paint
+ * (useOpenedActor). The actor stays with the screen after the flow is done
+ * (its final snapshot is what the screen shows).
  */
 export function useFlowActor<F extends FlowName>(flow: F, { input }: { input: InputFrom<FlowMachines[F]> }): ActorRefFrom<FlowMachines[F]> | undefined {
   const app = CourierAppContext.useActorRef();
   // What the flow starts from is read once, when the screen opens.
-  const [start] = useState(() => ({ flow, id: `flow:${flow}-${++flowsOpened}`, input }) as FlowStart);
-  const [started] = useState(() => startedFlow(app, start.id));
-  const [actor, setActor] = useState(started.current);
-  useLayoutEffect(() => {
-    const subscription = app.subscribe(() => setActor(started.current()));
-    // A second run of this effect (React's strict mode) finds the flow running (startFlow starts one per id).
-    app.send({ type: "FLOW.START", ...start });
-    return () => subscription.unsubscribe();
-  }, [app, start, started]);
+  const [opening] = useState(() => {
+    const start = { flow, id: `flow:${flow}-${++flowsOpened}`, input } as FlowStart;
+    let last: AnyActorRef | undefined;
+    return {
+      // The flow registered under its id in the application's system, and the last one seen once it has left (a finished flow).
+      read: () => (last = app.system.get(start.id) ?? last),
+      // A second run (React's strict mode) finds the flow running (startFlow starts one per id).
+      open: () => void app.send({ type: "FLOW.START", ...start }),
+    };
+  });
   // Flows are started by name, so the application's system holds them untyped: this one is the flow F names.
-  return actor as ActorRefFrom<FlowMachines[F]> | undefined;
-}
-
-/** The flow registered under this id in the application's system, and the last one seen once it has left (a finished flow). */
-function startedFlow(app: AnyActorRef, id: string) {
-  let last: AnyActorRef | undefined;
-  return { current: () => (last = app.system.get(id) ?? last) };
+  return useOpenedActor(app, opening.read, opening.open) as ActorRefFrom<FlowMachines[F]> | undefined;
 }
