@@ -2,7 +2,7 @@ import { fromPromise } from "xstate";
 import { localCalendarDate } from "../../domain/dates.ts";
 import type { OfflineQueueCalls } from "../../machines/offline-queue.definition.ts";
 import { withQueueLock } from "../offline/queue-lock.ts";
-import { whenIdle } from "../ui/when-idle.ts";
+import { whenIdleAndShown } from "../ui/when-idle.ts";
 import { deviceStore } from "../offline/device-store.ts";
 
 /** The courier's day on this device; the server's zone decides it for the API, the phone's for storage. */
@@ -11,10 +11,11 @@ export const deviceToday = () => localCalendarDate(new Date());
 /**
  * Reading the device's storage is not what the courier is waiting for: the
  * queue asks for it only once a session is open (never on the login screen),
- * and it waits until the first screen is up (the phone idle, or a second at most).
+ * and it waits until the first screen is up (the phone idle and its frame shown,
+ * or a second and a quarter at most).
  * An order stored meanwhile is kept in memory and saved once the load is in.
  */
-export const firstScreenUp = () => new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
+export const firstScreenUp = () => new Promise<void>((resolve) => whenIdleAndShown(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
 
 /** The offline queue with the device's storage and the delivery client (both loaded on first use: out of the first screen's bundle). */
 export const appOfflineQueueCalls: OfflineQueueCalls = {
