@@ -4,7 +4,7 @@ import { DashboardScreen } from "../features/dashboard/DashboardScreen.tsx";
 import { LoginScreen } from "../features/login/LoginScreen.tsx";
 import { LoadingScreen } from "../ui/LoadingScreen.tsx";
 import { NotFoundScreen } from "../ui/NotFoundScreen.tsx";
-import { whenIdle } from "../ui/when-idle.ts";
+import { whenIdleAndShown } from "../ui/when-idle.ts";
 import { PharmaciesScreen } from "../features/pharmacies/PharmaciesScreen.tsx";
 import { RouteErrorScreen } from "./ErrorBoundary.tsx";
 import { loadFlows } from "./flows.ts";
@@ -23,15 +23,17 @@ import { LoggedInLayout } from "./LoggedInLayout.tsx";
  * The screen's module, once the flows it runs are loaded too. These screens
  * call the API as they open: the HTTP client's chunk comes with their page
  * (feature-routes.ts `client`: fetched alongside the app, not one round trip
- * after it has run) and is evaluated once the phone is idle, not in the tasks
- * that build the screen (not awaited: the screen renders without it; a call
- * made before then loads it at once, as before).
+ * after it has run) and is evaluated once the screen is up (the phone idle and
+ * its frame shown), not in the tasks that build and paint the screen (not
+ * awaited: the screen renders without it; a call made before then loads it at
+ * once, as before).
  */
 const withFlowsOf =
   <T,>(load: () => Promise<T>, ...flows: Parameters<typeof loadFlows>) =>
   async (): Promise<T> => {
-    whenIdle(preloadClient, { timeoutMs: 1_000, fallbackMs: 200 });
     const [module] = await Promise.all([load(), loadFlows(...flows)]);
+    // Asked for once the screen's code is in: a phone still waiting for it is idle too.
+    whenIdleAndShown(preloadClient, { timeoutMs: 1_000, fallbackMs: 200 });
     return module;
   };
 /**

@@ -9,7 +9,7 @@ import { useFlowActor } from "../../shell/flow-actor.ts";
 import { useMachineUrl } from "../../shell/use-machine-url.ts";
 import { setUpCardClient } from "../../payments/index.ts";
 import { preloadMask } from "../../ui/lazy-mask.ts";
-import { whenIdle } from "../../ui/when-idle.ts";
+import { whenIdleAndShown } from "../../ui/when-idle.ts";
 import { createActionMemo, type ActionMemo } from "./action-memo.ts";
 import { createCardSession, type CardSession } from "./card-session.ts";
 import { Confirmation } from "./Confirmation.tsx";
@@ -55,8 +55,9 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
       cards: createCardSession({ fetchClientToken, setUpCardClient, postJson, authorize: authorizeOrderCard, labels: CARD_FIELD_LABELS }),
     })),
   );
-  // Have ready, while the courier reads the address, what a later step needs: imask for the ID step's expiry date.
-  useEffect(() => whenIdle(() => preloadMask()), []);
+  // Have ready, while the courier reads the address, what a later step needs: imask for the ID step's expiry date
+  // (once the step is on the screen: its download would otherwise share the link with the step's own paint).
+  useEffect(() => whenIdleAndShown(() => preloadMask()), []);
   // Started by the application machine: the flow tells the day its outcome and hands stored calls to the queue itself.
   const actor = useFlowActor("deliveryFlow", { input });
   // Kept for a reload after every change of the flow (its draft), removed once the delivery is finished or attempted.
