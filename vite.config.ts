@@ -170,7 +170,7 @@ export default defineConfig({
     reactRouterProduction(),
     react(),
     routePreloads(),
-    // What the courier's screens run as they open: the page, each on-demand screen, the HTTP client, the offline store (opened at the first idle moment).
+    // What the courier's screens run as they open: the page, each on-demand screen, the HTTP client, the offline store (opened once the first screen is shown).
     startupCompileHints(import.meta.dirname, ["index.html", ...FEATURE_ROUTES.map((route) => route.module), HTTP_CLIENT_MODULE, "src/offline/offline-store.ts"]),
     inlineStylesheet(),
     // The app shell is precached so the app opens without network; the courier's

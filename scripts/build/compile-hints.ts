@@ -19,7 +19,7 @@ export const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
  * first render (issue 29, scripts/bench/notes.ts). Chunks loaded for one
  * step or on a courier's action (the card fields, the signature pad, the
  * scanner's decoder, the photo shrinker, the date mask, which the delivery
- * screens fetch ahead when the phone is idle) and the dispatch console's stay
+ * screens fetch ahead once a step is shown) and the dispatch console's stay
  * lazily compiled: most of their functions may never run on a given day.
  *
  * `roots` are modules (paths from the project's root, index.html for the
