@@ -33,7 +33,7 @@ const withFlowsOf =
   async (): Promise<T> => {
     const [module] = await Promise.all([load(), loadFlows(...flows)]);
     // Asked for once the screen's code is in: a phone still waiting for it is idle too.
-    whenIdleAndShown(preloadClient, { timeoutMs: 1_000, fallbackMs: 200 });
+    whenIdleAndShown(preloadClient);
     return module;
   };
 /**

@@ -15,7 +15,7 @@ export const deviceToday = () => localCalendarDate(new Date());
  * or a second and a quarter at most).
  * An order stored meanwhile is kept in memory and saved once the load is in.
  */
-export const firstScreenUp = () => new Promise<void>((resolve) => whenIdleAndShown(resolve, { timeoutMs: 1_000, fallbackMs: 200 }));
+export const firstScreenUp = () => new Promise<void>((resolve) => whenIdleAndShown(resolve));
 
 /** The offline queue with the device's storage and the delivery client (both loaded on first use: out of the first screen's bundle). */
 export const appOfflineQueueCalls: OfflineQueueCalls = {

@@ -19,31 +19,25 @@ export function whenIdle(task: () => void, { timeoutMs = 3_000, fallbackMs = 1_0
  * store's first open) shares the link and the cores with the frame the
  * courier is waiting to see. Two animation frames after idle, the frame
  * painted before them has been shown. A page in the background paints no
- * frames: `frameTimeoutMs` after idle the task runs anyway.
+ * frames: `frameTimeoutMs` after idle the task runs anyway. The defaults are
+ * the first screen's: what waits for it waits a second and a quarter at most.
  */
-export function whenIdleAndShown(
-  task: () => void,
-  { timeoutMs = 3_000, fallbackMs = 1_000, frameTimeoutMs = 250 } = {},
-): () => void {
-  let cancelled = false;
-  let done = false;
+export function whenIdleAndShown(task: () => void, { timeoutMs = 1_000, fallbackMs = 200, frameTimeoutMs = 250 } = {}): () => void {
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // Only set where the browser has requestAnimationFrame (and so its cancel).
+  const cancelFrame = () => frame && cancelAnimationFrame(frame);
+  // Reached once: by the two frames or by the time-out, whichever comes first cancels the other.
   const run = () => {
-    if (cancelled || done) return;
-    done = true;
-    clearTimeout(timer);
-    if (frame) cancelAnimationFrame(frame);
+    cancelFrame();
     task();
   };
   const cancelIdle = whenIdle(
     () => {
-      if (cancelled) return;
       timer = setTimeout(run, frameTimeoutMs);
       if (typeof requestAnimationFrame !== "function") return;
       frame = requestAnimationFrame(() => {
         frame = requestAnimationFrame(() => {
-          frame = 0;
           clearTimeout(timer);
           // Out of the frame's own callbacks: the task's work is not the next frame's.
           timer = setTimeout(run, 0);
@@ -53,9 +47,8 @@ export function whenIdleAndShown(
     { timeoutMs, fallbackMs },
   );
   return () => {
-    cancelled = true;
     cancelIdle();
     clearTimeout(timer);
-    if (frame) cancelAnimationFrame(frame);
+    cancelFrame();
   };
 }
