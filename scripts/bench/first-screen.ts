@@ -13,6 +13,8 @@ import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } fr
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
+import { pageAssets, quietServerResponseMs, type TimedRequest } from "./lib/server-response.ts";
+import { API_MEDIA_TYPE } from "../../domain/api-version.ts";
 
 /**
  * First screen (issues 9 and 29): Lighthouse 12's mobile settings (simulated
@@ -122,6 +124,11 @@ export interface FirstScreenResult extends MeasuredIn {
    * (a service worker installing, storage being written) is not counted in the next. Runs recorded before have none.
    */
   quietBetweenRuns?: { medianWaitMs: number; maxWaitMs: number; notQuiet: number };
+  /**
+   * The server response time Lantern gave each origin's requests: each server's own, timed while the browser was quiet
+   * (decision 0044), not the median Lantern observed during the load. Runs recorded before have none.
+   */
+  serverResponseMs?: { app: number; bare: number; requestsTimed: { app: number; bare: number } };
   version: 2;
   date: string;
   machine: MachineDescription;
@@ -180,6 +187,30 @@ async function prepareDemoCourier(url: string): Promise<{ cookie: string; target
     cookie: courier.cookie,
     targets: { riversideId: riverside.id, greenwayId: greenway.id, greenwayOrderId: order.id, northsideId: northside.id },
   };
+}
+
+/** The API calls index.html's inline script starts as the page loads, for a logged-in courier. */
+const EARLY_API_CALLS = ["/api/sessions/current", "/api/courier/itinerary"];
+
+/**
+ * What the screens' loads request first, each request once: every screen's page and the scripts and stylesheets
+ * it names, and (logged in) the API calls the page starts early.
+ */
+async function requestsOfLoads(screens: readonly Screen[]): Promise<TimedRequest[]> {
+  const requests = new Map<string, TimedRequest>();
+  for (const screen of screens) {
+    const pageUrl = `${screen.base}${screen.path}`;
+    const withCookie: Record<string, string> = screen.cookie ? { cookie: screen.cookie } : {};
+    const headers = { accept: "text/html", ...withCookie };
+    const response = await fetch(pageUrl, { headers });
+    if (!response.ok) throw new Error(`${pageUrl}: ${response.status}`);
+    requests.set(pageUrl, { url: pageUrl, headers });
+    for (const asset of pageAssets(pageUrl, await response.text())) requests.set(asset, { url: asset, headers: withCookie });
+    if (screen.cookie) {
+      for (const call of EARLY_API_CALLS) requests.set(`${screen.base}${call}`, { url: `${screen.base}${call}`, headers: { accept: API_MEDIA_TYPE, cookie: screen.cookie } });
+    }
+  }
+  return [...requests.values()];
 }
 
 type RunnerResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>;
@@ -300,6 +331,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   let version = "";
   const collected = new Map<string, { screen: Screen; tier: Tier; runs: RunnerResult[]; cpuMs: number[] }>();
   let calibration: FirstScreenResult["calibration"];
+  let serverResponse: NonNullable<FirstScreenResult["serverResponseMs"]>;
   try {
     const { cookie, targets } = await prepareDemoCourier(server.url);
     const all: Screen[] = [
@@ -311,6 +343,22 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
       { key: "returns", name: "Returns summary (Northside)", base: server.url, path: `/pharmacies/${targets.northsideId}/reconcile`, cookie },
     ];
     const screens = all.filter((screen) => screen.key === "bare" || !options.screens || options.screens.includes(screen.key));
+
+    // Each server's own response time, timed before any load while the browser is quiet (decision 0044).
+    await untilQuiet(browserProcess);
+    const appRequests = await requestsOfLoads(all.filter((screen) => screen.key !== "bare"));
+    const bareRequests = await requestsOfLoads(all.filter((screen) => screen.key === "bare"));
+    serverResponse = {
+      app: await quietServerResponseMs(appRequests),
+      bare: await quietServerResponseMs(bareRequests),
+      requestsTimed: { app: appRequests.length, bare: bareRequests.length },
+    };
+    log(`  server response time, timed quiet: the app's ${serverResponse.app} ms (${appRequests.length} requests × 5), the bare page's ${serverResponse.bare} ms (${bareRequests.length} × 5)`);
+    const lanternServers = {
+      serverResponseTimeByOrigin: { [new URL(server.url).origin]: serverResponse.app, [new URL(bare.url).origin]: serverResponse.bare },
+      // Loopback: what Lantern observes of it anyway (network-rtt 0 ms); the throttling's 150 ms round trip is added to every request.
+      additionalRttByOrigin: { [new URL(server.url).origin]: 0, [new URL(bare.url).origin]: 0 },
+    };
 
     const runLighthouse = async (screen: Screen, cpuSlowdown: number, withAccessibility: boolean): Promise<RunnerResult> => {
       // Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP on a busy machine): such a run is made again, twice at most.
@@ -327,6 +375,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
           throttling: { ...LIGHTHOUSE_THROTTLING.mobileSlow4G, cpuSlowdownMultiplier: cpuSlowdown },
           // The session cookie on every request of the run (the document, the API calls, the chunks).
           extraHeaders: screen.cookie ? { Cookie: screen.cookie } : null,
+          precomputedLanternData: lanternServers,
         });
         if (!result) throw new Error(`Lighthouse returned nothing for ${screen.path}`);
         if (!result.lhr.runtimeError) {
@@ -418,6 +467,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     date: today(),
     browser: browserName,
     serversBelowBrowser: true,
+    serverResponseMs: serverResponse!,
     quietBetweenRuns: {
       medianWaitMs: Math.round(median(quietWaits.map((wait) => wait.waitedMs))),
       maxWaitMs: Math.max(...quietWaits.map((wait) => wait.waitedMs)),
@@ -538,6 +588,9 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.` +
       (result.quietBetweenRuns
         ? ` Each load started once the browser was quiet (under 5% of a core for 0.5 s), so that what a page leaves running (a service worker installing) is not counted in the next one's: a wait of ${result.quietBetweenRuns.medianWaitMs} ms median, ${result.quietBetweenRuns.maxWaitMs} ms at most${result.quietBetweenRuns.notQuiet ? `, ${result.quietBetweenRuns.notQuiet} load(s) started after 15 s without it` : ""}.`
+        : "") +
+      (result.serverResponseMs
+        ? ` Lantern's server response time is each server's own (decision 0044): the app's ${result.serverResponseMs.app} ms, the bare page's ${result.serverResponseMs.bare} ms, the median of ${result.serverResponseMs.requestsTimed.app} and ${result.serverResponseMs.requestsTimed.bare} requests (the screens' pages, the scripts and stylesheets they name, the early API calls) made one at a time, five times, while the browser was quiet, instead of the median of what it observed during each load, when a server below the browser answers only once the browser leaves it a core.`
         : ""),
     `**The CPU slowdown is calibrated to the host** (issue 29): host benchmark index **${cal.benchmarkIndex}** (${cal.source}: ${cal.samples.join(", ")}), so the low-tier phone (index 264) is **${cal.cpuSlowdown.low}×** and the mid-tier phone (index 1,000) **${cal.cpuSlowdown.mid}×**. ` +
       `Lighthouse's benchmark index during the measured runs: ${result.benchmarkIndexDuringRuns.min}–${result.benchmarkIndexDuringRuns.max} (median ${result.benchmarkIndexDuringRuns.median}); a busy host scores every page lower, the bare page too.`,
