@@ -25,8 +25,9 @@ export function whenIdle(task: () => void, { timeoutMs = 3_000, fallbackMs = 1_0
 export function whenIdleAndShown(task: () => void, { timeoutMs = 1_000, fallbackMs = 200, frameTimeoutMs = 250 } = {}): () => void {
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // Only set where the browser has requestAnimationFrame (and so its cancel).
-  const cancelFrame = () => frame && cancelAnimationFrame(frame);
+  // The page's own, taken now: the time-out may fire after a test's page has been taken down, its globals with it.
+  const frames = typeof requestAnimationFrame === "function" ? { request: requestAnimationFrame, cancel: cancelAnimationFrame } : undefined;
+  const cancelFrame = () => frame && frames?.cancel(frame);
   // Reached once: by the two frames or by the time-out, whichever comes first cancels the other.
   const run = () => {
     cancelFrame();
@@ -35,9 +36,9 @@ export function whenIdleAndShown(task: () => void, { timeoutMs = 1_000, fallback
   const cancelIdle = whenIdle(
     () => {
       timer = setTimeout(run, frameTimeoutMs);
-      if (typeof requestAnimationFrame !== "function") return;
-      frame = requestAnimationFrame(() => {
-        frame = requestAnimationFrame(() => {
+      if (!frames) return;
+      frame = frames.request(() => {
+        frame = frames.request(() => {
           clearTimeout(timer);
           // Out of the frame's own callbacks: the task's work is not the next frame's.
           timer = setTimeout(run, 0);

@@ -70,6 +70,17 @@ describe("whenIdleAndShown", () => {
     expect(task).toHaveBeenCalledTimes(1);
   });
 
+  it("runs on its time-out, throwing nothing, when the page's globals went before it (a test's page taken down)", () => {
+    const task = vi.fn();
+    whenIdleAndShown(task, { frameTimeoutMs: 250 });
+    runIdle();
+    // What a test environment's teardown does to the page's globals while a timer of the app's is still set.
+    vi.stubGlobal("requestAnimationFrame", undefined);
+    vi.stubGlobal("cancelAnimationFrame", undefined);
+    expect(() => vi.advanceTimersByTime(250)).not.toThrow();
+    expect(task).toHaveBeenCalledTimes(1);
+  });
+
   it("never runs once cancelled, whatever it was waiting for", () => {
     const beforeIdle = vi.fn();
     whenIdleAndShown(beforeIdle)();
