@@ -25,8 +25,10 @@ export function whenIdle(task: () => void, { timeoutMs = 3_000, fallbackMs = 1_0
 export function whenIdleAndShown(task: () => void, { timeoutMs = 1_000, fallbackMs = 200, frameTimeoutMs = 250 } = {}): () => void {
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // The page's own, taken now: the time-out may fire after a test's page has been taken down, its globals with it.
-  const frames = typeof requestAnimationFrame === "function" ? { request: requestAnimationFrame, cancel: cancelAnimationFrame } : undefined;
+  // The page's own, taken now (bound: called on another object, the browser's throw "Illegal invocation"): the
+  // time-out may fire after a test's page has been taken down, its globals with it.
+  const frames =
+    typeof requestAnimationFrame === "function" ? { request: requestAnimationFrame.bind(globalThis), cancel: cancelAnimationFrame.bind(globalThis) } : undefined;
   const cancelFrame = () => frame && frames?.cancel(frame);
   // Reached once: by the two frames or by the time-out, whichever comes first cancels the other.
   const run = () => {

@@ -16,14 +16,25 @@ beforeEach(() => {
   frames = [];
   vi.stubGlobal("requestIdleCallback", (task: () => void) => idle.push(task));
   vi.stubGlobal("cancelIdleCallback", (id: number) => (idle[id - 1] = () => {}));
-  vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => frames.push(callback));
-  vi.stubGlobal("cancelAnimationFrame", (id: number) => (frames[id - 1] = () => {}));
+  // As the browser's: called on any other object than the page's, they throw.
+  vi.stubGlobal("requestAnimationFrame", function (this: unknown, callback: FrameRequestCallback) {
+    onThePage(this);
+    return frames.push(callback);
+  });
+  vi.stubGlobal("cancelAnimationFrame", function (this: unknown, id: number) {
+    onThePage(this);
+    frames[id - 1] = () => {};
+  });
 });
 
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
+
+function onThePage(self: unknown): void {
+  if (self !== undefined && self !== globalThis && self !== window) throw new TypeError("Illegal invocation");
+}
 
 const runIdle = () => idle.splice(0).forEach((task) => task());
 /** One vsync: the callbacks asked for before it run; those they ask for wait for the next. */
