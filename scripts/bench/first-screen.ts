@@ -13,7 +13,7 @@ import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } fr
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
-import { pageAssets, quietServerResponseMs, type TimedRequest } from "./lib/server-response.ts";
+import { pageAssets, QUIET_TIMING_ROUNDS, quietServerResponseMs, type TimedRequest } from "./lib/server-response.ts";
 import { API_MEDIA_TYPE } from "../../domain/api-version.ts";
 
 /**
@@ -353,11 +353,15 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
       bare: await quietServerResponseMs(bareRequests),
       requestsTimed: { app: appRequests.length, bare: bareRequests.length },
     };
-    log(`  server response time, timed quiet: the app's ${serverResponse.app} ms (${appRequests.length} requests × 5), the bare page's ${serverResponse.bare} ms (${bareRequests.length} × 5)`);
+    log(`  server response time, timed quiet: the app's ${serverResponse.app} ms (${appRequests.length} requests × ${QUIET_TIMING_ROUNDS}), the bare page's ${serverResponse.bare} ms (${bareRequests.length} × ${QUIET_TIMING_ROUNDS})`);
+    const byOrigin = [
+      [new URL(server.url).origin, serverResponse.app],
+      [new URL(bare.url).origin, serverResponse.bare],
+    ] as const;
     const lanternServers = {
-      serverResponseTimeByOrigin: { [new URL(server.url).origin]: serverResponse.app, [new URL(bare.url).origin]: serverResponse.bare },
+      serverResponseTimeByOrigin: Object.fromEntries(byOrigin),
       // Loopback: what Lantern observes of it anyway (network-rtt 0 ms); the throttling's 150 ms round trip is added to every request.
-      additionalRttByOrigin: { [new URL(server.url).origin]: 0, [new URL(bare.url).origin]: 0 },
+      additionalRttByOrigin: Object.fromEntries(byOrigin.map(([origin]) => [origin, 0])),
     };
 
     const runLighthouse = async (screen: Screen, cpuSlowdown: number, withAccessibility: boolean): Promise<RunnerResult> => {
@@ -590,7 +594,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
         ? ` Each load started once the browser was quiet (under 5% of a core for 0.5 s), so that what a page leaves running (a service worker installing) is not counted in the next one's: a wait of ${result.quietBetweenRuns.medianWaitMs} ms median, ${result.quietBetweenRuns.maxWaitMs} ms at most${result.quietBetweenRuns.notQuiet ? `, ${result.quietBetweenRuns.notQuiet} load(s) started after 15 s without it` : ""}.`
         : "") +
       (result.serverResponseMs
-        ? ` Lantern's server response time is each server's own (decision 0044): the app's ${result.serverResponseMs.app} ms, the bare page's ${result.serverResponseMs.bare} ms, the median of ${result.serverResponseMs.requestsTimed.app} and ${result.serverResponseMs.requestsTimed.bare} requests (the screens' pages, the scripts and stylesheets they name, the early API calls) made one at a time, five times, while the browser was quiet, instead of the median of what it observed during each load, when a server below the browser answers only once the browser leaves it a core.`
+        ? ` Lantern's server response time is each server's own (decision 0044): the app's ${result.serverResponseMs.app} ms, the bare page's ${result.serverResponseMs.bare} ms, the median of ${result.serverResponseMs.requestsTimed.app} and ${result.serverResponseMs.requestsTimed.bare} requests (the screens' pages, the scripts and stylesheets they name, the early API calls) made one at a time, ${QUIET_TIMING_ROUNDS} times each, while the browser was quiet, instead of the median of what it observed during each load, when a server below the browser answers only once the browser leaves it a core.`
         : ""),
     `**The CPU slowdown is calibrated to the host** (issue 29): host benchmark index **${cal.benchmarkIndex}** (${cal.source}: ${cal.samples.join(", ")}), so the low-tier phone (index 264) is **${cal.cpuSlowdown.low}×** and the mid-tier phone (index 1,000) **${cal.cpuSlowdown.mid}×**. ` +
       `Lighthouse's benchmark index during the measured runs: ${result.benchmarkIndexDuringRuns.min}–${result.benchmarkIndexDuringRuns.max} (median ${result.benchmarkIndexDuringRuns.median}); a busy host scores every page lower, the bare page too.`,

@@ -5,6 +5,9 @@ export interface TimedRequest {
   headers?: Record<string, string>;
 }
 
+/** How many times each request is timed. */
+export const QUIET_TIMING_ROUNDS = 5;
+
 /**
  * How long a server takes to answer, measured while nothing else runs: each
  * URL requested in turn (never two at once), `rounds` times, from the request
@@ -18,7 +21,7 @@ export interface TimedRequest {
  * requests a page makes at once (decision 0044). A server across the network
  * answers in its own time; this is that time, for precomputedLanternData.
  */
-export async function quietServerResponseMs(requests: readonly TimedRequest[], rounds = 5): Promise<number> {
+export async function quietServerResponseMs(requests: readonly TimedRequest[], rounds = QUIET_TIMING_ROUNDS): Promise<number> {
   if (requests.length === 0) throw new Error("quietServerResponseMs: no request to time");
   const samples: number[] = [];
   for (let pass = 0; pass < rounds; pass++) {
