@@ -18,8 +18,8 @@ export const FLOW_LOADERS: FlowLoaders = {
   checkIn: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appCheckInMachine),
   verifyOrder: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appVerifyOrderMachine),
   addons: () => import("../features/pickup/PickupRoutes.tsx").then((module) => module.appAddonsMachine),
-  deliveryFlow: () => import("../features/delivery/DeliveryRoutes.tsx").then((module) => () => module.appDeliveryFlowMachine),
-  returns: () => import("../features/returns/ReturnsRoute.tsx").then((module) => () => module.appReturnsMachine),
+  deliveryFlow: () => import("../features/delivery/DeliveryRoutes.tsx").then((module) => module.appDeliveryFlowMachine),
+  returns: () => import("../features/returns/ReturnsRoute.tsx").then((module) => module.appReturnsMachine),
 };
 
 const loaded: Partial<FlowBuilders> = {};
@@ -34,7 +34,16 @@ async function loadOne<F extends FlowName>(flow: F): Promise<void> {
   loaded[flow] ??= await FLOW_LOADERS[flow]();
 }
 
-/** The flow's machine, built the first time the flow starts (the check-in screen never builds verify's or add-ons'). */
+/**
+ * Builds the flow a screen opens with, once its logic is loaded, so that opening
+ * it (in the commit that mounts the screen) only starts it: the router calls it
+ * in a task of its own, between the screen's chunk and its first render (issue 29).
+ */
+export function buildFlow(flow: FlowName): void {
+  loadedFlow(flow);
+}
+
+/** The flow's machine, built the first time the flow starts or its screen is about to open (the check-in screen never builds verify's or add-ons'). */
 function loadedFlow<F extends FlowName>(flow: F): FlowMachines[F] {
   const build = loaded[flow];
   if (!build) throw new Error(`The ${flow} flow was started before its screen loaded it (loadFlows).`);

@@ -4,11 +4,13 @@ import { DashboardScreen } from "../features/dashboard/DashboardScreen.tsx";
 import { LoginScreen } from "../features/login/LoginScreen.tsx";
 import { LoadingScreen } from "../ui/LoadingScreen.tsx";
 import { NotFoundScreen } from "../ui/NotFoundScreen.tsx";
+import { nextTask } from "../ui/next-task.ts";
 import { whenIdleAndShown } from "../ui/when-idle.ts";
 import { PharmaciesScreen } from "../features/pharmacies/PharmaciesScreen.tsx";
 import { RouteErrorScreen } from "./ErrorBoundary.tsx";
-import { loadFlows } from "./flows.ts";
+import { buildFlow, loadFlows } from "./flows.ts";
 import { LoggedInLayout } from "./LoggedInLayout.tsx";
+import type { FlowName } from "../../machines/flows.ts";
 
 /**
  * Feature screens load on demand (code splitting): the login screen and
@@ -29,9 +31,13 @@ import { LoggedInLayout } from "./LoggedInLayout.tsx";
  * once, as before).
  */
 const withFlowsOf =
-  <T,>(load: () => Promise<T>, ...flows: Parameters<typeof loadFlows>) =>
+  <T,>(load: () => Promise<T>, opensWith: FlowName, ...alsoRuns: FlowName[]) =>
   async (): Promise<T> => {
-    const [module] = await Promise.all([load(), loadFlows(...flows)]);
+    const [module] = await Promise.all([load(), loadFlows(opensWith, ...alsoRuns)]);
+    // The flow the screen opens with, built in a task of its own: not in the chunk's evaluation, nor in the router's render, nor in the commit that opens it.
+    await nextTask();
+    buildFlow(opensWith);
+    await nextTask();
     // Asked for once the screen's code is in: a phone still waiting for it is idle too.
     whenIdleAndShown(preloadClient);
     return module;

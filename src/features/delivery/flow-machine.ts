@@ -44,17 +44,18 @@ const context = (orderId: number, action: string) => {
   return { idempotencyKey: memo.keyFor(action), storedOn };
 };
 
-const payment = createPaymentMachine({
-  setUpCardClient: fromPromise<void, SetUpCardClientInput>(({ input }) => adaptersOf(input.order_id).cards.setUp()),
-  authorizeCard: fromPromise<AuthorizeCardOutput, AuthorizeCardInput>(async ({ input }) => {
-    const result = await adaptersOf(input.order_id).cards.authorize(input);
-    // The authorization already recorded the charge on the server; this re-save is the spec's
-    // "delivery with charge data" and must not hold the courier at the door if it fails.
-    const chargeData = { transaction_id: result.transaction_id, amount: input.total, new_copay: input.new_copay, payment_type: "credit_card" as const };
-    void saveChargeData(input.order_id, chargeData).catch(() => undefined);
-    return result;
-  }),
-});
+const createAppPaymentMachine = () =>
+  createPaymentMachine({
+    setUpCardClient: fromPromise<void, SetUpCardClientInput>(({ input }) => adaptersOf(input.order_id).cards.setUp()),
+    authorizeCard: fromPromise<AuthorizeCardOutput, AuthorizeCardInput>(async ({ input }) => {
+      const result = await adaptersOf(input.order_id).cards.authorize(input);
+      // The authorization already recorded the charge on the server; this re-save is the spec's
+      // "delivery with charge data" and must not hold the courier at the door if it fails.
+      const chargeData = { transaction_id: result.transaction_id, amount: input.total, new_copay: input.new_copay, payment_type: "credit_card" as const };
+      void saveChargeData(input.order_id, chargeData).catch(() => undefined);
+      return result;
+    }),
+  });
 
 /**
  * The delivery's calls, each with the adapters its order's delivery was opened with: the three
@@ -78,15 +79,18 @@ function send(submission: DeliverySubmission): Promise<SubmissionResult> {
   }
 }
 
-const deliverySubmit = createDeliverySubmitMachine({
-  send: fromPromise<SubmissionResult, DeliverySubmission>(({ input }) => send(input)),
-});
+const createAppDeliverySubmitMachine = () =>
+  createDeliverySubmitMachine({
+    send: fromPromise<SubmissionResult, DeliverySubmission>(({ input }) => send(input)),
+  });
 
 /**
  * The delivery-flow machine with the app's adapters (what the app's registry
  * of flows, src/app/flows.ts, loads for the delivery screens): its submit child's
  * calls, and the payment child's card fields and authorization — each with the
  * adapters its order's delivery was opened with (openDelivery). Each machine is built
- * once, here, with them (not defined, then built again by provide()).
+ * once, with them (not defined, then built again by provide()), when the registry
+ * asks for it: not while the delivery screens' chunk is evaluated, which on a
+ * low-tier phone made that one long task (issue 29).
  */
-export const appDeliveryFlowMachine = createDeliveryFlowMachine({ deliverySubmit, payment });
+export const appDeliveryFlowMachine = () => createDeliveryFlowMachine({ deliverySubmit: createAppDeliverySubmitMachine(), payment: createAppPaymentMachine() });

@@ -6,9 +6,10 @@ import { cameraActor } from "../../ui/scanner/camera-actor.ts";
 
 /**
  * The returns flow with the app's adapters: what the app's registry of flows (src/app/flows.ts) loads for the returns screens.
- * Built once, here, with them (not defined, then built again by provide()).
+ * Built once with them (not defined, then built again by provide()), when the registry asks for it, not while the chunk is evaluated (issue 29).
  */
-export const appReturnsMachine = createReturnsMachine({
-  submitReturn: fromPromise(({ input }) => submitReturn(input)),
-  labelScanner: createLabelScannerMachine({ camera: cameraActor }),
-});
+export const appReturnsMachine = () =>
+  createReturnsMachine({
+    submitReturn: fromPromise(({ input }) => submitReturn(input)),
+    labelScanner: createLabelScannerMachine({ camera: cameraActor }),
+  });
