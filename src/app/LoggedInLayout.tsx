@@ -10,8 +10,13 @@ import { CourierDayContext, SessionContext, useCourierDayRef } from "../shell/ap
 export function LoggedInLayout() {
   const location = useLocation();
   // Deferred: the logged-in screen that replaces "Loading…" renders in slices (a
-  // transition), not in one long task when the session's answer arrives.
-  const state = useDeferredValue(SessionContext.useSelector((snapshot) => snapshot.value));
+  // transition), not in one long task when the session's answer arrives. Mounted
+  // with "checking" (the page's own splash) even when the answer is already in:
+  // on a reload the answer often lands while this layout's first render is under
+  // way, React then renders everything again at once to stay consistent with the
+  // session's store, and without an initial value a deferred value is the current
+  // one on mount, so the whole screen rendered in that one task (issue 29).
+  const state = useDeferredValue(SessionContext.useSelector((snapshot) => snapshot.value), "checking");
   // The application starts the day with the session; it is there by the time the deferred state says so.
   const day = useCourierDayRef();
 
