@@ -1,7 +1,7 @@
 import { startTransition, useDeferredValue, type ReactNode } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { realTasksRoot } from "./real-tasks-root.ts";
 import { Component as PickupRoutes } from "../../src/features/pickup/PickupRoutes.tsx";
 import { AppWithDay } from "./app-harness.tsx";
 import { dayLogic, makeDay, order, RIVERSIDE } from "./pickup/harness.tsx";
@@ -24,35 +24,19 @@ function MountedInATransition({ children }: { children: ReactNode }) {
   return mounted ? <>{children}</> : null;
 }
 
-let container: HTMLDivElement;
-let root: Root | undefined;
-let previousActEnvironment: unknown;
-
-beforeEach(() => {
-  // Real tasks and microtasks, as in the browser: act() would flush every effect at once and hide the frame.
-  previousActEnvironment = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT;
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT = false;
-  container = document.createElement("div");
-  document.body.append(container);
-});
-
-afterEach(() => {
-  root?.unmount();
-  container.remove();
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT = previousActEnvironment;
-});
+const page = realTasksRoot();
 
 describe("a screen that runs a flow, opened in a transition", () => {
   it("has its flow's content by the end of the task that mounts it: no frame with the screen empty", async () => {
     const day = makeDay({ orders: [order(1, "Harold", "Johnson"), order(2, "Eleanor", "Abernathy")] });
     // What the DOM holds once each task's microtasks have run (a browser paints only then).
     const frames: string[] = [];
-    const frameOf = () => (container.querySelector("[data-testid=mounted]") ? (container.querySelector("h1, h2") ? "screen" : "empty screen") : "not mounted");
-    new MutationObserver(() => queueMicrotask(() => queueMicrotask(() => frames.push(frameOf())))).observe(container, { childList: true, subtree: true });
+    const frameOf = () => (page.container().querySelector("[data-testid=mounted]") ? (page.container().querySelector("h1, h2") ? "screen" : "empty screen") : "not mounted");
+    new MutationObserver(() => queueMicrotask(() => queueMicrotask(() => frames.push(frameOf())))).observe(page.container(), { childList: true, subtree: true });
 
-    root = createRoot(container);
+    const root = page.createRoot();
     startTransition(() => {
-      root!.render(
+      root.render(
         <AppWithDay day={dayLogic(day)}>
           <MemoryRouter initialEntries={[`/pharmacies/${RIVERSIDE.id}/verify_orders`]}>
             <MountedInATransition>
@@ -66,7 +50,7 @@ describe("a screen that runs a flow, opened in a transition", () => {
       );
     });
 
-    await vi.waitFor(() => expect(container.querySelector("h1, h2")).not.toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(page.container().querySelector("h1, h2")).not.toBeNull(), { timeout: 5_000 });
     expect(frames).toContain("screen");
     expect(frames).not.toContain("empty screen");
   });

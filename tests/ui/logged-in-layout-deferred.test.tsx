@@ -1,12 +1,14 @@
-import { createRoot, type Root } from "react-dom/client";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { realTasksRoot } from "./real-tasks-root.ts";
 import { LoggedInLayout } from "../../src/app/LoggedInLayout.tsx";
 import { Component as PickupRoutes } from "../../src/features/pickup/PickupRoutes.tsx";
 import { AppWithDay } from "./app-harness.tsx";
 import { dayLogic, makeDay, order, RIVERSIDE } from "./pickup/harness.tsx";
 
 vi.mock("../../src/api/pickup.ts");
+
+const page = realTasksRoot();
 
 /**
  * The logged-in layout mounts with the page's own splash even when the
@@ -16,36 +18,18 @@ vi.mock("../../src/api/pickup.ts");
  * initial value a deferred value is the current one on mount, and the whole
  * screen rendered in the one task that mounted the layout (issue 29).
  */
-let container: HTMLDivElement;
-let root: Root | undefined;
-let previousActEnvironment: unknown;
-
-beforeEach(() => {
-  // Real tasks and microtasks, as in the browser: act() would flush every render at once and hide the order.
-  previousActEnvironment = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT;
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT = false;
-  container = document.createElement("div");
-  document.body.append(container);
-});
-
-afterEach(() => {
-  root?.unmount();
-  container.remove();
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT = previousActEnvironment;
-});
-
 describe("the logged-in layout, mounted with the session already open", () => {
   it("first commits the splash, then the screen in a render of its own", async () => {
     const day = makeDay({ orders: [order(1, "Harold", "Johnson"), order(2, "Eleanor", "Abernathy")] });
     // What each commit put in the page, in order.
     const commits: string[] = [];
-    const contentOf = () => (container.querySelector("header.navbar") ? "screen" : container.querySelector("h1")?.textContent === "Loading…" ? "splash" : "nothing");
+    const contentOf = () => (page.container().querySelector("header.navbar") ? "screen" : page.container().querySelector("h1")?.textContent === "Loading…" ? "splash" : "nothing");
     new MutationObserver(() => {
       const content = contentOf();
       if (commits.at(-1) !== content) commits.push(content);
-    }).observe(container, { childList: true, subtree: true, characterData: true });
+    }).observe(page.container(), { childList: true, subtree: true, characterData: true });
 
-    root = createRoot(container);
+    const root = page.createRoot();
     root.render(
       <AppWithDay day={dayLogic(day)}>
         <MemoryRouter initialEntries={[`/pharmacies/${RIVERSIDE.id}/verify_orders`]}>
@@ -58,8 +42,8 @@ describe("the logged-in layout, mounted with the session already open", () => {
       </AppWithDay>,
     );
 
-    await vi.waitFor(() => expect(container.querySelector("header.navbar")).not.toBeNull(), { timeout: 5_000 });
-    await vi.waitFor(() => expect(container.textContent).toContain("Harold"), { timeout: 5_000 });
+    await vi.waitFor(() => expect(page.container().querySelector("header.navbar")).not.toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(page.container().textContent).toContain("Harold"), { timeout: 5_000 });
     expect(commits.filter((content) => content !== "nothing")).toEqual(["splash", "screen"]);
   });
 });
