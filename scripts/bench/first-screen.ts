@@ -303,6 +303,8 @@ export interface FirstScreenOptions {
   reportsDir?: string;
   /** Keep every run's Chromium trace here (open in Chrome DevTools' Performance panel). */
   tracesDir?: string;
+  /** Record V8's sampling CPU profile in those traces too (a look at where script time goes; the profiler slows the page down, so never for figures that are kept). */
+  cpuProfile?: boolean;
   /** The host's benchmark index, to compare builds at one setting across runs; calibrated otherwise. */
   benchmarkIndex?: number;
   /** Some screens only (the bare page is always measured). */
@@ -380,6 +382,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
           // The session cookie on every request of the run (the document, the API calls, the chunks).
           extraHeaders: screen.cookie ? { Cookie: screen.cookie } : null,
           precomputedLanternData: lanternServers,
+          ...(options.cpuProfile ? { additionalTraceCategories: "disabled-by-default-v8.cpu_profiler" } : {}),
         });
         if (!result) throw new Error(`Lighthouse returned nothing for ${screen.path}`);
         if (!result.lhr.runtimeError) {

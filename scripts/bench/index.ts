@@ -10,6 +10,7 @@
  *   npm run bench -- --only=first-screen --lighthouse-reports=/tmp/lh   # also keeps each Lighthouse report
  *   npm run bench -- --only=first-screen --traces=/tmp/traces --screens=login,checkin --tiers=low --runs=1
  *                                          # Chromium traces of some screens at one setting (a look: --quick writes nothing)
+ *   npm run bench -- --only=first-screen --quick --traces=/tmp/traces --cpu-profile   # the traces with V8's CPU profile (slows the page: a look only)
  *   npm run bench -- --only=first-screen,wizard --benchmark-index=3700   # the phones' CPU slowdown from a given host index
  *   npm run bench -- --only=first-screen --quick --web-root=/tmp/before/dist   # a build made beforehand (A/B of two builds)
  *   npm run bench -- --only=board          # the dispatch console's day board: 2,000 orders, 50 couriers, a mid-tier machine
@@ -44,6 +45,8 @@ const selected: Benchmark[] = args.includes("--soak") ? ["soak"] : ((only ?? [..
 for (const name of selected) {
   if (name !== "soak" && !(BENCHMARKS as readonly string[]).includes(name)) throw new Error(`Unknown benchmark ${name}; one of ${BENCHMARKS.join(", ")}, or --soak`);
 }
+// The profiler slows the page down: its figures are never written.
+if (args.includes("--cpu-profile") && !(quick && option("traces"))) throw new Error("--cpu-profile records a CPU profile in the traces of a look: with --quick and --traces only");
 
 function publish(section: SectionName, key: string, result: unknown, markdown: string): void {
   if (quick) {
@@ -94,6 +97,7 @@ for (const name of selected) {
           runs: option("runs") ? Number(option("runs")) : quick ? 1 : 3,
           reportsDir: lighthouseReports,
           tracesDir: option("traces"),
+          cpuProfile: args.includes("--cpu-profile"),
           webRoot: option("web-root"),
           benchmarkIndex,
           screens: option("screens")?.split(","),
