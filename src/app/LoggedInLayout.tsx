@@ -1,11 +1,13 @@
-import { useDeferredValue } from "react";
+import { useDeferredValue, useEffect, useState } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { pendingVisits } from "../../domain/pharmacy-list.ts";
 import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { OfflineBanner } from "./OfflineBanner.tsx";
 import { LoadingScreen } from "../ui/LoadingScreen.tsx";
+import { whenIdleAndShown } from "../ui/when-idle.ts";
 import { CourierDayContext, SessionContext, useCourierDayRef } from "../shell/app-actor.ts";
+import { StartingScreenContext } from "../shell/starting-screen.ts";
 
 export function LoggedInLayout() {
   const location = useLocation();
@@ -59,8 +61,12 @@ function DayGate({ children }: { children: React.ReactNode }) {
     pending: state.context.day ? pendingVisits(state.context.day.pharmacy_visits).length > 0 : false,
   }), (a, b) => a.hasDay === b.hasDay && a.failed === b.failed && a.error === b.error && a.pending === b.pending));
 
+  // The first screen the day reveals is the one the page starts with, until it is on the phone; every later one is opened from a tap.
+  const [startingScreenShown, setStartingScreenShown] = useState(false);
+  useEffect(() => (hasDay ? whenIdleAndShown(() => setStartingScreenShown(true)) : undefined), [hasDay]);
+
   if (hasDay && pending && pathname !== CONFIRM_VISITS_PATH) return <Navigate to={CONFIRM_VISITS_PATH} replace />;
-  if (hasDay) return <>{children}</>;
+  if (hasDay) return <StartingScreenContext.Provider value={!startingScreenShown}>{children}</StartingScreenContext.Provider>;
   if (failed) {
     return (
       <main className="screen">

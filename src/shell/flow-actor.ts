@@ -1,8 +1,9 @@
-import { useState } from "react";
+import { useContext, useState } from "react";
 import type { ActorRefFrom, AnyActorRef, InputFrom } from "xstate";
 import type { FlowMachines, FlowName, FlowStart } from "../../machines/flows.ts";
 import { useOpenedActor } from "../ui/use-opened-actor.ts";
 import { CourierAppContext } from "./app-actor.ts";
+import { StartingScreenContext } from "./starting-screen.ts";
 
 let flowsOpened = 0;
 
@@ -16,12 +17,15 @@ let flowsOpened = 0;
  * (src/app/flows.ts).
  *
  * Undefined on the screen's first render, and rendered before the first paint
- * (useOpenedActor). The actor stays with the screen after the flow is done
- * (its final snapshot is what the screen shows).
+ * (useOpenedActor) — or, for the screen the page starts with, after it, in
+ * slices, while the screen shows the page's splash (StartingScreenContext).
+ * The actor stays with the screen after the flow is done (its final snapshot
+ * is what the screen shows).
  */
 export function useFlowActor<F extends FlowName>(flow: F, { input }: { input: InputFrom<FlowMachines[F]> }): ActorRefFrom<FlowMachines[F]> | undefined {
   const app = CourierAppContext.useActorRef();
-  // What the flow starts from is read once, when the screen opens.
+  const startingScreen = useContext(StartingScreenContext);
+  // What the flow starts from, and how its screen renders, are read once, when the screen opens.
   const [opening] = useState(() => {
     const start = { flow, id: `flow:${flow}-${++flowsOpened}`, input } as FlowStart;
     let last: AnyActorRef | undefined;
@@ -30,8 +34,9 @@ export function useFlowActor<F extends FlowName>(flow: F, { input }: { input: In
       read: () => (last = app.system.get(start.id) ?? last),
       // A second run (React's strict mode) finds the flow running (startFlow starts one per id).
       open: () => void app.send({ type: "FLOW.START", ...start }),
+      options: { inSlices: startingScreen },
     };
   });
   // Flows are started by name, so the application's system holds them untyped: this one is the flow F names.
-  return useOpenedActor(app, opening.read, opening.open) as ActorRefFrom<FlowMachines[F]> | undefined;
+  return useOpenedActor(app, opening.read, opening.open, opening.options) as ActorRefFrom<FlowMachines[F]> | undefined;
 }

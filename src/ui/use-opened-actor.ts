@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from "react";
+import { startTransition, useLayoutEffect, useState } from "react";
 import type { AnyActorRef } from "xstate";
 
 /**
@@ -13,16 +13,32 @@ import type { AnyActorRef } from "xstate";
  * a frame with nothing where the actor's view goes, and rendered again in
  * another task: issue 29.) `read` and `open` must keep their identity (made
  * once, with useState).
+ *
+ * `inSlices`: the opened actor is rendered in a transition instead, in slices
+ * after that paint, for a screen whose first frame is not seen as empty (the
+ * page's splash is what the component shows meanwhile): rendered before the
+ * paint, the whole screen is one task of the commit that opened it, which on a
+ * slow phone is a long one (issue 29).
  */
-export function useOpenedActor<T extends AnyActorRef>(parent: AnyActorRef, read: () => T | undefined, open: () => (() => void) | void): T | undefined {
+export function useOpenedActor<T extends AnyActorRef>(
+  parent: AnyActorRef,
+  read: () => T | undefined,
+  open: () => (() => void) | void,
+  { inSlices = false }: { inSlices?: boolean } = {},
+): T | undefined {
   const [actor, setActor] = useState(read);
   useLayoutEffect(() => {
-    const subscription = parent.subscribe(() => setActor(read()));
+    const follow = () => {
+      const next = read();
+      if (inSlices) startTransition(() => setActor(next));
+      else setActor(next);
+    };
+    const subscription = parent.subscribe(follow);
     const close = open();
     return () => {
       subscription.unsubscribe();
       close?.();
     };
-  }, [parent, read, open]);
+  }, [parent, read, open, inSlices]);
   return actor;
 }

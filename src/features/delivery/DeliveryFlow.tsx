@@ -9,6 +9,7 @@ import { useFlowActor } from "../../shell/flow-actor.ts";
 import { useMachineUrl } from "../../shell/use-machine-url.ts";
 import { setUpCardClient } from "../../payments/index.ts";
 import { preloadMask } from "../../ui/lazy-mask.ts";
+import { LoadingScreen } from "../../ui/LoadingScreen.tsx";
 import { whenIdleAndShown } from "../../ui/when-idle.ts";
 import { createActionMemo, type ActionMemo } from "./action-memo.ts";
 import { createCardSession, type CardSession } from "./card-session.ts";
@@ -69,7 +70,7 @@ export function DeliveryFlow({ input, courierId, stored, step, base, listPath }:
     const subscription = actor.subscribe(keep);
     return () => subscription.unsubscribe();
   }, [actor, courierId, input.today, memo, orderId]);
-  return actor ? <DeliveryFlowScreen actor={actor} memo={memo} cards={cards} step={step} base={base} listPath={listPath} /> : null;
+  return actor ? <DeliveryFlowScreen actor={actor} memo={memo} cards={cards} step={step} base={base} listPath={listPath} /> : <LoadingScreen />;
 }
 
 interface DeliveryFlowScreenProps extends Pick<DeliveryFlowProps, "step" | "base" | "listPath"> {

@@ -6,6 +6,7 @@ import { TEXT } from "../../../domain/texts.ts";
 import type { addonsMachine } from "../../../machines/addons.machine.ts";
 import { CourierDayContext } from "../../shell/app-actor.ts";
 import { useFlowActor } from "../../shell/flow-actor.ts";
+import { LoadingScreen } from "../../ui/LoadingScreen.tsx";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { AddonsChoice } from "./AddonsChoice.tsx";
 import { AddonsConfirm } from "./AddonsConfirm.tsx";
@@ -38,7 +39,7 @@ export function AddonsScreen() {
 function Addons() {
   const { pharmacy } = useCheckIn();
   const actor = useAddonsActor(pharmacy.id);
-  return actor ? <AddonsView actor={actor} /> : null;
+  return actor ? <AddonsView actor={actor} /> : <LoadingScreen />;
 }
 
 function AddonsView({ actor }: { actor: ActorRefFrom<typeof addonsMachine> }) {

@@ -11,6 +11,7 @@ import { TEXT } from "../../../domain/texts.ts";
 import type { verifyOrderMachine } from "../../../machines/verify-order.machine.ts";
 import { CourierDayContext } from "../../shell/app-actor.ts";
 import { useFlowActor } from "../../shell/flow-actor.ts";
+import { LoadingScreen } from "../../ui/LoadingScreen.tsx";
 import { ActionButton } from "../../ui/ActionButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { CheckIcon } from "../../ui/icons.tsx";
@@ -37,7 +38,7 @@ function VerifyOrder({ order }: { order: Order }) {
   const statuses = CourierDayContext.useSelector((state) => state.context.day!.statuses);
   // Spawned by the application machine: the machine itself tells the day the order's new status.
   const actor = useFlowActor("verifyOrder", { input: { order, statuses } });
-  return actor ? <VerifyOrderView actor={actor} pharmacyId={order.pharmacy.id} /> : null;
+  return actor ? <VerifyOrderView actor={actor} pharmacyId={order.pharmacy.id} /> : <LoadingScreen />;
 }
 
 function VerifyOrderView({ actor, pharmacyId }: { actor: ActorRefFrom<typeof verifyOrderMachine>; pharmacyId: number }) {

@@ -5,6 +5,7 @@ import type { Pharmacy } from "../../../domain/contract/entities.ts";
 import type { checkInMachine } from "../../../machines/check-in.machine.ts";
 import { CourierDayContext } from "../../shell/app-actor.ts";
 import { useFlowActor } from "../../shell/flow-actor.ts";
+import { LoadingScreen } from "../../ui/LoadingScreen.tsx";
 import { useCheckInUrl } from "./use-check-in-url.ts";
 
 export type CheckInActor = ActorRefFrom<typeof checkInMachine>;
@@ -27,7 +28,8 @@ export function CheckInProvider({ pharmacy, children }: { pharmacy: Pharmacy; ch
   );
   // Started by the application machine: the machine follows the day and tells it the arrival it records.
   const actor = useFlowActor("checkIn", { input: { courierId, pharmacyId: pharmacy.id, visitId, orders } });
-  return actor ? <CheckInFlow actor={actor} pharmacy={pharmacy}>{children}</CheckInFlow> : null;
+  // Until the flow runs, the page's splash (what a page starting here shows meanwhile: useFlowActor).
+  return actor ? <CheckInFlow actor={actor} pharmacy={pharmacy}>{children}</CheckInFlow> : <LoadingScreen />;
 }
 
 function CheckInFlow({ actor, pharmacy, children }: { actor: CheckInActor; pharmacy: Pharmacy; children: ReactNode }) {

@@ -6,6 +6,7 @@ import { pharmaciesOfDay } from "../../../domain/pharmacy-list.ts";
 import { useOfflineOrderIds } from "../../shell/offline-status.ts";
 import { CourierDayContext } from "../../shell/app-actor.ts";
 import { useFlowActor } from "../../shell/flow-actor.ts";
+import { LoadingScreen } from "../../ui/LoadingScreen.tsx";
 import { useMachineUrl } from "../../shell/use-machine-url.ts";
 import { NotFoundScreen } from "../../ui/NotFoundScreen.tsx";
 import { pathOfView, viewOfPath, viewOfState } from "./return-paths.ts";
@@ -42,7 +43,7 @@ function ReturnsFlow({ pharmacy }: { pharmacy: Pharmacy }) {
   const actor = useFlowActor("returns", {
     input: { courierId, pharmacyId: pharmacy.id, orders, incompleteOffline, view: viewOfPath(location.pathname) ?? undefined },
   });
-  return actor ? <ReturnsFlowView actor={actor} pharmacy={pharmacy} /> : null;
+  return actor ? <ReturnsFlowView actor={actor} pharmacy={pharmacy} /> : <LoadingScreen />;
 }
 
 function ReturnsFlowView({ actor, pharmacy }: { actor: ReturnsActor; pharmacy: Pharmacy }) {
