@@ -46,7 +46,8 @@ for (const name of selected) {
   if (name !== "soak" && !(BENCHMARKS as readonly string[]).includes(name)) throw new Error(`Unknown benchmark ${name}; one of ${BENCHMARKS.join(", ")}, or --soak`);
 }
 // The profiler slows the page down: its figures are never written.
-if (args.includes("--cpu-profile") && !(quick && option("traces"))) throw new Error("--cpu-profile records a CPU profile in the traces of a look: with --quick and --traces only");
+const cpuProfile = args.includes("--cpu-profile");
+if (cpuProfile && !(quick && option("traces"))) throw new Error("--cpu-profile records a CPU profile in the traces of a look: with --quick and --traces only");
 
 function publish(section: SectionName, key: string, result: unknown, markdown: string): void {
   if (quick) {
@@ -97,7 +98,7 @@ for (const name of selected) {
           runs: option("runs") ? Number(option("runs")) : quick ? 1 : 3,
           reportsDir: lighthouseReports,
           tracesDir: option("traces"),
-          cpuProfile: args.includes("--cpu-profile"),
+          cpuProfile,
           webRoot: option("web-root"),
           benchmarkIndex,
           screens: option("screens")?.split(","),

@@ -4,29 +4,39 @@ import type * as Returns from "../../machines/returns.definition.ts";
 import type * as VerifyOrder from "../../machines/verify-order.definition.ts";
 import type * as Addons from "../../machines/addons.definition.ts";
 
+// How many times each flow's machine is built: the factory wrapped so that each call counts.
+const { builtPickup, built, counted } = vi.hoisted(() => ({
+  builtPickup: { verifyOrder: 0, addons: 0 },
+  built: { deliveryFlow: 0, returns: 0 },
+  counted:
+    <K extends string, A extends unknown[], R>(counts: Record<K, number>, key: K, build: (...args: A) => R) =>
+    (...args: A): R => {
+      counts[key]++;
+      return build(...args);
+    },
+}));
+
 // Issue 29: a reload on check-in loads the pickup chunk, which carries verify's and add-ons' flows too;
 // their machines are built when those flows first start, not when the chunk loads.
-const builtPickup = vi.hoisted(() => ({ verifyOrder: 0, addons: 0 }));
 vi.mock("../../machines/verify-order.definition.ts", async (importOriginal) => {
   const original = await importOriginal<typeof VerifyOrder>();
-  return { ...original, createVerifyOrderMachine: (...args: Parameters<typeof original.createVerifyOrderMachine>) => (builtPickup.verifyOrder++, original.createVerifyOrderMachine(...args)) };
+  return { ...original, createVerifyOrderMachine: counted(builtPickup, "verifyOrder", original.createVerifyOrderMachine) };
 });
 vi.mock("../../machines/addons.definition.ts", async (importOriginal) => {
   const original = await importOriginal<typeof Addons>();
-  return { ...original, createAddonsMachine: (...args: Parameters<typeof original.createAddonsMachine>) => (builtPickup.addons++, original.createAddonsMachine(...args)) };
+  return { ...original, createAddonsMachine: counted(builtPickup, "addons", original.createAddonsMachine) };
 });
 
 // The delivery and returns flows' machines are built when the app's registry asks for them (the router,
 // in a task of its own before the screen renders), not while their screen's chunk is evaluated: on a low-tier phone
 // the delivery chunk's evaluation with the build was one long task.
-const built = vi.hoisted(() => ({ deliveryFlow: 0, returns: 0 }));
 vi.mock("../../machines/delivery-flow.definition.ts", async (importOriginal) => {
   const original = await importOriginal<typeof DeliveryFlow>();
-  return { ...original, createDeliveryFlowMachine: (...args: Parameters<typeof original.createDeliveryFlowMachine>) => (built.deliveryFlow++, original.createDeliveryFlowMachine(...args)) };
+  return { ...original, createDeliveryFlowMachine: counted(built, "deliveryFlow", original.createDeliveryFlowMachine) };
 });
 vi.mock("../../machines/returns.definition.ts", async (importOriginal) => {
   const original = await importOriginal<typeof Returns>();
-  return { ...original, createReturnsMachine: (...args: Parameters<typeof original.createReturnsMachine>) => (built.returns++, original.createReturnsMachine(...args)) };
+  return { ...original, createReturnsMachine: counted(built, "returns", original.createReturnsMachine) };
 });
 
 describe("the pickup flows' machines", () => {
