@@ -22,6 +22,8 @@ export interface DaySnapshot {
 }
 
 export interface OfflineStore {
+  /** Opens the device's database (created on the first visit); every other call opens it too, when not yet open. */
+  open(): Promise<void>;
   /** Every stored offline order, oldest first; records this version cannot read are left alone. */
   loadQueue(): Promise<StoredOfflineOrder[]>;
   /** Writes what changed: each entry under its own key, so one tab never erases another's. */
@@ -50,6 +52,10 @@ export function createOfflineStore(options: OfflineStoreOptions = {}): OfflineSt
   const day = localforage.createInstance({ name, storeName: DAY_STORE, driver });
 
   return {
+    async open() {
+      await Promise.all([queue.ready(), day.ready()]);
+    },
+
     async loadQueue() {
       const records: [key: string, value: unknown][] = [];
       await queue.iterate<unknown, void>((value, key) => {

@@ -43,6 +43,14 @@ const itinerary = ItineraryResponse.parse({
 });
 
 describe("offline store (localforage)", () => {
+  it("opens its database ahead of the first call, and answers as before once open", async () => {
+    const store = freshStore();
+    await store.open();
+    expect(await store.loadQueue()).toEqual([]);
+    await store.saveDay({ courierId: 1, savedOn: TODAY, itinerary });
+    expect(await store.loadDay(1, TODAY)).toEqual(itinerary);
+  });
+
   it("keeps stored offline orders across a reload, oldest first, exactly as stored", async () => {
     const name = `rx-courier-test-${randomUUID()}`;
     const before = createOfflineStore({ name });
