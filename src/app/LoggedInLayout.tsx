@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useState } from "react";
+import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { pendingVisits } from "../../domain/pharmacy-list.ts";
 import { ScreenErrorBoundary } from "./ErrorBoundary.tsx";
@@ -7,7 +7,7 @@ import { OfflineBanner } from "./OfflineBanner.tsx";
 import { LoadingScreen } from "../ui/LoadingScreen.tsx";
 import { whenIdleAndShown } from "../ui/when-idle.ts";
 import { CourierDayContext, SessionContext, useCourierDayRef } from "../shell/app-actor.ts";
-import { StartingScreenContext } from "../shell/starting-screen.ts";
+import { StartingScreenContext, type IsStartingScreen } from "../shell/starting-screen.ts";
 
 export function LoggedInLayout() {
   const location = useLocation();
@@ -62,11 +62,13 @@ function DayGate({ children }: { children: React.ReactNode }) {
   }), (a, b) => a.hasDay === b.hasDay && a.failed === b.failed && a.error === b.error && a.pending === b.pending));
 
   // The first screen the day reveals is the one the page starts with, until it is on the phone; every later one is opened from a tap.
-  const [startingScreenShown, setStartingScreenShown] = useState(false);
-  useEffect(() => (hasDay ? whenIdleAndShown(() => setStartingScreenShown(true)) : undefined), [hasDay]);
+  // Kept out of React's state: its turning re-renders no screen (a screen asks once, when it opens).
+  const startingScreenShown = useRef(false);
+  const [isStartingScreen] = useState<IsStartingScreen>(() => () => !startingScreenShown.current);
+  useEffect(() => (hasDay ? whenIdleAndShown(() => (startingScreenShown.current = true)) : undefined), [hasDay]);
 
   if (hasDay && pending && pathname !== CONFIRM_VISITS_PATH) return <Navigate to={CONFIRM_VISITS_PATH} replace />;
-  if (hasDay) return <StartingScreenContext.Provider value={!startingScreenShown}>{children}</StartingScreenContext.Provider>;
+  if (hasDay) return <StartingScreenContext.Provider value={isStartingScreen}>{children}</StartingScreenContext.Provider>;
   if (failed) {
     return (
       <main className="screen">

@@ -24,7 +24,7 @@ let flowsOpened = 0;
  */
 export function useFlowActor<F extends FlowName>(flow: F, { input }: { input: InputFrom<FlowMachines[F]> }): ActorRefFrom<FlowMachines[F]> | undefined {
   const app = CourierAppContext.useActorRef();
-  const startingScreen = useContext(StartingScreenContext);
+  const isStartingScreen = useContext(StartingScreenContext);
   // What the flow starts from, and how its screen renders, are read once, when the screen opens.
   const [opening] = useState(() => {
     const start = { flow, id: `flow:${flow}-${++flowsOpened}`, input } as FlowStart;
@@ -34,7 +34,7 @@ export function useFlowActor<F extends FlowName>(flow: F, { input }: { input: In
       read: () => (last = app.system.get(start.id) ?? last),
       // A second run (React's strict mode) finds the flow running (startFlow starts one per id).
       open: () => void app.send({ type: "FLOW.START", ...start }),
-      options: { inSlices: startingScreen },
+      options: { inSlices: isStartingScreen() },
     };
   });
   // Flows are started by name, so the application's system holds them untyped: this one is the flow F names.

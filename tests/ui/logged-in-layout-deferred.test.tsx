@@ -1,8 +1,10 @@
+import { useContext } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { realTasksRoot } from "./real-tasks-root.ts";
 import { LoggedInLayout } from "../../src/app/LoggedInLayout.tsx";
 import { Component as PickupRoutes } from "../../src/features/pickup/PickupRoutes.tsx";
+import { StartingScreenContext } from "../../src/shell/starting-screen.ts";
 import { AppWithDay } from "./app-harness.tsx";
 import { dayLogic, makeDay, order, RIVERSIDE } from "./pickup/harness.tsx";
 
@@ -103,5 +105,42 @@ describe("a flow's screen, by how it opens", () => {
     expect(frames).not.toContain("layout with splash");
     expect(frames).not.toContain("layout with empty screen");
     expect(frames.at(-1)).toMatch(/^screen: /);
+  });
+});
+
+/**
+ * Which screen is the starting one is asked once, when a screen opens: the
+ * answer turning, once the starting screen is on the phone, renders no screen
+ * again (as a context value it re-rendered every flow's screen, whole, just
+ * after it was shown).
+ */
+describe("the starting screen's question", () => {
+  it("turns once the starting screen is shown, and renders nothing again when it does", async () => {
+    const renders: boolean[] = [];
+    let ask: (() => boolean) | undefined;
+    function Probe() {
+      ask = useContext(StartingScreenContext);
+      renders.push(ask());
+      return <main><h1>probe</h1></main>;
+    }
+    page.createRoot().render(
+      <AppWithDay day={dayLogic(makeDay({ orders: [order(1, "Harold", "Johnson")] }))}>
+        <MemoryRouter initialEntries={["/probe"]}>
+          <Routes>
+            <Route element={<LoggedInLayout />}>
+              <Route path="/probe" element={<Probe />} />
+            </Route>
+          </Routes>
+        </MemoryRouter>
+      </AppWithDay>,
+    );
+    await vi.waitFor(() => expect(renders).not.toEqual([]), { timeout: 5_000 });
+    expect(renders.every((starting) => starting)).toBe(true);
+    const rendersOnceShown = renders.length;
+
+    // Shown once the page is idle and its frame is on the screen (at most 450 ms here: no idle callbacks in jsdom).
+    await vi.waitFor(() => expect(ask!()).toBe(false), { timeout: 5_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(renders).toHaveLength(rendersOnceShown);
   });
 });
