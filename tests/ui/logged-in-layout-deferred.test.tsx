@@ -12,16 +12,14 @@ vi.mock("../../src/api/pickup.ts");
 
 const page = realTasksRoot();
 
-/** The pickup screens under the logged-in layout, opened at `path` with the session and a day of two orders in. */
-function renderInLayout(path: string) {
+/** The pickup screens (or `screens`) under the logged-in layout, opened at `path` with the session and a day of two orders in. */
+function renderInLayout(path: string, screens = <Route path="/pharmacies/:pharmacyId/*" element={<PickupRoutes />} />) {
   const day = makeDay({ orders: [order(1, "Harold", "Johnson"), order(2, "Eleanor", "Abernathy")] });
   page.createRoot().render(
     <AppWithDay day={dayLogic(day)}>
       <MemoryRouter initialEntries={[path]}>
         <Routes>
-          <Route element={<LoggedInLayout />}>
-            <Route path="/pharmacies/:pharmacyId/*" element={<PickupRoutes />} />
-          </Route>
+          <Route element={<LoggedInLayout />}>{screens}</Route>
         </Routes>
       </MemoryRouter>
     </AppWithDay>,
@@ -123,17 +121,7 @@ describe("the starting screen's question", () => {
       renders.push(ask());
       return <main><h1>probe</h1></main>;
     }
-    page.createRoot().render(
-      <AppWithDay day={dayLogic(makeDay({ orders: [order(1, "Harold", "Johnson")] }))}>
-        <MemoryRouter initialEntries={["/probe"]}>
-          <Routes>
-            <Route element={<LoggedInLayout />}>
-              <Route path="/probe" element={<Probe />} />
-            </Route>
-          </Routes>
-        </MemoryRouter>
-      </AppWithDay>,
-    );
+    renderInLayout("/probe", <Route path="/probe" element={<Probe />} />);
     await vi.waitFor(() => expect(renders).not.toEqual([]), { timeout: 5_000 });
     expect(renders.every((starting) => starting)).toBe(true);
     const rendersOnceShown = renders.length;
