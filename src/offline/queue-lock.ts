@@ -39,5 +39,11 @@ export function createQueueLock(locks: LockManager | undefined = globalThis.navi
     locks.request(QUEUE_LOCK_NAME, { mode: "exclusive", ...(options.signal ? { signal: options.signal } : {}) }, () => run()) as Promise<T>;
 }
 
-/** The app's one lock: wrap the offline queue's resubmit actor in it. */
-export const withQueueLock: QueueLock = createQueueLock();
+let appLock: QueueLock | undefined;
+
+/**
+ * The app's one lock: wrap the offline queue's resubmit actor in it. The
+ * browser's lock manager is reached on the first resubmission, not when the
+ * app starts: most loads resubmit nothing (issue 29).
+ */
+export const withQueueLock: QueueLock = (run, options) => (appLock ??= createQueueLock())(run, options);

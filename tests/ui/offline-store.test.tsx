@@ -177,6 +177,25 @@ describe("queue lock", () => {
     expect(await lock(async () => "done")).toBe("done");
     expect(request).toHaveBeenCalledWith(QUEUE_LOCK_NAME, { mode: "exclusive" }, expect.any(Function));
   });
+
+  it("the app's lock reaches the browser's lock manager on its first use, not when the app loads (issue 29)", async () => {
+    const request = vi.fn(async (_name: string, _options: LockOptions, callback: (lock: Lock | null) => Promise<unknown>) => callback(null));
+    const locksRead = vi.fn(() => ({ request }) as unknown as LockManager);
+    const original = Object.getOwnPropertyDescriptor(navigator, "locks");
+    Object.defineProperty(navigator, "locks", { configurable: true, get: locksRead });
+    try {
+      vi.resetModules();
+      const { withQueueLock } = await import("../../src/offline/queue-lock.ts");
+      expect(locksRead).not.toHaveBeenCalled();
+      expect(await withQueueLock(async () => "sent")).toBe("sent");
+      expect(await withQueueLock(async () => "sent again")).toBe("sent again");
+      expect(locksRead).toHaveBeenCalledTimes(1);
+      expect(request).toHaveBeenCalledTimes(2);
+    } finally {
+      if (original) Object.defineProperty(navigator, "locks", original);
+      else Reflect.deleteProperty(navigator, "locks");
+    }
+  });
 });
 
 describe("idempotency keys", () => {
