@@ -38,6 +38,8 @@ describe("deviceStore", () => {
     let handed: OfflineStore | null = null;
     void deviceStore().then((store) => (handed = store));
 
+    // The store's code is in (its import settled, over real tasks), and no task of the page's has run since.
+    await vi.dynamicImportSettled();
     await microtasks();
     expect(made.stores).toBe(0);
 
