@@ -9,9 +9,12 @@ import { createAppRouter } from "./app/router.tsx";
 import { registerServiceWorkerWhenIdle } from "./offline/service-worker.ts";
 import { createAppCourierAppMachineInSlices } from "./shell/app-actor.ts";
 import { nextTask } from "./ui/next-task.ts";
+import { keepPageSplashUntilScreen } from "./ui/page-splash.ts";
 import "./styles/app.css";
 
 installErrorReporting();
+const root = document.getElementById("root")!;
+keepPageSplashUntilScreen(root);
 if (window.location.pathname !== "/login") prefetchItinerary();
 
 /**
@@ -26,7 +29,7 @@ async function start() {
   const router = createAppRouter();
   await nextTask();
   startTransition(() => {
-    createRoot(document.getElementById("root")!).render(
+    createRoot(root).render(
       <StrictMode>
         <App app={app} router={router} />
       </StrictMode>,
