@@ -118,4 +118,86 @@ describe("whenIdleAndShown", () => {
     vi.advanceTimersByTime(0);
     expect(task).toHaveBeenCalledTimes(1);
   });
+
+  it("waits once for tasks asked for before the page was idle: one idle callback, one pair of frames, each task once, in order", () => {
+    const ran: string[] = [];
+    const frameRequests = vi.spyOn(globalThis, "requestAnimationFrame");
+    whenIdleAndShown(() => ran.push("offline store"));
+    whenIdleAndShown(() => ran.push("HTTP client"));
+    whenIdleAndShown(() => ran.push("date mask"));
+    expect(idle).toHaveLength(1);
+
+    runIdle();
+    nextFrame();
+    nextFrame();
+    vi.advanceTimersByTime(0);
+    expect(ran).toEqual(["offline store", "HTTP client", "date mask"]);
+    expect(frameRequests).toHaveBeenCalledTimes(2);
+
+    vi.advanceTimersByTime(1_000);
+    nextFrame();
+    expect(ran).toHaveLength(3);
+  });
+
+  it("makes a task asked for after that idle moment wait for an idle moment of its own", () => {
+    const first = vi.fn();
+    const later = vi.fn();
+    whenIdleAndShown(first);
+    runIdle();
+    whenIdleAndShown(later);
+    expect(idle).toHaveLength(1);
+    nextFrame();
+    nextFrame();
+    vi.advanceTimersByTime(0);
+    expect(first).toHaveBeenCalledTimes(1);
+    expect(later).not.toHaveBeenCalled();
+
+    runIdle();
+    nextFrame();
+    nextFrame();
+    vi.advanceTimersByTime(0);
+    expect(later).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps the others when one is cancelled, the same function asked twice running twice; asks nothing more once all are", () => {
+    const kept = vi.fn();
+    const cancelled = vi.fn();
+    whenIdleAndShown(kept);
+    whenIdleAndShown(kept);
+    const cancel = whenIdleAndShown(cancelled);
+    cancel();
+    runIdle();
+    nextFrame();
+    nextFrame();
+    vi.advanceTimersByTime(0);
+    expect(kept).toHaveBeenCalledTimes(2);
+    expect(cancelled).not.toHaveBeenCalled();
+
+    const cancels = [whenIdleAndShown(vi.fn()), whenIdleAndShown(vi.fn())];
+    cancels.forEach((each) => each());
+    runIdle();
+    expect(frames.length).toBe(2);
+  });
+
+  it("runs the others when one throws, and still reports what it threw", () => {
+    const reported: unknown[] = [];
+    vi.stubGlobal("queueMicrotask", (callback: () => void) => {
+      try {
+        callback();
+      } catch (error) {
+        reported.push(error);
+      }
+    });
+    const after = vi.fn();
+    whenIdleAndShown(() => {
+      throw new Error("the store's chunk failed to load");
+    });
+    whenIdleAndShown(after);
+    runIdle();
+    nextFrame();
+    nextFrame();
+    vi.advanceTimersByTime(0);
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(reported).toEqual([new Error("the store's chunk failed to load")]);
+  });
 });
