@@ -119,6 +119,8 @@ export interface BudgetCheck {
 export interface FirstScreenResult extends MeasuredIn {
   /** The app's and the bare page's servers ran below the browser's priority (decision 0042); runs recorded before have none. */
   serversBelowBrowser?: boolean;
+  /** …under Linux's idle scheduling policy (SCHED_IDLE, decision 0045) rather than at nice 19; runs recorded before have none. */
+  serversIdlePolicy?: boolean;
   /**
    * Before each measured load the browser was quiet (under 5% of a core for 0.5 s): what one page left running
    * (a service worker installing, storage being written) is not counted in the next. Runs recorded before have none.
@@ -474,6 +476,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     date: today(),
     browser: browserName,
     serversBelowBrowser: true,
+    serversIdlePolicy: true,
     serverResponseMs: serverResponse!,
     quietBetweenRuns: {
       medianWaitMs: Math.round(median(quietWaits.map((wait) => wait.waitedMs))),
@@ -591,7 +594,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   const js = result.initialJs;
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}), ` +
+    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}), ` +
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.` +
       (result.quietBetweenRuns
         ? ` Each load started once the browser was quiet (under 5% of a core for 0.5 s), so that what a page leaves running (a service worker installing) is not counted in the next one's: a wait of ${result.quietBetweenRuns.medianWaitMs} ms median, ${result.quietBetweenRuns.maxWaitMs} ms at most${result.quietBetweenRuns.notQuiet ? `, ${result.quietBetweenRuns.notQuiet} load(s) started after 15 s without it` : ""}.`

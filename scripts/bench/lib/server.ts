@@ -58,12 +58,14 @@ export interface ServerOptions {
 }
 
 /**
- * A Node process's command at the lowest scheduling priority (`nice -n 19`): it runs on a core only
- * when the browser's processes leave one free. Through nice, every thread the process starts inherits it
- * (setpriority on a running process reaches its main thread only, on Linux).
+ * A Node process's command under Linux's idle scheduling policy (`chrt --idle 0`, SCHED_IDLE): it runs on a
+ * core only when no other process wants one, and a browser thread that wakes takes the core back at once.
+ * Every thread the process starts inherits the policy. `nice -n 19` (decision 0042) did not keep the app's
+ * server off the page's cores: during a delivery step's load it still ran 56–78 ms in the first 400 ms,
+ * half a core while the app started (decision 0045).
  */
 export function belowBrowserCommand(args: readonly string[]): [command: string, args: string[]] {
-  return ["nice", ["-n", "19", process.execPath, ...args]];
+  return ["chrt", ["--idle", "0", process.execPath, ...args]];
 }
 
 /**
