@@ -95,7 +95,8 @@ for (const name of selected) {
     switch (name) {
       case "first-screen": {
         const result = await runFirstScreen({
-          runs: option("runs") ? Number(option("runs")) : quick ? 1 : 3,
+          // Five a screen and setting: two three-run records of one build minutes apart met 25 and 21 budgets of 25 (issue 29).
+          runs: option("runs") ? Number(option("runs")) : quick ? 1 : 5,
           reportsDir: lighthouseReports,
           tracesDir: option("traces"),
           cpuProfile,
