@@ -44,6 +44,14 @@ const nextFrame = () => {
   due.forEach((callback) => callback(0));
 };
 
+/** The page goes idle, two frames are shown, and the task queued after them runs. */
+const idleThenShown = () => {
+  runIdle();
+  nextFrame();
+  nextFrame();
+  vi.advanceTimersByTime(0);
+};
+
 describe("whenIdleAndShown", () => {
   it("waits for idle, then for two frames, then runs out of the frame's callbacks", () => {
     const task = vi.fn();
@@ -127,10 +135,7 @@ describe("whenIdleAndShown", () => {
     whenIdleAndShown(() => ran.push("date mask"));
     expect(idle).toHaveLength(1);
 
-    runIdle();
-    nextFrame();
-    nextFrame();
-    vi.advanceTimersByTime(0);
+    idleThenShown();
     expect(ran).toEqual(["offline store", "HTTP client", "date mask"]);
     expect(frameRequests).toHaveBeenCalledTimes(2);
 
@@ -152,10 +157,7 @@ describe("whenIdleAndShown", () => {
     expect(first).toHaveBeenCalledTimes(1);
     expect(later).not.toHaveBeenCalled();
 
-    runIdle();
-    nextFrame();
-    nextFrame();
-    vi.advanceTimersByTime(0);
+    idleThenShown();
     expect(later).toHaveBeenCalledTimes(1);
   });
 
@@ -166,10 +168,7 @@ describe("whenIdleAndShown", () => {
     whenIdleAndShown(kept);
     const cancel = whenIdleAndShown(cancelled);
     cancel();
-    runIdle();
-    nextFrame();
-    nextFrame();
-    vi.advanceTimersByTime(0);
+    idleThenShown();
     expect(kept).toHaveBeenCalledTimes(2);
     expect(cancelled).not.toHaveBeenCalled();
 
@@ -193,10 +192,7 @@ describe("whenIdleAndShown", () => {
       throw new Error("the store's chunk failed to load");
     });
     whenIdleAndShown(after);
-    runIdle();
-    nextFrame();
-    nextFrame();
-    vi.advanceTimersByTime(0);
+    idleThenShown();
     expect(after).toHaveBeenCalledTimes(1);
     expect(reported).toEqual([new Error("the store's chunk failed to load")]);
   });
