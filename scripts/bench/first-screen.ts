@@ -10,6 +10,7 @@ import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle } from "./lib/bundle.t
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
 import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
+import { makeBenchCertificate, startTlsBalancer } from "./lib/tls-balancer.ts";
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
@@ -121,6 +122,8 @@ export interface FirstScreenResult extends MeasuredIn {
   serversBelowBrowser?: boolean;
   /** …under Linux's idle scheduling policy (SCHED_IDLE, decision 0045) rather than at nice 19; runs recorded before have none. */
   serversIdlePolicy?: boolean;
+  /** Each page was loaded over TLS and HTTP/2 through a balancer in front of its server, as a phone reaches production (decision 0046); runs recorded before were plain HTTP/1.1 to the server. */
+  throughTlsBalancer?: boolean;
   /**
    * Before each measured load the browser was quiet (under 5% of a core for 0.5 s): what one page left running
    * (a service worker installing, storage being written) is not counted in the next. Runs recorded before have none.
@@ -201,7 +204,7 @@ const EARLY_API_CALLS = ["/api/sessions/current", "/api/courier/itinerary"];
 async function requestsOfLoads(screens: readonly Screen[]): Promise<TimedRequest[]> {
   const requests = new Map<string, TimedRequest>();
   for (const screen of screens) {
-    const pageUrl = `${screen.base}${screen.path}`;
+    const pageUrl = `${screen.server}${screen.path}`;
     const withCookie: Record<string, string> = screen.cookie ? { cookie: screen.cookie } : {};
     const headers = { accept: "text/html", ...withCookie };
     const response = await fetch(pageUrl, { headers });
@@ -209,7 +212,7 @@ async function requestsOfLoads(screens: readonly Screen[]): Promise<TimedRequest
     requests.set(pageUrl, { url: pageUrl, headers });
     for (const asset of pageAssets(pageUrl, await response.text())) requests.set(asset, { url: asset, headers: withCookie });
     if (screen.cookie) {
-      for (const call of EARLY_API_CALLS) requests.set(`${screen.base}${call}`, { url: `${screen.base}${call}`, headers: { accept: API_MEDIA_TYPE, cookie: screen.cookie } });
+      for (const call of EARLY_API_CALLS) requests.set(`${screen.server}${call}`, { url: `${screen.server}${call}`, headers: { accept: API_MEDIA_TYPE, cookie: screen.cookie } });
     }
   }
   return [...requests.values()];
@@ -221,7 +224,10 @@ type Lhr = RunnerResult["lhr"];
 interface Screen {
   key: ScreenKey;
   name: string;
+  /** The origin the browser loads: the balancer's. */
   base: string;
+  /** The server behind it, whose own response time is timed (decision 0044). */
+  server: string;
   path: string;
   cookie: string | null;
 }
@@ -328,8 +334,12 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   // The phone's browser has the host's cores first: the servers stand in for ones across the network (decision 0042).
   const server = await startBenchServer({ dataDir, env: { WEB_ROOT: webRoot }, belowBrowser: true });
   const bare = await serveBarePage(bareRoot);
+  // Each page reaches its server as a phone reaches production: TLS and HTTP/2 through a balancer (decision 0046).
+  const certificate = makeBenchCertificate();
+  const appBalancer = await startTlsBalancer(server.port, certificate);
+  const bareBalancer = await startTlsBalancer(bare.port, certificate);
   const port = await freePort();
-  const { browser, name: browserName } = await launchBenchBrowser([`--remote-debugging-port=${port}`]);
+  const { browser, name: browserName } = await launchBenchBrowser([`--remote-debugging-port=${port}`, certificate.browserArg]);
   const browserProcess = browserPid(port);
   const quietWaits: { waitedMs: number; quiet: boolean }[] = [];
   let version = "";
@@ -339,12 +349,12 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   try {
     const { cookie, targets } = await prepareDemoCourier(server.url);
     const all: Screen[] = [
-      { key: "bare", name: "Bare page (reference)", base: bare.url, path: "/login", cookie: null },
-      { key: "login", name: "Login", base: server.url, path: "/login", cookie: null },
-      { key: "pharmacies", name: "Pharmacies", base: server.url, path: "/pharmacies", cookie },
-      { key: "checkin", name: "Check-in (Riverside)", base: server.url, path: `/pharmacies/${targets.riversideId}/verify_orders`, cookie },
-      { key: "delivery", name: "Delivery step: address (Greenway)", base: server.url, path: `/pharmacies/${targets.greenwayId}/deliver_orders/${targets.greenwayOrderId}/address`, cookie },
-      { key: "returns", name: "Returns summary (Northside)", base: server.url, path: `/pharmacies/${targets.northsideId}/reconcile`, cookie },
+      { key: "bare", name: "Bare page (reference)", base: bareBalancer.url, server: bare.url, path: "/login", cookie: null },
+      { key: "login", name: "Login", base: appBalancer.url, server: server.url, path: "/login", cookie: null },
+      { key: "pharmacies", name: "Pharmacies", base: appBalancer.url, server: server.url, path: "/pharmacies", cookie },
+      { key: "checkin", name: "Check-in (Riverside)", base: appBalancer.url, server: server.url, path: `/pharmacies/${targets.riversideId}/verify_orders`, cookie },
+      { key: "delivery", name: "Delivery step: address (Greenway)", base: appBalancer.url, server: server.url, path: `/pharmacies/${targets.greenwayId}/deliver_orders/${targets.greenwayOrderId}/address`, cookie },
+      { key: "returns", name: "Returns summary (Northside)", base: appBalancer.url, server: server.url, path: `/pharmacies/${targets.northsideId}/reconcile`, cookie },
     ];
     const screens = all.filter((screen) => screen.key === "bare" || !options.screens || options.screens.includes(screen.key));
 
@@ -359,8 +369,8 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     };
     log(`  server response time, timed quiet: the app's ${serverResponse.app} ms (${appRequests.length} requests × ${QUIET_TIMING_ROUNDS}), the bare page's ${serverResponse.bare} ms (${bareRequests.length} × ${QUIET_TIMING_ROUNDS})`);
     const byOrigin = [
-      [new URL(server.url).origin, serverResponse.app],
-      [new URL(bare.url).origin, serverResponse.bare],
+      [new URL(appBalancer.url).origin, serverResponse.app],
+      [new URL(bareBalancer.url).origin, serverResponse.bare],
     ] as const;
     const lanternServers = {
       serverResponseTimeByOrigin: Object.fromEntries(byOrigin),
@@ -438,6 +448,9 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     }
   } finally {
     await browser.close();
+    await appBalancer.stop();
+    await bareBalancer.stop();
+    certificate.remove();
     await bare.stop();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -477,6 +490,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     browser: browserName,
     serversBelowBrowser: true,
     serversIdlePolicy: true,
+    throughTlsBalancer: true,
     serverResponseMs: serverResponse!,
     quietBetweenRuns: {
       medianWaitMs: Math.round(median(quietWaits.map((wait) => wait.waitedMs))),
@@ -594,7 +608,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   const js = result.initialJs;
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}), ` +
+    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}${result.throughTlsBalancer ? "; each page is loaded over TLS and HTTP/2 through a balancer in front of its server (scripts/bench/lib/tls-balancer.ts, also under the idle policy), as a phone reaches production (docs/deployment.md, decision 0046)" : ""}), ` +
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.` +
       (result.quietBetweenRuns
         ? ` Each load started once the browser was quiet (under 5% of a core for 0.5 s), so that what a page leaves running (a service worker installing) is not counted in the next one's: a wait of ${result.quietBetweenRuns.medianWaitMs} ms median, ${result.quietBetweenRuns.maxWaitMs} ms at most${result.quietBetweenRuns.notQuiet ? `, ${result.quietBetweenRuns.notQuiet} load(s) started after 15 s without it` : ""}.`

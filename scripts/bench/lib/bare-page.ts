@@ -52,6 +52,7 @@ export function barePageJsGzipBytes(webRoot: string): number {
 
 export interface BarePageServer {
   url: string;
+  port: number;
   stop(): Promise<void>;
 }
 
@@ -69,6 +70,7 @@ export async function serveBarePage(webRoot: string): Promise<BarePageServer> {
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
