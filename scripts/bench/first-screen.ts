@@ -11,6 +11,7 @@ import { describeMachine, machineLine, median, round, today, type MachineDescrip
 import { productionBuild } from "./lib/build.ts";
 import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
 import { makeBenchCertificate, startTlsBalancer } from "./lib/tls-balancer.ts";
+import { saveLanternTimings } from "./lib/lantern-timings.ts";
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
@@ -311,6 +312,8 @@ export interface FirstScreenOptions {
   reportsDir?: string;
   /** Keep every run's Chromium trace here (open in Chrome DevTools' Performance panel). */
   tracesDir?: string;
+  /** Keep what Lantern simulated of every run here: each request's and task's simulated start and end, per metric (lib/lantern-timings.ts). */
+  lanternTimingsDir?: string;
   /** Record V8's sampling CPU profile in those traces too (a look at where script time goes; the profiler slows the page down, so never for figures that are kept). */
   cpuProfile?: boolean;
   /** The host's benchmark index, to compare builds at one setting across runs; calibrated otherwise. */
@@ -438,6 +441,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
             mkdirSync(options.tracesDir, { recursive: true });
             if (trace) writeFileSync(path.join(options.tracesDir, `${name}.trace.json`), JSON.stringify(trace));
           }
+          if (options.lanternTimingsDir) saveLanternTimings(options.lanternTimingsDir, name);
           const f = figures(result.lhr, entry.cpuMs.at(-1));
           log(`  ${screen.name} [${tier} ${calibration.cpuSlowdown[tier]}×, run ${run + 1}]: performance ${f.score}, TBT ${f.tbtMs} ms, LCP ${f.lcpMs} ms, main thread ${f.mainThreadMs} ms (CPU ${f.mainThreadCpuMs} ms; index ${f.benchmarkIndex})`);
           log(`    by kind: ${WORK_GROUPS.map((group) => `${group} ${f.workByGroup[group]}`).join(", ")} ms`);

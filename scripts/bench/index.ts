@@ -11,6 +11,7 @@
  *   npm run bench -- --only=first-screen --traces=/tmp/traces --screens=login,checkin --tiers=low --runs=1
  *                                          # Chromium traces of some screens at one setting (a look: --quick writes nothing)
  *   npm run bench -- --only=first-screen --quick --traces=/tmp/traces --cpu-profile   # the traces with V8's CPU profile (slows the page: a look only)
+ *   npm run bench -- --only=first-screen --quick --lantern-timings=/tmp/lantern   # what Lighthouse's simulation made of each request and task
  *   npm run bench -- --only=first-screen,wizard --benchmark-index=3700   # the phones' CPU slowdown from a given host index
  *   npm run bench -- --only=first-screen --quick --web-root=/tmp/before/dist   # a build made beforehand (A/B of two builds)
  *   npm run bench -- --only=board          # the dispatch console's day board: 2,000 orders, 50 couriers, a mid-tier machine
@@ -99,6 +100,7 @@ for (const name of selected) {
           runs: option("runs") ? Number(option("runs")) : quick ? 1 : 5,
           reportsDir: lighthouseReports,
           tracesDir: option("traces"),
+          lanternTimingsDir: option("lantern-timings"),
           cpuProfile,
           webRoot: option("web-root"),
           benchmarkIndex,
