@@ -10,7 +10,7 @@ import { INITIAL_JS_BUDGET_KIB, kib, measureInitialBundle } from "./lib/bundle.t
 import { describeMachine, machineLine, median, round, today, type MachineDescription } from "./lib/machine.ts";
 import { productionBuild } from "./lib/build.ts";
 import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
-import { makeBenchCertificate, startTlsBalancer } from "./lib/tls-balancer.ts";
+import { makeBenchCertificate, startTlsBalancer, type TlsBalancer } from "./lib/tls-balancer.ts";
 import { saveLanternTimings } from "./lib/lantern-timings.ts";
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { table, verdict } from "./lib/report.ts";
@@ -339,8 +339,8 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   const bare = await serveBarePage(bareRoot);
   // Each page reaches its server as a phone reaches production: TLS and HTTP/2 through a balancer (decision 0046).
   const certificate = makeBenchCertificate();
-  const appBalancer = await startTlsBalancer(server.port, certificate);
-  const bareBalancer = await startTlsBalancer(bare.port, certificate);
+  let appBalancer: TlsBalancer | undefined;
+  let bareBalancer: TlsBalancer | undefined;
   const port = await freePort();
   const { browser, name: browserName } = await launchBenchBrowser([`--remote-debugging-port=${port}`, certificate.browserArg]);
   const browserProcess = browserPid(port);
@@ -350,6 +350,8 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   let calibration: FirstScreenResult["calibration"];
   let serverResponse: NonNullable<FirstScreenResult["serverResponseMs"]>;
   try {
+    appBalancer = await startTlsBalancer(server.port, certificate);
+    bareBalancer = await startTlsBalancer(bare.port, certificate);
     const { cookie, targets } = await prepareDemoCourier(server.url);
     const all: Screen[] = [
       { key: "bare", name: "Bare page (reference)", base: bareBalancer.url, server: bare.url, path: "/login", cookie: null },
@@ -452,8 +454,8 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     }
   } finally {
     await browser.close();
-    await appBalancer.stop();
-    await bareBalancer.stop();
+    await appBalancer?.stop();
+    await bareBalancer?.stop();
     certificate.remove();
     await bare.stop();
     await server.stop();
