@@ -5,7 +5,7 @@ import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
-import { belowBrowserCommand, freePort } from "./server.ts";
+import { belowBrowserCommand, freePort, stopChildProcess } from "./server.ts";
 import { ROOT } from "./report.ts";
 
 /**
@@ -71,11 +71,6 @@ export async function serveBarePage(webRoot: string): Promise<BarePageServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
+    stop: () => stopChildProcess(child),
   };
 }

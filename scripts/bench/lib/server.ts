@@ -39,6 +39,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Stops a process the bench started: SIGTERM, so it closes as in production, then SIGKILL if it has not
+ * exited after `killAfterMs`, so one that hangs cannot hold a bench (or its ports) for ever.
+ */
+export async function stopChildProcess(child: ChildProcess, killAfterMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 export interface ServerOptions {
   /** PostgreSQL; the embedded PGlite in dataDir otherwise. */
   databaseUrl?: string;
@@ -140,13 +153,6 @@ export async function startBenchServer(options: ServerOptions): Promise<BenchSer
         check();
       });
     },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopChildProcess(child),
   };
 }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { ensureDebianTools } from "../../../tests/support/debian-packages.ts";
 import { ROOT } from "./report.ts";
-import { belowBrowserCommand } from "./server.ts";
+import { belowBrowserCommand, stopChildProcess } from "./server.ts";
 
 /** A TLS certificate for 127.0.0.1, made for one bench run, and what the browser is told to trust. */
 export interface BenchCertificate {
@@ -54,11 +54,6 @@ export async function startTlsBalancer(upstreamPort: number, certificate: BenchC
   });
   return {
     url: `https://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
+    stop: () => stopChildProcess(child),
   };
 }

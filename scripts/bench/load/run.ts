@@ -8,7 +8,7 @@ import { seededRandom } from "../../../server/services/routing/prng.ts";
 import { apiCall, logIn } from "../lib/api.ts";
 import { percentile, round } from "../lib/machine.ts";
 import { ROOT } from "../lib/report.ts";
-import { freePort } from "../lib/server.ts";
+import { freePort, stopChildProcess } from "../lib/server.ts";
 import { CourierDay, ENDPOINT_LABELS, signatureSvg, type Action, type Endpoint, type RequestSpec } from "./courier-day.ts";
 
 export interface EndpointStats {
@@ -414,8 +414,6 @@ export async function runHello(connections: number, durationMs: number): Promise
       errors: result.errors + result.timeouts + result.non2xx,
     };
   } finally {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
+    await stopChildProcess(child);
   }
 }
