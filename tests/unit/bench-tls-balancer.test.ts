@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { connect, constants } from "node:http2";
 import type { AddressInfo } from "node:net";
+import { connect as tlsConnect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeBenchCertificate, startTlsBalancer, type BenchCertificate, type TlsBalancer } from "../../scripts/bench/lib/tls-balancer.ts";
 
@@ -69,6 +70,17 @@ describe("the bench's TLS balancer", () => {
     const answer = await get("/gone");
     expect(answer.status).toBe(404);
     expect(answer.body).toBe("not here");
+  });
+
+  it("speaks HTTP/2 only: a client that offers HTTP/1.1 alone is refused in the handshake", async () => {
+    const handshake = new Promise<string>((resolve, reject) => {
+      const socket = tlsConnect({ host: "127.0.0.1", port: Number(new URL(balancer.url).port), ca: readFileSync(certificate.certFile), ALPNProtocols: ["http/1.1"] }, () => {
+        socket.end();
+        reject(new Error(`accepted ${socket.alpnProtocol}`));
+      });
+      socket.on("error", (error) => resolve(error.message));
+    });
+    expect(await handshake).toMatch(/alpn|protocol/i);
   });
 
   it("trusts the run's certificate by its key alone, in the form Chromium's flag takes", () => {

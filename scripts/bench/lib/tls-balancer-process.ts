@@ -11,7 +11,8 @@ import proxy from "http2-proxy";
 const [upstreamPort, keyFile, certFile] = process.argv.slice(2);
 if (!upstreamPort || !keyFile || !certFile) throw new Error("usage: tls-balancer-process.ts <upstream port> <key file> <cert file>");
 
-const server = createSecureServer({ key: readFileSync(keyFile), cert: readFileSync(certFile), allowHTTP1: true });
+// HTTP/2 only: a browser that did not negotiate it fails the run instead of measuring HTTP/1.1 unnoticed.
+const server = createSecureServer({ key: readFileSync(keyFile), cert: readFileSync(certFile), allowHTTP1: false });
 server.on("request", (req, res) => {
   proxy.web(
     req,
