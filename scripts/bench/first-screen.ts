@@ -13,6 +13,7 @@ import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } fr
 import { makeBenchCertificate, startTlsBalancer, type TlsBalancer } from "./lib/tls-balancer.ts";
 import { saveLanternTimings } from "./lib/lantern-timings.ts";
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
+import { BROWSER_GROUP_TEXT, putBrowserGroupFirst, type BrowserGroupStanding } from "./lib/browser-autogroup.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
 import { pageAssets, QUIET_TIMING_ROUNDS, quietServerResponseMs, type TimedRequest } from "./lib/server-response.ts";
@@ -125,6 +126,8 @@ export interface FirstScreenResult extends MeasuredIn {
   serversIdlePolicy?: boolean;
   /** Each page was loaded over TLS and HTTP/2 through a balancer in front of its server, as a phone reaches production (decision 0046); runs recorded before were plain HTTP/1.1 to the server. */
   throughTlsBalancer?: boolean;
+  /** How the browser's scheduling group stood against the bench's session (decision 0047); runs recorded before have none (the browser's group then weighed the same as the bench's). */
+  browserGroup?: BrowserGroupStanding;
   /**
    * Before each measured load the browser was quiet (under 5% of a core for 0.5 s): what one page left running
    * (a service worker installing, storage being written) is not counted in the next. Runs recorded before have none.
@@ -349,7 +352,11 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   const collected = new Map<string, { screen: Screen; tier: Tier; runs: RunnerResult[]; cpuMs: number[] }>();
   let calibration: FirstScreenResult["calibration"];
   let serverResponse: NonNullable<FirstScreenResult["serverResponseMs"]>;
+  let browserGroup: BrowserGroupStanding;
   try {
+    // Above the bench's own session, where the servers, the balancers and Lighthouse's driver run (decision 0047).
+    browserGroup = putBrowserGroupFirst(browserProcess);
+    log(`  the browser's scheduling group: ${BROWSER_GROUP_TEXT[browserGroup]}`);
     appBalancer = await startTlsBalancer(server.port, certificate);
     bareBalancer = await startTlsBalancer(bare.port, certificate);
     const { cookie, targets } = await prepareDemoCourier(server.url);
@@ -497,6 +504,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     serversBelowBrowser: true,
     serversIdlePolicy: true,
     throughTlsBalancer: true,
+    browserGroup: browserGroup!,
     serverResponseMs: serverResponse!,
     quietBetweenRuns: {
       medianWaitMs: Math.round(median(quietWaits.map((wait) => wait.waitedMs))),
@@ -614,7 +622,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   const js = result.initialJs;
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.`,
-    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}${result.throughTlsBalancer ? "; each page is loaded over TLS and HTTP/2 through a balancer in front of its server (scripts/bench/lib/tls-balancer.ts, also under the idle policy), as a phone reaches production (docs/deployment.md, decision 0046)" : ""}), ` +
+    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}${result.throughTlsBalancer ? "; each page is loaded over TLS and HTTP/2 through a balancer in front of its server (scripts/bench/lib/tls-balancer.ts, also under the idle policy), as a phone reaches production (docs/deployment.md, decision 0046)" : ""}${result.browserGroup ? `; ${BROWSER_GROUP_TEXT[result.browserGroup]}` : ""}), ` +
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.` +
       (result.quietBetweenRuns
         ? ` Each load started once the browser was quiet (under 5% of a core for 0.5 s), so that what a page leaves running (a service worker installing) is not counted in the next one's: a wait of ${result.quietBetweenRuns.medianWaitMs} ms median, ${result.quietBetweenRuns.maxWaitMs} ms at most${result.quietBetweenRuns.notQuiet ? `, ${result.quietBetweenRuns.notQuiet} load(s) started after 15 s without it` : ""}.`
