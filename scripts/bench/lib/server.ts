@@ -75,7 +75,9 @@ export interface ServerOptions {
  * core only when no other process wants one, and a browser thread that wakes takes the core back at once.
  * Every thread the process starts inherits the policy. `nice -n 19` (decision 0042) did not keep the app's
  * server off the page's cores: during a delivery step's load it still ran 56–78 ms in the first 400 ms,
- * half a core while the app started (decision 0045).
+ * half a core while the app started (decision 0045). That holds against the browser only because the
+ * first-screen bench also puts the browser's scheduling group first (decision 0047): with Linux's autogroups
+ * the policy orders processes inside a session, and the browser runs in a session of its own.
  */
 export function belowBrowserCommand(args: readonly string[]): [command: string, args: string[]] {
   return ["chrt", ["--idle", "0", process.execPath, ...args]];
