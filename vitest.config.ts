@@ -1,13 +1,30 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
+/**
+ * Two groups, one after the other. First the unit, ui and api projects, two files at a time: on the two-core
+ * machines CI runs on, Vitest's default (one worker fewer than the cores) ran every file alone, each core idle
+ * half the time while the next file's worker started and imported (measured 2026-12-06: 578 s of a 1,699 s run
+ * had no test running). Then the e2e project alone, one file at a time. Beside another file a test takes up to
+ * twice as long, so the time-outs are a hang's limit, never a timing.
+ */
+const PARALLEL_GROUP = { groupOrder: 0, maxWorkers: 2 } as const;
+
 export default defineConfig({
   plugins: [react()],
   test: {
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", globalSetup: ["tests/unit/global-setup.ts"] },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/unit/global-setup.ts"],
+          testTimeout: 30_000,
+          maxWorkers: PARALLEL_GROUP.maxWorkers,
+          sequence: { groupOrder: PARALLEL_GROUP.groupOrder },
+        },
       },
       {
         extends: true,
@@ -17,8 +34,11 @@ export default defineConfig({
           environment: "node",
           // Migrates and seeds one database per engine; every test file gets a copy of it.
           globalSetup: ["tests/support/database-templates.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // The hostile-input sweep took 18 s alone and 29 s beside another file.
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          maxWorkers: PARALLEL_GROUP.maxWorkers,
+          sequence: { groupOrder: PARALLEL_GROUP.groupOrder },
         },
       },
       {
@@ -29,6 +49,8 @@ export default defineConfig({
           environment: "jsdom",
           setupFiles: ["tests/support/ui-setup.ts"],
           testTimeout: 15_000,
+          maxWorkers: PARALLEL_GROUP.maxWorkers,
+          sequence: { groupOrder: PARALLEL_GROUP.groupOrder },
         },
       },
       {
@@ -41,6 +63,9 @@ export default defineConfig({
           hookTimeout: 180_000,
           // One browser and one server at a time: two cores, honest timings.
           fileParallelism: false,
+          maxWorkers: 1,
+          // After the other projects: no test file shares the cores with the browser and its server.
+          sequence: { groupOrder: PARALLEL_GROUP.groupOrder + 1 },
           globalSetup: ["tests/e2e/global-setup.ts"],
           // A real server and browser on two busy cores: give the UI time to settle.
           expect: { poll: { timeout: 15_000, interval: 100 } },
