@@ -8,7 +8,7 @@ import react from "@vitejs/plugin-react";
  * had no test running). Then the e2e project alone, one file at a time. Beside another file a test takes up to
  * twice as long, so the time-outs are a hang's limit, never a timing.
  */
-const PARALLEL_GROUP = { groupOrder: 0, maxWorkers: 2 } as const;
+const inParallelGroup = { maxWorkers: 2, sequence: { groupOrder: 0 } } as const;
 
 export default defineConfig({
   plugins: [react()],
@@ -22,8 +22,7 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["tests/unit/global-setup.ts"],
           testTimeout: 30_000,
-          maxWorkers: PARALLEL_GROUP.maxWorkers,
-          sequence: { groupOrder: PARALLEL_GROUP.groupOrder },
+          ...inParallelGroup,
         },
       },
       {
@@ -37,8 +36,7 @@ export default defineConfig({
           // The hostile-input sweep took 18 s alone and 29 s beside another file.
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          maxWorkers: PARALLEL_GROUP.maxWorkers,
-          sequence: { groupOrder: PARALLEL_GROUP.groupOrder },
+          ...inParallelGroup,
         },
       },
       {
@@ -49,8 +47,7 @@ export default defineConfig({
           environment: "jsdom",
           setupFiles: ["tests/support/ui-setup.ts"],
           testTimeout: 15_000,
-          maxWorkers: PARALLEL_GROUP.maxWorkers,
-          sequence: { groupOrder: PARALLEL_GROUP.groupOrder },
+          ...inParallelGroup,
         },
       },
       {
@@ -65,7 +62,7 @@ export default defineConfig({
           fileParallelism: false,
           maxWorkers: 1,
           // After the other projects: no test file shares the cores with the browser and its server.
-          sequence: { groupOrder: PARALLEL_GROUP.groupOrder + 1 },
+          sequence: { groupOrder: inParallelGroup.sequence.groupOrder + 1 },
           globalSetup: ["tests/e2e/global-setup.ts"],
           // A real server and browser on two busy cores: give the UI time to settle.
           expect: { poll: { timeout: 15_000, interval: 100 } },
