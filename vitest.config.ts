@@ -60,7 +60,6 @@ export default defineConfig({
           hookTimeout: 180_000,
           // One browser and one server at a time: two cores, honest timings.
           fileParallelism: false,
-          maxWorkers: 1,
           // After the other projects: no test file shares the cores with the browser and its server.
           sequence: { groupOrder: inParallelGroup.sequence.groupOrder + 1 },
           globalSetup: ["tests/e2e/global-setup.ts"],

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { afterEach, expect, it } from "vitest";
-import { putBrowserGroupFirst } from "../../scripts/bench/lib/browser-autogroup.ts";
+import { autogroupsEnabled, putBrowserGroupFirst } from "../../scripts/bench/lib/browser-autogroup.ts";
 
 /**
  * The first-screen bench puts the browser's scheduling group above the bench's own session (decision 0047).
@@ -14,7 +14,7 @@ afterEach(() => {
   child = undefined;
 });
 
-const autogroupsOn = existsSync("/proc/sys/kernel/sched_autogroup_enabled") && readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
+const autogroupsOn = autogroupsEnabled();
 const privileged = process.getuid?.() === 0;
 
 function sessionOfItsOwn(): number {

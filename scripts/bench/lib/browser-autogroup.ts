@@ -12,6 +12,11 @@ const AUTOGROUP_SWITCH = "/proc/sys/kernel/sched_autogroup_enabled";
 /** The highest weight a group can have: 88,761 against 1,024 for a group at nice 0. */
 const FIRST = -20;
 
+/** Whether the kernel shares the cores between sessions (autogroups) before it shares them between processes. */
+export function autogroupsEnabled(): boolean {
+  return existsSync(AUTOGROUP_SWITCH) && readFileSync(AUTOGROUP_SWITCH, "utf8").trim() === "1";
+}
+
 /**
  * With autogroups on (Debian's default), Linux shares the cores fairly between sessions first and only then between
  * the processes of a session, whatever their nice value or policy. Playwright starts the browser in a session of its
@@ -20,9 +25,8 @@ const FIRST = -20;
  * at nice −20 puts every one of them below every browser process, as decisions 0042 and 0045 meant.
  */
 export function putBrowserGroupFirst(browserPid: number): BrowserGroupStanding {
-  const enabled = existsSync(AUTOGROUP_SWITCH) && readFileSync(AUTOGROUP_SWITCH, "utf8").trim() === "1";
+  if (!autogroupsEnabled()) return "no autogroups";
   const groupFile = `/proc/${browserPid}/autogroup`;
-  if (!enabled) return "no autogroups";
   if (!existsSync(groupFile)) throw new Error(`no browser process ${browserPid} to put first`);
   try {
     writeFileSync(groupFile, String(FIRST));
