@@ -45,6 +45,12 @@ describe("the first screen's JavaScript", () => {
     expect(bundle.entry).toMatch(/^\/assets\/index-.*\.js$/);
     expect(bundle.chunks.length).toBeGreaterThan(1);
   });
+
+  it("counts each chunk once when the build is named by a relative path (the bench's --web-root=dist)", () => {
+    const relative = measureInitialBundle(path.relative(process.cwd(), DIST));
+    expect(relative.chunks.map((chunk) => chunk.file)).toEqual(bundle.chunks.map((chunk) => chunk.file));
+    expect(relative.jsGzipBytes).toBe(bundle.jsGzipBytes);
+  });
 });
 
 describe("dist/route-preloads.json (the chunks the server names in an on-demand screen's page)", () => {

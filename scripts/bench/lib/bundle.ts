@@ -90,7 +90,8 @@ export function measureInitialBundle(distDir: string, page = "index.html"): Init
   const queue = roots.map(toFile);
   const chunks: Chunk[] = [];
   while (queue.length) {
-    const file = path.normalize(queue.shift()!);
+    // Absolute, so a chunk named by index.html (relative to distDir) and by an import (resolved) is one chunk.
+    const file = path.resolve(queue.shift()!);
     if (seen.has(file)) continue;
     seen.add(file);
     if (!existsSync(file)) throw new Error(`${path.relative(distDir, file)} is referenced by the first screen but missing from ${distDir}.`);
