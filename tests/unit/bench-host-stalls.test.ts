@@ -1,0 +1,34 @@
+import { execFile } from "node:child_process";
+import os from "node:os";
+import { promisify } from "node:util";
+import { expect, it } from "vitest";
+import { hostStallsText, probeHostStalls, stealMs } from "../../scripts/bench/lib/host-stalls.ts";
+
+/** The first-screen bench says whether the guest's CPUs stalled (scripts/bench/lib/host-stalls.ts). */
+
+const run = promisify(execFile);
+const privileged = process.getuid?.() === 0;
+
+it("probes every CPU and says so in the report", async () => {
+  const stalls = await probeHostStalls(0.5);
+  expect(stalls.perCpu.map((cpu) => cpu.cpu)).toEqual(os.cpus().map((_, cpu) => cpu));
+  for (const cpu of stalls.perCpu) expect(cpu.lateWakes).toBeGreaterThanOrEqual(0);
+  expect(hostStallsText(stalls, 0)).toMatch(/^Host stalls, probed before the runs for 0\.5 s .*CPU 0 /);
+});
+
+it.runIf(privileged)("sees a CPU held away from it (the probe is not blind)", async () => {
+  const probing = probeHostStalls(1.5);
+  // A real-time busy loop above the probe's priority holds CPU 0 for 300 ms, as a hypervisor holding the virtual CPU would.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await run("taskset", ["--cpu-list", "0", "chrt", "--fifo", "60", process.execPath, "-e", "const end = Date.now() + 300; while (Date.now() < end);"]);
+  const stalls = await probing;
+  const cpu0 = stalls.perCpu.find((cpu) => cpu.cpu === 0)!;
+  expect(cpu0.lateWakes).toBeGreaterThanOrEqual(1);
+  expect(cpu0.worstMs).toBeGreaterThan(100);
+  expect(hostStallsText(stalls, null)).toContain("This guest stops its virtual CPUs now and then");
+});
+
+it("reads the hypervisor's steal time where Linux reports it", () => {
+  const steal = stealMs();
+  if (steal !== null) expect(steal).toBeGreaterThanOrEqual(0);
+});
