@@ -11,7 +11,7 @@ import { describeMachine, machineLine, median, round, today, type MachineDescrip
 import { productionBuild } from "./lib/build.ts";
 import { browserOf, ensureBenchBrowser, launchBenchBrowser, type MeasuredIn } from "./lib/browser.ts";
 import { makeBenchCertificate, startTlsBalancer, type TlsBalancer } from "./lib/tls-balancer.ts";
-import { hostStallsText, probeHostStalls, stealMs, type HostStalls } from "./lib/host-stalls.ts";
+import { hostStallsText, probeHostStalls, stealMs, type HostStallsRecord } from "./lib/host-stalls.ts";
 import { saveLanternTimings } from "./lib/lantern-timings.ts";
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { BROWSER_GROUP_TEXT, putBrowserGroupFirst, type BrowserGroupStanding } from "./lib/browser-autogroup.ts";
@@ -142,7 +142,7 @@ export interface FirstScreenResult extends MeasuredIn {
    */
   serverResponseMs?: { app: number; bare: number; requestsTimed: { app: number; bare: number } };
   /** Whether the host held this guest's CPUs: probed before the runs, and the steal time over them (runs recorded before have none). */
-  hostStalls?: HostStalls & { stealDuringRunsMs: number | null };
+  hostStalls?: HostStallsRecord;
   version: 2;
   date: string;
   machine: MachineDescription;
@@ -360,7 +360,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   let calibration: FirstScreenResult["calibration"];
   let serverResponse: NonNullable<FirstScreenResult["serverResponseMs"]>;
   let browserGroup: BrowserGroupStanding;
-  let hostStalls: NonNullable<FirstScreenResult["hostStalls"]>;
+  let hostStalls: HostStallsRecord;
   try {
     // Above the bench's own session, where the servers, the balancers and Lighthouse's driver run (decision 0047).
     browserGroup = putBrowserGroupFirst(browserProcess);
@@ -470,7 +470,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     }
     const stealAfter = stealMs();
     hostStalls = { ...stalls, stealDuringRunsMs: stealBefore === null || stealAfter === null ? null : stealAfter - stealBefore };
-    log(`  ${hostStallsText(stalls, hostStalls.stealDuringRunsMs)}`);
+    log(`  ${hostStallsText(hostStalls)}`);
   } finally {
     await browser.close();
     await appBalancer?.stop();
@@ -635,7 +635,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   const js = result.initialJs;
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.` +
-      (result.hostStalls ? ` ${hostStallsText(result.hostStalls, result.hostStalls.stealDuringRunsMs)}` : ""),
+      (result.hostStalls ? ` ${hostStallsText(result.hostStalls)}` : ""),
     `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}${result.throughTlsBalancer ? "; each page is loaded over TLS and HTTP/2 through a balancer in front of its server (scripts/bench/lib/tls-balancer.ts, also under the idle policy), as a phone reaches production (docs/deployment.md, decision 0046)" : ""}${result.browserGroup ? `; ${BROWSER_GROUP_TEXT[result.browserGroup]}` : ""}), ` +
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.` +
       (result.quietBetweenRuns

@@ -27,8 +27,21 @@ export interface HostStalls {
   perCpu: CpuStalls[];
 }
 
+/** The probe before the runs, with the steal time over them. */
+export type HostStallsRecord = HostStalls & { stealDuringRunsMs: number | null };
+
 /** Later than this beyond the 1 ms asked for is a stall, not timer slack. */
 export const LATE_MS = 2;
+
+/**
+ * A guest that stalls loses at least this much per second of probing on some CPU (1 ms/s, 0.1%).
+ * The guest the first-screen bench ran on at 2026-12-06 14:44 UTC lost 4.8 ms/s on its CPU 0; a quiet one loses nothing, or a single wake of a few ms now and then.
+ */
+const STALLED_MS_PER_SECOND = 1;
+
+export function guestStalls(stalls: HostStalls): boolean {
+  return stalls.perCpu.some((cpu) => cpu.lostMs >= STALLED_MS_PER_SECOND * stalls.probeSeconds);
+}
 
 /**
  * One CPU's probe: sleeps 1 ms at a time (Atomics.wait, not the event loop's timers) and sums how late it wakes.
@@ -78,11 +91,10 @@ export function stealMs(): number | null {
 }
 
 /** The report's sentence. */
-export function hostStallsText(stalls: HostStalls, stealDuringRunsMs: number | null): string {
+export function hostStallsText(stalls: HostStallsRecord): string {
   const cpus = stalls.perCpu
     .map((cpu) => (cpu.lateWakes === 0 ? `CPU ${cpu.cpu} none` : `CPU ${cpu.cpu} ${cpu.lateWakes} (${cpu.lostMs} ms, up to ${cpu.worstMs} ms at once)`))
     .join(", ");
-  const steal = stealDuringRunsMs === null ? "" : `; the hypervisor's steal time over the measured runs ${stealDuringRunsMs} ms on all CPUs (/proc/stat)`;
-  const stalled = stalls.perCpu.some((cpu) => cpu.lateWakes > 0);
-  return `Host stalls, probed before the runs for ${stalls.probeSeconds} s by a process pinned to each CPU${stalls.realTime ? " at real-time priority" : ""} waking every millisecond (a wake more than ${LATE_MS} ms late counts): ${cpus}${steal}.${stalled ? " **This guest stops its virtual CPUs now and then**: a task a stall lands in runs longer on the wall clock, so the low-tier TBT and scores of every page scatter more (scripts/bench/notes.ts)." : ""}`;
+  const steal = stalls.stealDuringRunsMs === null ? "" : `; the hypervisor's steal time over the measured runs ${stalls.stealDuringRunsMs} ms on all CPUs (/proc/stat)`;
+  return `Host stalls, probed before the runs for ${stalls.probeSeconds} s by a process pinned to each CPU${stalls.realTime ? " at real-time priority" : ""} waking every millisecond (a wake more than ${LATE_MS} ms late counts): ${cpus}${steal}.${guestStalls(stalls) ? " **This guest stops its virtual CPUs now and then**: a task a stall lands in runs longer on the wall clock, so the low-tier TBT and scores of every page scatter more (scripts/bench/notes.ts)." : ""}`;
 }
