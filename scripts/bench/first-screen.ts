@@ -15,6 +15,7 @@ import { hostStallsText, probeHostStalls, stealMs, type HostStallsRecord } from 
 import { saveLanternTimings } from "./lib/lantern-timings.ts";
 import { browserPid, untilQuiet } from "./lib/browser-quiet.ts";
 import { BROWSER_GROUP_TEXT, putBrowserGroupFirst, type BrowserGroupStanding } from "./lib/browser-autogroup.ts";
+import { keepRendererMainThreadsFirst, rendererMainThreadText, type RendererMainThreadStanding, type RendererWatch } from "./lib/renderer-main-thread.ts";
 import { table, verdict } from "./lib/report.ts";
 import { freePort, startBenchServer } from "./lib/server.ts";
 import { pageAssets, QUIET_TIMING_ROUNDS, quietServerResponseMs, type TimedRequest } from "./lib/server-response.ts";
@@ -131,6 +132,8 @@ export interface FirstScreenResult extends MeasuredIn {
   throughTlsBalancer?: boolean;
   /** How the browser's scheduling group stood against the bench's session (decision 0047); runs recorded before have none (the browser's group then weighed the same as the bench's). */
   browserGroup?: BrowserGroupStanding;
+  /** Whether each renderer's main thread ran first among the browser's threads (decision 0048); runs recorded before have none. */
+  rendererMainThread?: RendererMainThreadStanding;
   /**
    * Before each measured load the browser was quiet (under 5% of a core for 0.5 s): what one page left running
    * (a service worker installing, storage being written) is not counted in the next. Runs recorded before have none.
@@ -360,11 +363,15 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
   let calibration: FirstScreenResult["calibration"];
   let serverResponse: NonNullable<FirstScreenResult["serverResponseMs"]>;
   let browserGroup: BrowserGroupStanding;
+  let rendererWatch: RendererWatch | undefined;
+  let rendererMainThread: RendererMainThreadStanding;
   let hostStalls: HostStallsRecord;
   try {
     // Above the bench's own session, where the servers, the balancers and Lighthouse's driver run (decision 0047).
     browserGroup = putBrowserGroupFirst(browserProcess);
     log(`  the browser's scheduling group: ${BROWSER_GROUP_TEXT[browserGroup]}`);
+    // The page's main thread never waits behind the browser's other threads, as on a phone's eight cores (decision 0048).
+    rendererWatch = keepRendererMainThreadsFirst(browserProcess);
     appBalancer = await startTlsBalancer(server.port, certificate);
     bareBalancer = await startTlsBalancer(bare.port, certificate);
     const { cookie, targets } = await prepareDemoCourier(server.url);
@@ -468,10 +475,17 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
         }
       }
     }
+    rendererMainThread = rendererWatch.stop();
+    log(`  the page's main thread: ${rendererMainThreadText(rendererMainThread)}`);
     const stealAfter = stealMs();
     hostStalls = { ...stalls, stealDuringRunsMs: stealBefore === null || stealAfter === null ? null : stealAfter - stealBefore };
     log(`  ${hostStallsText(hostStalls)}`);
   } finally {
+    try {
+      rendererWatch?.stop();
+    } catch {
+      // Already stopped and reported above; a failure there already fails the run.
+    }
     await browser.close();
     await appBalancer?.stop();
     await bareBalancer?.stop();
@@ -517,6 +531,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     serversIdlePolicy: true,
     throughTlsBalancer: true,
     browserGroup: browserGroup!,
+    rendererMainThread: rendererMainThread!,
     hostStalls: hostStalls!,
     serverResponseMs: serverResponse!,
     quietBetweenRuns: {
@@ -636,7 +651,7 @@ export function firstScreenMarkdown(result: FirstScreenResult, notes: readonly s
   return [
     `Run ${result.date} on ${machineLine(result.machine)}; 1-minute load average ${result.machine.loadAverage} at the start, ${result.loadAverageEnd} at the end.` +
       (result.hostStalls ? ` ${hostStallsText(result.hostStalls)}` : ""),
-    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}${result.throughTlsBalancer ? "; each page is loaded over TLS and HTTP/2 through a balancer in front of its server (scripts/bench/lib/tls-balancer.ts, also under the idle policy), as a phone reaches production (docs/deployment.md, decision 0046)" : ""}${result.browserGroup ? `; ${BROWSER_GROUP_TEXT[result.browserGroup]}` : ""}), ` +
+    `Lighthouse ${result.lighthouse}, mobile (Moto G Power screen, simulated slow 4G), ${browserOf(result)}, against \`npm run build\` served by the real server (server/main.ts, embedded database with the demo day${result.serversIdlePolicy ? "; it and the bare page's server run under Linux's idle scheduling policy (SCHED_IDLE), on a core only when the browser leaves one free, as a server across the network takes none of the phone's: decisions 0042 and 0045" : result.serversBelowBrowser ? "; it and the bare page's server run at the lowest scheduling priority, so the host's cores go to the browser first, as a server across the network takes none of the phone's: decision 0042" : ""}${result.throughTlsBalancer ? "; each page is loaded over TLS and HTTP/2 through a balancer in front of its server (scripts/bench/lib/tls-balancer.ts, also under the idle policy), as a phone reaches production (docs/deployment.md, decision 0046)" : ""}${result.browserGroup ? `; ${BROWSER_GROUP_TEXT[result.browserGroup]}` : ""}${result.rendererMainThread ? `; ${rendererMainThreadText(result.rendererMainThread)}` : ""}), ` +
       `logged in as the demo courier with the pending visit confirmed and Northside's orders attempted or cancelled (ready to return); the session cookie is sent as an extra header. ${result.runsPerPage} run(s) per screen and setting, interleaved; each figure is the median of its runs.` +
       (result.quietBetweenRuns
         ? ` Each load started once the browser was quiet (under 5% of a core for 0.5 s), so that what a page leaves running (a service worker installing) is not counted in the next one's: a wait of ${result.quietBetweenRuns.medianWaitMs} ms median, ${result.quietBetweenRuns.maxWaitMs} ms at most${result.quietBetweenRuns.notQuiet ? `, ${result.quietBetweenRuns.notQuiet} load(s) started after 15 s without it` : ""}.`

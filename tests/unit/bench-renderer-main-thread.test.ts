@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, expect, it } from "vitest";
+import { keepRendererMainThreadsFirst, schedulingPolicy } from "../../scripts/bench/lib/renderer-main-thread.ts";
+
+/** The first-screen bench puts each renderer's main thread first (decision 0048); read on this machine's kernel. */
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+const privileged = process.getuid?.() === 0;
+const SCHED_OTHER = 0;
+const SCHED_FIFO = 1;
+
+function processNamed(...args: string[]): number {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "--", ...args], { stdio: "ignore" });
+  children.push(child);
+  return child.pid!;
+}
+
+it.runIf(privileged)("puts a renderer of this browser first as it starts, and leaves every other process as it was", async () => {
+  const watch = keepRendererMainThreadsFirst(process.pid);
+  const renderer = processNamed("--type=renderer");
+  const gpu = processNamed("--type=gpu-process");
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(watch.stop()).toEqual({ renderers: 1 });
+  expect(schedulingPolicy(renderer)).toBe(SCHED_FIFO);
+  expect(schedulingPolicy(gpu)).toBe(SCHED_OTHER);
+  expect(schedulingPolicy(process.pid)).toBe(SCHED_OTHER);
+});
+
+it.runIf(privileged)("leaves a renderer of another browser alone", async () => {
+  const other = spawn("sh", ["-c", `exec "${process.execPath}" -e "setInterval(() => {}, 1000)" -- --type=renderer`], { stdio: "ignore", detached: true });
+  children.push(other);
+  const watch = keepRendererMainThreadsFirst(999_999_999);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(watch.stop()).toEqual({ renderers: 0 });
+  expect(schedulingPolicy(other.pid!)).toBe(SCHED_OTHER);
+});
+
+it.runIf(!privileged)("says so where it may not", () => {
+  expect(keepRendererMainThreadsFirst(process.pid).stop()).toBe("not permitted");
+});
