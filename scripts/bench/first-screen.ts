@@ -476,6 +476,8 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
       }
     }
     rendererMainThread = rendererWatch.stop();
+    // Every load opens a renderer: none found means the watch did not see them, and the figures are not what the report says.
+    if (rendererMainThread !== "not permitted" && rendererMainThread.renderers === 0) throw new Error("no renderer's main thread was put first (decision 0048)");
     log(`  the page's main thread: ${rendererMainThreadText(rendererMainThread)}`);
     const stealAfter = stealMs();
     hostStalls = { ...stalls, stealDuringRunsMs: stealBefore === null || stealAfter === null ? null : stealAfter - stealBefore };

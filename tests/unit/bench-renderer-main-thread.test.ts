@@ -29,6 +29,16 @@ it.runIf(privileged)("puts a renderer of this browser first as it starts, and le
   expect(schedulingPolicy(process.pid)).toBe(SCHED_OTHER);
 });
 
+it.runIf(privileged)("knows a renderer by the command line Chromium rewrites as one space-separated string", async () => {
+  const watch = keepRendererMainThreadsFirst(process.pid);
+  // A long enough command line for the new title to fit where Linux keeps it.
+  const child = spawn(process.execPath, ["-e", 'process.title = "chromium-headless-shell --type=renderer --headless"; setInterval(() => {}, 1000)', "--", "x".repeat(80)], { stdio: "ignore" });
+  children.push(child);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(watch.stop()).toEqual({ renderers: 1 });
+  expect(schedulingPolicy(child.pid!)).toBe(SCHED_FIFO);
+});
+
 it.runIf(privileged)("leaves a renderer of another browser alone", async () => {
   const other = spawn("sh", ["-c", `exec "${process.execPath}" -e "setInterval(() => {}, 1000)" -- --type=renderer`], { stdio: "ignore", detached: true });
   children.push(other);

@@ -4,8 +4,8 @@ import { processStat } from "./cpu.ts";
 
 /**
  * The page's main thread as a phone runs it: never waiting for a core behind the browser's own threads
- * (decision 0048). A low-tier phone has eight cores and Android runs the foreground tab's renderer in its
- * top-app group, so the page's main thread has a core whenever it has work. On the bench's two cores the
+ * (decision 0048). A low-tier phone has eight cores, and Android lets the foreground app use all of them,
+ * so the browser's other threads find cores of their own. On the bench's two cores the
  * same main thread shares them with the renderer's compositor and compile workers, the browser's network,
  * storage and GPU threads, and the wall clock it waits is counted as main-thread work, × the slowdown. A page
  * that runs more threads beside its main one (nine scripts compiled off the thread, IndexedDB, two early
@@ -41,7 +41,8 @@ function isDescendant(pid: number, ancestor: number): boolean {
  */
 function kindOf(pid: number): "renderer" | "zygote" | "other" {
   try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    // Split on spaces too: Chromium rewrites its processes' command lines as one space-separated string.
+    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\0 ]/);
     return args.includes("--type=renderer") ? "renderer" : args.includes("--type=zygote") ? "zygote" : "other";
   } catch {
     return "other";
