@@ -486,7 +486,7 @@ export async function runFirstScreen(options: FirstScreenOptions): Promise<First
     try {
       rendererWatch?.stop();
     } catch {
-      // Already stopped and reported above; a failure there already fails the run.
+      // Only to stop the watch when the run failed before reading it: the run's own error is the one reported.
     }
     await browser.close();
     await appBalancer?.stop();
