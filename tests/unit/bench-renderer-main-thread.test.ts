@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, expect, it } from "vitest";
-import { keepRendererMainThreadsFirst, schedulingPolicy } from "../../scripts/bench/lib/renderer-main-thread.ts";
+import { keepRendererMainThreadsFirst, SCHED_POLICY, schedulingPolicy } from "../../scripts/bench/lib/renderer-main-thread.ts";
 
 /** The first-screen bench puts each renderer's main thread first (decision 0048); read on this machine's kernel. */
 
@@ -9,8 +9,7 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 const privileged = process.getuid?.() === 0;
-const SCHED_OTHER = 0;
-const SCHED_FIFO = 1;
+const { other: SCHED_OTHER, fifo: SCHED_FIFO } = SCHED_POLICY;
 
 function processNamed(...args: string[]): number {
   const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "--", ...args], { stdio: "ignore" });

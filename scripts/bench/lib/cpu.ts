@@ -2,15 +2,15 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+export const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
-/** A process's parent and the user + system CPU seconds it has used (Linux /proc); null when it is gone. */
-export function processStat(pid: number): { parent: number; cpuSeconds: number } | null {
+/** A process's parent, the user + system CPU seconds it has used and its main thread's scheduling policy (Linux /proc); null when it is gone. */
+export function processStat(pid: number): { parent: number; cpuSeconds: number; policy: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After the command's name in parentheses (which may hold spaces or a parenthesis): state, ppid, … utime (14th field), stime (15th).
+    // After the command's name in parentheses (which may hold spaces or a parenthesis): state, ppid, … utime (14th field), stime (15th), … policy (41st).
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { parent: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
+    return { parent: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND, policy: Number(fields[38]) };
   } catch {
     return null;
   }

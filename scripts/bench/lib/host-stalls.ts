@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { promisify } from "node:util";
+import { TICKS_PER_SECOND } from "./cpu.ts";
 
 /**
  * Whether the host stopped this guest's virtual CPUs while the bench measured. A guest whose CPU the hypervisor
@@ -87,8 +88,7 @@ export function stealMs(): number | null {
   try {
     const fields = /^cpu\s+(.*)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]?.trim().split(/\s+/).map(Number);
     const steal = fields?.[7];
-    // /proc/stat counts in USER_HZ, 100 per second on every Linux a bench runs on.
-    return steal === undefined || Number.isNaN(steal) ? null : steal * 10;
+    return steal === undefined || Number.isNaN(steal) ? null : (steal * 1000) / TICKS_PER_SECOND;
   } catch {
     return null;
   }

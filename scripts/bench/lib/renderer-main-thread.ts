@@ -17,8 +17,8 @@ import { processStat } from "./cpu.ts";
 const POLL_MS = 10;
 /** The lowest real-time priority: above every ordinary thread, below anything the kernel runs in real time. */
 const PRIORITY = 1;
-/** /proc/PID/stat field 41: the scheduling policy; 1 is SCHED_FIFO. */
-const SCHED_FIFO = 1;
+/** Linux's scheduling policies as /proc/PID/stat gives them. */
+export const SCHED_POLICY = { other: 0, fifo: 1 } as const;
 
 export type RendererMainThreadStanding = { renderers: number } | "not permitted";
 
@@ -50,16 +50,7 @@ function kindOf(pid: number): "renderer" | "zygote" | "other" {
 }
 
 /** The process's main thread's policy (its pid is its first thread's id), or null once it is gone. */
-export function schedulingPolicy(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command may hold spaces and parentheses: the fields are counted after its closing one (field 2).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[41 - 3]);
-  } catch {
-    return null;
-  }
-}
+export const schedulingPolicy = (pid: number): number | null => processStat(pid)?.policy ?? null;
 
 /** Watches for the browser's renderers and puts each one's main thread first as it starts. */
 export function keepRendererMainThreadsFirst(browserPid: number): RendererWatch {
@@ -84,7 +75,7 @@ export function keepRendererMainThreadsFirst(browserPid: number): RendererWatch 
       }
       // Read back, so a kernel that ignored it fails the run instead of passing unnoticed.
       const policy = schedulingPolicy(pid);
-      if (policy !== null && policy !== SCHED_FIFO) failure = new Error(`renderer ${pid}'s main thread did not take SCHED_FIFO (policy ${policy})`);
+      if (policy !== null && policy !== SCHED_POLICY.fifo) failure = new Error(`renderer ${pid}'s main thread did not take SCHED_FIFO (policy ${policy})`);
       else if (policy !== null) renderers++;
     }
   };
